@@ -1,0 +1,88 @@
+import { cdk8s, javascript } from 'projen';
+
+/**
+ * cdk8s-inference: deploy LLMs on Kubernetes as typed cdk8s code.
+ *
+ * Everything in package.json, tsconfig*.json and the task definitions is generated from this
+ * file: edit it and run `npx projen`.
+ */
+const project = new cdk8s.ConstructLibraryCdk8s({
+  name: 'cdk8s-inference',
+  description:
+    'cdk8s constructs that synthesize AI Runway ModelDeployments into the upstream Kubernetes objects that serve them (vLLM, Dynamo, KubeRay, KAITO, llm-d, Gateway API Inference Extension).',
+  author: 'cdk8s-inference maintainers',
+  authorAddress: 'maintainers@users.noreply.a-seed-35faae8c.example',
+  repositoryUrl: 'https://github.com/maintainers/cdk8s-inference.git',
+  defaultReleaseBranch: 'main',
+  packageManager: javascript.NodePackageManager.NPM,
+  projenrcTs: true,
+  jsiiVersion: '~6.0.0',
+  typescriptVersion: '~5.9.0',
+
+  cdk8sVersion: '2.70.106',
+  constructsVersion: '10.8.1',
+  // cdk8s-plus of the newest Kubernetes minor on npm (1.34): DRA's resource.k8s.io/v1 needs 1.34+.
+  peerDeps: ['cdk8s-plus-34@^2.0.54'],
+  devDeps: [
+    'cdk8s-plus-34@^2.0.54',
+    'cdk8s-cli@^2.207.60',
+    // npm scripts run the node binary from node_modules/.bin first: this pins the toolchain to
+    // Node 24 on machines whose system Node is older (client-node 2.x needs >= 22.19).
+    'node@^24',
+    'ajv-formats@^3.0.1',
+    'json-schema-to-typescript@^16.0.0',
+  ],
+  // Non-jsii runtime dependencies must be bundled so they never leak into the jsii type system.
+  bundledDeps: ['@bufbuild/cel@^0.6.1', 'ajv@^8.20.0', 'yaml@^2.9.1'],
+  minNodeVersion: '22.19.0',
+
+  bin: { 'cdk8s-inference': 'bin/cdk8s-inference' },
+
+  // No hosted CI, release or dependency bots: the project's CI is .ci/run.
+  github: false,
+  release: false,
+  buildWorkflow: false,
+  depsUpgrade: false,
+  pullRequestTemplate: false,
+  autoApproveUpgrades: false,
+  docgen: true,
+  eslint: true,
+  jestOptions: {
+    jestConfig: {
+      testTimeout: 60_000,
+      testPathIgnorePatterns: ['/node_modules/', '/lib/', '/dist/'],
+    },
+  },
+  tsconfigDev: {
+    compilerOptions: {},
+    include: ['examples/**/*.ts', 'scripts/**/*.ts'],
+  },
+  gitignore: ['/dist/', '.tmp/', '/test-reports/'],
+  npmIgnoreOptions: { ignorePatterns: ['/examples/', '/scripts/', '/.ci/'] },
+});
+
+// npm 11 skips dependency install scripts unless allowed; node@24 needs its preinstall to fetch
+// the platform binary.
+project.package.addField('allowScripts', { node: true });
+
+// Generated L1 bindings are huge; linting them is noise.
+project.eslint?.addIgnorePattern('src/imports/');
+project.eslint?.addLintPattern('examples');
+project.eslint?.addLintPattern('scripts');
+project.eslint?.allowDevDeps('scripts/**');
+project.eslint?.allowDevDeps('examples/**');
+
+// Regenerate the L1 bindings from ../shared/upstream (see scripts/import-crds.ts).
+project.addTask('import', {
+  description: 'Regenerate src/imports/ from the upstream CRDs in ../shared/upstream',
+  exec: 'ts-node --project test/tsconfig.json scripts/import-crds.ts',
+});
+
+// Synthesize every example into dist/examples (the project's main job).
+const synthExamples = project.addTask('synth:examples', {
+  description: 'Synthesize every example in examples/ into dist/examples/',
+  exec: 'ts-node --project test/tsconfig.json scripts/synth-examples.ts',
+});
+synthExamples.prependSpawn(project.compileTask);
+
+project.synth();

@@ -1,0 +1,37 @@
+import { runExplain } from './explain-command';
+import { CliIo, PROCESS_IO } from './io';
+import { runSynth } from './synth-command';
+import { parseArguments, USAGE, UsageError } from './arguments';
+
+/**
+ * Entry point of the `cdk8s-inference` command. Returns the exit code: 0 success, 1 invalid
+ * input, 2 usage error. A user's mistake never prints a stack trace; an internal failure prints
+ * one only with CDK8S_INFERENCE_DEBUG=1.
+ */
+export async function main(argv: readonly string[], io: CliIo = PROCESS_IO): Promise<number> {
+  let args;
+  try {
+    args = parseArguments(argv);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`error: ${e.message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw e;
+  }
+  try {
+    switch (args.command) {
+      case 'help':
+        io.stdout(`${USAGE}\n`);
+        return 0;
+      case 'synth':
+        return runSynth(args.files, args.outdir, io);
+      case 'explain':
+        return runExplain(args.files, io);
+    }
+  } catch (e: any) {
+    io.stderr(`internal error: ${e?.message ?? e}`);
+    if (process.env.CDK8S_INFERENCE_DEBUG === '1') io.stderr(String(e?.stack));
+    return 70;
+  }
+}

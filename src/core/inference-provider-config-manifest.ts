@@ -1,0 +1,42 @@
+import { FieldError, formatFieldError } from './field-error';
+import { INFERENCE_PROVIDER_CONFIG_SPEC_SCHEMA } from './generated/airunway-schemas';
+import type { InferenceProviderConfigSpec } from './generated/inference-provider-config-spec';
+import { readManifestHeader } from './manifest-metadata';
+import type { ProviderConfigEntry } from './provider-config-entry';
+import { StructuralSchemaValidator } from './structural-schema';
+
+let specValidator: StructuralSchemaValidator | undefined;
+
+/**
+ * Reads an AI Runway `InferenceProviderConfig` manifest. Readiness is `ready` when given, else
+ * the manifest's `status.ready` when present, else true.
+ */
+export function readInferenceProviderConfigManifest(
+  manifest: unknown,
+  ready?: boolean,
+): { entry?: ProviderConfigEntry; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const meta = readManifestHeader(manifest, 'airunway.ai/v1alpha1', 'InferenceProviderConfig', errors, { namespaced: false });
+  const spec = (manifest as any)?.spec ?? {};
+  specValidator ??= new StructuralSchemaValidator(INFERENCE_PROVIDER_CONFIG_SPEC_SCHEMA);
+  errors.push(...specValidator.validate(spec, 'spec'));
+  if (errors.length > 0 || !meta) return { errors };
+  const statusReady = (manifest as any)?.status?.ready;
+  return {
+    entry: {
+      name: meta.name,
+      ready: ready ?? (typeof statusReady === 'boolean' ? statusReady : true),
+      spec: structuredClone(spec) as InferenceProviderConfigSpec,
+    },
+    errors,
+  };
+}
+
+/** Like `readInferenceProviderConfigManifest`, but throws one error listing every field error. */
+export function parseInferenceProviderConfigManifest(manifest: unknown, ready?: boolean): ProviderConfigEntry {
+  const { entry, errors } = readInferenceProviderConfigManifest(manifest, ready);
+  if (!entry) {
+    throw new Error(`invalid InferenceProviderConfig:\n  ${errors.map(formatFieldError).join('\n  ')}`);
+  }
+  return entry;
+}

@@ -1,0 +1,27 @@
+import { FieldError, required } from './field-error';
+import { MODEL_DEPLOYMENT_SPEC_SCHEMA } from './generated/airunway-schemas';
+import type { ModelDeploymentSpec } from './generated/model-deployment-spec';
+import { readManifestHeader } from './manifest-metadata';
+import type { ModelDeploymentObject } from './model-deployment-object';
+import { StructuralSchemaValidator } from './structural-schema';
+
+let specValidator: StructuralSchemaValidator | undefined;
+
+/**
+ * Reads an AI Runway `ModelDeployment` manifest (a parsed YAML object). The spec is checked
+ * against the CRD schema first, so a typo or a wrong type is reported with its field path before
+ * any AI Runway rule runs. `status` is ignored.
+ */
+export function parseModelDeploymentManifest(manifest: unknown): { md?: ModelDeploymentObject; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const meta = readManifestHeader(manifest, 'airunway.ai/v1alpha1', 'ModelDeployment', errors, { namespaced: true });
+  const spec = (manifest as any)?.spec;
+  if (spec === undefined || spec === null) {
+    errors.push(required('spec', 'spec is required'));
+  } else {
+    specValidator ??= new StructuralSchemaValidator(MODEL_DEPLOYMENT_SPEC_SCHEMA);
+    errors.push(...specValidator.validate(spec, 'spec'));
+  }
+  if (errors.length > 0 || !meta) return { errors };
+  return { md: { ...meta, spec: structuredClone(spec) as ModelDeploymentSpec }, errors };
+}

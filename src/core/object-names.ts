@@ -1,0 +1,56 @@
+import { FieldError, invalid } from './field-error';
+
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * Kinds whose names are stricter than a DNS subdomain: Service names become DNS labels, and Job
+ * names become the value of the `batch.kubernetes.io/job-name` label (63 characters at most).
+ */
+const NAME_RULES: Record<string, { pattern: RegExp; maxLength: number; what: string }> = {
+  Service: { pattern: DNS1035_LABEL, maxLength: 63, what: 'a DNS-1035 label (lowercase alphanumerics and "-", starting with a letter)' },
+  Job: { pattern: DNS1123_SUBDOMAIN, maxLength: 63, what: 'a DNS subdomain usable as a label value' },
+};
+const DEFAULT_RULE = { pattern: DNS1123_SUBDOMAIN, maxLength: 253, what: 'a DNS subdomain (lowercase alphanumerics, "-" and ".")' };
+
+/**
+ * Checks the names of the objects derived from a deployment name, so a long name fails the synth
+ * with the deployment's name as the culprit instead of being rejected by the API server later.
+ */
+export function checkDerivedObjectNames(deploymentName: string, objects: ReadonlyArray<{ kind: string; name: string }>): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const o of objects) {
+    const rule = NAME_RULES[o.kind] ?? DEFAULT_RULE;
+    if (o.name.length > rule.maxLength || !rule.pattern.test(o.name)) {
+      errors.push(
+        invalid(
+          'metadata.name',
+          deploymentName,
+          `derived ${o.kind} name "${o.name}" (${o.name.length} characters) must be ${rule.what} of at most ${rule.maxLength} characters; use a shorter ModelDeployment name`,
+        ),
+      );
+    }
+  }
+  return errors;
+}
+
+/**
+ * A default deployment name from a construct id: lowercased, invalid characters replaced by '-',
+ * and, when longer than `maxLength`, shortened with a stable hash suffix so it stays unique.
+ */
+export function defaultDeploymentName(id: string, maxLength: number): string {
+  let name = id.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^[^a-z]+/, '').replace(/-+$/, '');
+  if (name === '') name = 'model';
+  if (name.length <= maxLength) return name;
+  const hash = fnv1a(id).toString(16).padStart(8, '0');
+  return `${name.slice(0, maxLength - 9).replace(/-+$/, '')}-${hash}`;
+}
+
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}

@@ -1,0 +1,104 @@
+import type { ProviderTranslator } from '../providers/provider-translator';
+import { applyDefaults } from './defaulting';
+import { selectEngine, EngineSelection } from './engine-selection';
+import { FieldError, invalid } from './field-error';
+import { ModelDeploymentObject, resolvedServingMode } from './model-deployment-object';
+import type { ProviderConfigEntry } from './provider-config-entry';
+import { selectProvider, ProviderSelection } from './provider-selection';
+import type { ResolvedModelDeployment } from './resolved-model-deployment';
+import { validateModelDeployment, validateResolvedEngine } from './validation';
+
+/**
+ * The outcome of taking one ModelDeployment through AI Runway's admission and selection at build
+ * time. `resolved` and `translator` are set only when there are no errors.
+ */
+export interface Resolution {
+  readonly defaulted?: ModelDeploymentObject;
+  readonly engineSelection?: EngineSelection;
+  readonly providerSelection?: ProviderSelection;
+  readonly resolved?: ResolvedModelDeployment;
+  readonly translator?: ProviderTranslator;
+  readonly errors: FieldError[];
+  readonly warnings: string[];
+}
+
+/**
+ * Runs the stages AI Runway runs at admission and in its reconcilers, in their order, stopping
+ * at the first stage that fails (later stages assume an admitted spec). Within a stage every
+ * error is reported:
+ *
+ * 1. defaulting (mutating webhook), 2. validation (validating webhook), 3. engine selection,
+ * 4. the reconciler's compatibility check with every registered provider, 5. provider
+ * selection, 6. the provider controller's own checks (or: the provider is not translated).
+ *
+ * Shared by the construct, the CLI and `explain`, so all three decide identically.
+ */
+export function resolveModelDeployment(
+  input: ModelDeploymentObject,
+  configs: readonly ProviderConfigEntry[],
+  translatorFor: (providerName: string) => ProviderTranslator | undefined,
+): Resolution {
+  const defaulted = applyDefaults(input);
+  const admission = validateModelDeployment(defaulted, configs);
+  const warnings = admission.warnings;
+  if (admission.errors.length > 0) return { defaulted, errors: admission.errors, warnings };
+
+  const engineSelection = selectEngine(defaulted, configs);
+  if (engineSelection.engine === undefined) {
+    return { defaulted, engineSelection, errors: [invalid('spec.engine.type', defaulted.spec.engine?.type, `engine selection failed: ${engineSelection.error}`)], warnings };
+  }
+  const engine = engineSelection.engine;
+
+  const compatibility = validateResolvedEngine(defaulted, engine, configs);
+  if (compatibility.length > 0) return { defaulted, engineSelection, errors: compatibility, warnings };
+
+  const providerSelection = selectProvider(defaulted, engine, configs);
+  if (providerSelection.provider === undefined) {
+    return {
+      defaulted,
+      engineSelection,
+      providerSelection,
+      errors: [invalid('spec.provider.name', defaulted.spec.provider?.name, `provider selection failed: ${providerSelection.error}`)],
+      warnings,
+    };
+  }
+  const provider = providerSelection.provider;
+
+  const spec = structuredClone(defaulted.spec);
+  spec.engine = { ...spec.engine, type: engine };
+  spec.provider = { ...spec.provider, name: provider };
+  const resolved: ResolvedModelDeployment = {
+    name: defaulted.name,
+    ...(defaulted.namespace !== undefined && { namespace: defaulted.namespace }),
+    labels: { ...defaulted.labels },
+    annotations: { ...defaulted.annotations },
+    spec,
+    engine,
+    mode: resolvedServingMode(spec),
+    provider,
+    engineReason: engineSelection.reason,
+    providerReason: providerSelection.reason,
+  };
+
+  const translator = translatorFor(provider);
+  if (!translator) {
+    return {
+      defaulted,
+      engineSelection,
+      providerSelection,
+      resolved,
+      errors: [
+        invalid(
+          'spec.provider.name',
+          provider,
+          `provider "${provider}" (${providerSelection.reason}) has no translation in cdk8s-inference yet; ` +
+            `set spec.provider.name to a translated provider or mark "${provider}" not ready in the ProviderRegistry`,
+        ),
+      ],
+      warnings,
+    };
+  }
+  const providerErrors = translator.validate(resolved);
+  if (providerErrors.length > 0) return { defaulted, engineSelection, providerSelection, resolved, errors: providerErrors, warnings };
+  return { defaulted, engineSelection, providerSelection, resolved, translator, errors: [], warnings };
+}

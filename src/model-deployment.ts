@@ -1,0 +1,305 @@
+import { ApiObject, ApiObjectMetadata, Chart } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-34';
+import { Construct } from 'constructs';
+import { FieldError, formatFieldError } from './core/field-error';
+import { ANNOTATION_ENGINE_REASON, ANNOTATION_PROVIDER_REASON } from './core/labels';
+import { parseModelDeploymentManifest } from './core/model-deployment-manifest';
+import type { ModelDeploymentObject } from './core/model-deployment-object';
+import { checkDerivedObjectNames, defaultDeploymentName } from './core/object-names';
+import { resolveModelDeployment, Resolution } from './core/resolve';
+import { EngineOptions, EngineType } from './engine';
+import { GatewayOptions } from './gateway';
+import { ModelOptions } from './model';
+import { ensureNoNameCollisions } from './object-collisions';
+import { propsToSpec } from './props-to-spec';
+import { ProviderOptions } from './provider-options';
+import { ProviderRegistry } from './provider-registry';
+import { defaultProviderEntries, defaultTranslator } from './providers/default-registry';
+import { ResourceOptions } from './resources';
+import { ScalingOptions } from './scaling';
+import { ServingMode } from './serving';
+import { StorageVolume } from './storage';
+import { Warnings } from './warnings';
+
+/**
+ * Longest default name: leaves room for the longest suffix a provider derives (`-model-download`)
+ * within the 63 characters of a label value.
+ */
+const MAX_DEFAULT_NAME_LENGTH = 48;
+
+/**
+ * Options shared by `ModelDeployment` and `ModelDeployment.fromManifest`.
+ */
+export interface ModelDeploymentOptions {
+  /**
+   * Providers to select from.
+   * @default - the nearest `ProviderRegistry` in scope (`ProviderRegistry.tryOf`), else the
+   * shipped providers
+   */
+  readonly providerRegistry?: ProviderRegistry;
+
+  /**
+   * Also synthesize the `airunway.ai/v1alpha1` ModelDeployment record, whose status the
+   * in-cluster controller keeps current. Turn off for clusters without the ModelDeployment CRD.
+   * @default true
+   */
+  readonly emitRecord?: boolean;
+}
+
+/**
+ * Props of a `ModelDeployment`: the whole `airunway.ai/v1alpha1` ModelDeployment spec.
+ */
+export interface ModelDeploymentProps extends ModelDeploymentOptions {
+  /**
+   * Name, namespace, labels and annotations of the deployment. Upstream objects are named after
+   * it (`<name>`, `<name>-<volume>`, ...).
+   * @default - name derived from the construct id; namespace of the chart
+   */
+  readonly metadata?: ApiObjectMetadata;
+
+  /** The model to serve. */
+  readonly model: ModelOptions;
+
+  /**
+   * Engine settings.
+   * @default - engine auto-selected, engine defaults
+   */
+  readonly engine?: EngineOptions;
+
+  /**
+   * Provider choice and overrides.
+   * @default - provider auto-selected
+   */
+  readonly provider?: ProviderOptions;
+
+  /**
+   * Serving mode.
+   * @default ServingMode.AGGREGATED
+   */
+  readonly servingMode?: ServingMode;
+
+  /**
+   * Replicas.
+   * @default - one replica in aggregated mode
+   */
+  readonly scaling?: ScalingOptions;
+
+  /**
+   * Compute resources per replica (aggregated mode).
+   * @default - see `ResourceOptions.gpu`
+   */
+  readonly resources?: ResourceOptions;
+
+  /**
+   * Volumes: managed ones (with `size`) get a synthesized PersistentVolumeClaim. At most 8.
+   * @default - none
+   */
+  readonly storage?: StorageVolume[];
+
+  /**
+   * Legacy image override.
+   * @default - none
+   * @deprecated use `engine.image`
+   */
+  readonly image?: string;
+
+  /**
+   * Environment variables of the model server.
+   * @default - none
+   */
+  readonly env?: k8s.EnvVar[];
+
+  /**
+   * Labels added to the model server pods (selector labels cannot be overridden).
+   * @default - none
+   */
+  readonly podLabels?: { [key: string]: string };
+
+  /**
+   * Annotations added to the model server pods.
+   * @default - none
+   */
+  readonly podAnnotations?: { [key: string]: string };
+
+  /**
+   * Name of a Secret in the deployment's namespace whose `HF_TOKEN` key authenticates to
+   * HuggingFace.
+   * @default - no token
+   */
+  readonly huggingFaceTokenSecret?: string;
+
+  /**
+   * Gateway API Inference Extension routing.
+   * @default - routing enabled when the cluster supports it
+   */
+  readonly gateway?: GatewayOptions;
+
+  /**
+   * Node selector of the model server pods.
+   * @default - none
+   */
+  readonly nodeSelector?: { [key: string]: string };
+
+  /**
+   * Tolerations of the model server pods.
+   * @default - none
+   */
+  readonly tolerations?: k8s.Toleration[];
+}
+
+/** The input of the construct being built by `fromManifest` (jsii has no constructor overloads). */
+let manifestInput: { md?: ModelDeploymentObject; errors: FieldError[] } | undefined;
+
+/**
+ * An LLM served on Kubernetes, with AI Runway's `ModelDeployment` API and semantics.
+ *
+ * At construction the spec is defaulted and validated as AI Runway's admission webhook would, an
+ * engine and a provider are selected from the `ProviderRegistry` by capabilities and CEL rules,
+ * and the provider's upstream objects are created as children. Every error of the deployment is
+ * reported together when the app synthesizes, each with its field path; nothing is synthesized
+ * for an invalid deployment.
+ */
+export class ModelDeployment extends Construct {
+  /**
+   * A ModelDeployment from an AI Runway manifest (a parsed YAML object with `apiVersion:
+   * airunway.ai/v1alpha1`, `kind: ModelDeployment`, `metadata` and `spec`).
+   */
+  public static fromManifest(scope: Construct, id: string, manifest: any, options: ModelDeploymentOptions = {}): ModelDeployment {
+    manifestInput = parseModelDeploymentManifest(manifest);
+    try {
+      return new ModelDeployment(scope, id, { ...options, model: {} });
+    } finally {
+      manifestInput = undefined;
+    }
+  }
+
+  /** Name of the deployment (and of the upstream objects derived from it). */
+  public readonly name: string;
+
+  /**
+   * Namespace of the deployment.
+   * @default - the chart's namespace, if any
+   */
+  public readonly namespace?: string;
+
+  /**
+   * The engine that runs the model (explicit or auto-selected); undefined when invalid.
+   */
+  public readonly engineType?: EngineType;
+
+  /**
+   * The provider that deploys the model (explicit or auto-selected); undefined when invalid.
+   */
+  public readonly providerName?: string;
+
+  /**
+   * Why the engine was chosen; undefined when invalid.
+   */
+  public readonly engineSelectedReason?: string;
+
+  /**
+   * Why the provider was chosen; undefined when invalid.
+   */
+  public readonly providerSelectedReason?: string;
+
+  /**
+   * The synthesized upstream objects (escape hatch: `addJsonPatch` reaches their final JSON).
+   */
+  public readonly apiObjects: ApiObject[];
+
+  /**
+   * The `airunway.ai/v1alpha1` ModelDeployment record, unless `emitRecord` is false or the
+   * deployment is invalid.
+   */
+  public readonly record?: ApiObject;
+
+  /** Field errors found at construction, reported by `App.synth()`. */
+  private readonly fieldErrors: FieldError[];
+
+  public constructor(scope: Construct, id: string, props: ModelDeploymentProps) {
+    super(scope, id);
+    const input = manifestInput ?? { md: this.objectFromProps(props), errors: [] };
+    manifestInput = undefined;
+    if (input.md && input.md.namespace === undefined) {
+      const namespace = chartNamespace(this);
+      if (namespace !== undefined) input.md = { ...input.md, namespace };
+    }
+    this.name = input.md?.name ?? defaultDeploymentName(id, MAX_DEFAULT_NAME_LENGTH);
+    this.namespace = input.md?.namespace;
+    this.apiObjects = [];
+    this.fieldErrors = [...input.errors];
+    this.node.addValidation({ validate: () => this.fieldErrors.map(formatFieldError) });
+    ensureNoNameCollisions(this);
+    if (!input.md) return;
+
+    const registry = props.providerRegistry ?? ProviderRegistry.tryOf(this);
+    const resolution: Resolution = resolveModelDeployment(
+      input.md,
+      registry ? registry._entries() : defaultProviderEntries(),
+      (name) => (registry ? registry._translator(name) : defaultTranslator(name)),
+    );
+    for (const w of resolution.warnings) Warnings.add(this, w);
+    this.fieldErrors.push(...resolution.errors);
+    const resolved = resolution.resolved;
+    if (!resolved || !resolution.translator || this.fieldErrors.length > 0) return;
+
+    this.engineType = resolved.engine as EngineType;
+    this.providerName = resolved.provider;
+    this.engineSelectedReason = resolved.engineReason;
+    this.providerSelectedReason = resolved.providerReason;
+
+    const objects = resolution.translator.translate(this, resolved);
+    const nameErrors = checkDerivedObjectNames(resolved.name, objects.map((o) => ({ kind: o.kind, name: o.name })));
+    if (nameErrors.length > 0) {
+      // Nothing half-written: an invalid deployment contributes no objects to the output.
+      for (const o of objects) this.node.tryRemoveChild(o.node.id);
+      this.fieldErrors.push(...nameErrors);
+      return;
+    }
+    this.apiObjects.push(...objects);
+
+    if (props.emitRecord ?? true) {
+      this.record = new ApiObject(this, 'Record', {
+        apiVersion: 'airunway.ai/v1alpha1',
+        kind: 'ModelDeployment',
+        metadata: {
+          name: resolved.name,
+          ...(resolved.namespace !== undefined && { namespace: resolved.namespace }),
+          labels: resolved.labels,
+          annotations: {
+            ...resolved.annotations,
+            [ANNOTATION_ENGINE_REASON]: resolved.engineReason,
+            [ANNOTATION_PROVIDER_REASON]: resolved.providerReason,
+          },
+        },
+        spec: resolved.spec,
+      });
+    }
+  }
+
+  /**
+   * Warnings recorded for this deployment (legal but probably unintended settings).
+   */
+  public get warnings(): string[] {
+    return Warnings.collect(this).map((w) => w.message);
+  }
+
+  private objectFromProps(props: ModelDeploymentProps): ModelDeploymentObject {
+    const meta = props.metadata ?? {};
+    return {
+      name: meta.name ?? defaultDeploymentName(this.node.id, MAX_DEFAULT_NAME_LENGTH),
+      ...(meta.namespace !== undefined && { namespace: meta.namespace }),
+      ...(meta.labels && { labels: { ...meta.labels } }),
+      ...(meta.annotations && { annotations: { ...meta.annotations } }),
+      spec: propsToSpec(props),
+    };
+  }
+}
+
+function chartNamespace(scope: Construct): string | undefined {
+  try {
+    return Chart.of(scope).namespace;
+  } catch {
+    return undefined;
+  }
+}

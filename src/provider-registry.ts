@@ -1,0 +1,110 @@
+import { Construct, IConstruct } from 'constructs';
+import type { ProviderConfigEntry } from './core/provider-config-entry';
+import { InferenceProviderConfig } from './inference-provider-config';
+import type { ProviderTranslator } from './providers/provider-translator';
+import { SHIPPED_PROVIDER_CONFIGS } from './providers/shipped-configs';
+import { SHIPPED_TRANSLATORS } from './providers/shipped-translators';
+
+const REGISTRY_SYMBOL = Symbol.for('cdk8s-inference.ProviderRegistry');
+
+/**
+ * Props of a `ProviderRegistry`.
+ */
+export interface ProviderRegistryProps {
+  /**
+   * Start with the providers AI Runway ships: dynamo, kaito, kuberay, llmd and vllm, all ready.
+   * @default true
+   */
+  readonly includeShippedProviders?: boolean;
+
+  /**
+   * Further providers; one with the name of a shipped provider replaces it.
+   * @default - none
+   */
+  readonly providers?: InferenceProviderConfig[];
+}
+
+/**
+ * The InferenceProviderConfigs that engine and provider selection consider. Add one to an App or
+ * Chart; every ModelDeployment below it uses it (`ProviderRegistry.of`). Without one, a
+ * deployment uses the shipped providers.
+ */
+export class ProviderRegistry extends Construct {
+  /**
+   * True if `x` is a ProviderRegistry (works across copies of this module).
+   */
+  public static isProviderRegistry(x: any): x is ProviderRegistry {
+    return x !== null && typeof x === 'object' && REGISTRY_SYMBOL in x;
+  }
+
+  /**
+   * The registry nearest to `scope`: one that is a child of `scope` or of any of its ancestors.
+   * Returns undefined when there is none.
+   */
+  public static tryOf(scope: IConstruct): ProviderRegistry | undefined {
+    for (let s: IConstruct | undefined = scope; s; s = s.node.scope) {
+      const found = s.node.children.find(ProviderRegistry.isProviderRegistry);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private readonly configsByName = new Map<string, InferenceProviderConfig>();
+  /** Translators by provider name; user-registered configs without one cannot be translated. */
+  private readonly translators = new Map<string, ProviderTranslator>();
+
+  public constructor(scope: Construct, id: string, props: ProviderRegistryProps = {}) {
+    super(scope, id);
+    Object.defineProperty(this, REGISTRY_SYMBOL, { value: true });
+    if (props.includeShippedProviders ?? true) {
+      for (const entry of SHIPPED_PROVIDER_CONFIGS) this.register(InferenceProviderConfig._fromEntry(entry));
+    }
+    for (const t of SHIPPED_TRANSLATORS) this.translators.set(t.providerName, t);
+    for (const p of props.providers ?? []) this.register(p);
+  }
+
+  /**
+   * Adds a provider, or replaces the one with the same name.
+   */
+  public register(config: InferenceProviderConfig): void {
+    this.configsByName.set(config.name, config);
+  }
+
+  /**
+   * Marks a registered provider ready or not ready (e.g. not installed in the target cluster).
+   */
+  public setReady(name: string, ready: boolean): void {
+    const config = this.configsByName.get(name);
+    if (!config) throw new Error(`ProviderRegistry: no provider named "${name}" (registered: ${this.providerNames.join(', ')})`);
+    this.configsByName.set(name, config.withReady(ready));
+  }
+
+  /**
+   * The registered provider with this name, if any.
+   */
+  public tryGet(name: string): InferenceProviderConfig | undefined {
+    return this.configsByName.get(name);
+  }
+
+  /**
+   * Names of the registered providers, sorted.
+   */
+  public get providerNames(): string[] {
+    return [...this.configsByName.keys()].sort();
+  }
+
+  /** @internal */
+  public _entries(): ProviderConfigEntry[] {
+    return entriesOf(this.configsByName);
+  }
+
+  /** @internal */
+  public _translator(name: string): ProviderTranslator | undefined {
+    return this.translators.get(name);
+  }
+}
+
+/** Entries sorted by name, so selection traces and error texts are deterministic. */
+function entriesOf(configs: Map<string, InferenceProviderConfig>): ProviderConfigEntry[] {
+  return [...configs.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((c) => c._toEntry());
+}

@@ -1,0 +1,14 @@
+import type { ProviderConfigEntry } from '../core/provider-config-entry';
+import type { ProviderTranslator } from './provider-translator';
+import { SHIPPED_PROVIDER_CONFIGS } from './shipped-configs';
+import { SHIPPED_TRANSLATORS } from './shipped-translators';
+
+/** Entries of the shipped providers sorted by name: the registry where none is in scope. */
+export function defaultProviderEntries(): ProviderConfigEntry[] {
+  return [...SHIPPED_PROVIDER_CONFIGS].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The shipped translator of a provider, if it has one. */
+export function defaultTranslator(name: string): ProviderTranslator | undefined {
+  return SHIPPED_TRANSLATORS.find((t) => t.providerName === name);
+}

@@ -1,0 +1,260 @@
+import type { ApiObject } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-34';
+import type { Construct } from 'constructs';
+import { FieldError, invalid, required } from '../../core/field-error';
+import { imageOverride } from '../../core/model-deployment-object';
+import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { addManagedClaims } from '../../storage/managed-claim';
+import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
+import { HF_HOME_ENV, HF_TOKEN_ENV, hfTokenEnvVar, toKubeEnvVar } from '../common/env';
+import { commonLabels, objectMeta } from '../common/metadata';
+import { mergeIntoFinalJson, validateOverrideKeys } from '../common/overrides';
+import {
+  nodeSelectorOf,
+  podTemplateLabels,
+  selectorLabels,
+  tolerationsOf,
+  userPodAnnotations,
+  workloadLabels,
+} from '../common/pod-template';
+import { aggregatedSizing, componentSizing, ContainerSizing, containerResources } from '../common/resources';
+import type { ProviderTranslator } from '../provider-translator';
+import {
+  directVllmArgErrors,
+  DIRECT_VLLM_PORT,
+  KV_TRANSFER_CONFIG_DECODE,
+  KV_TRANSFER_CONFIG_PREFILL,
+  renderDirectVllmArgs,
+} from './args';
+
+/** Repository of the default Direct vLLM image. */
+export const DIRECT_VLLM_IMAGE_REPOSITORY = 'vllm/vllm-openai';
+/** Tag of the default Direct vLLM image (AI Runway's `VLLM_VERSION`). */
+export const DIRECT_VLLM_VERSION = 'cu130-nightly';
+/**
+ * The image used when the spec names none. AI Runway's controller pins it to a digest at run time
+ * (`status.image.resolved`); at build time there is no registry lookup, so the tag is used.
+ */
+export const DIRECT_VLLM_DEFAULT_IMAGE = `${DIRECT_VLLM_IMAGE_REPOSITORY}:${DIRECT_VLLM_VERSION}`;
+
+/** Name of the serving container. */
+export const VLLM_CONTAINER_NAME = 'vllm';
+/** Name of the memory-backed `/dev/shm` volume added for multi-GPU (NCCL) containers. */
+export const SHM_VOLUME_NAME = 'shm';
+/** Size limit of the `/dev/shm` volume. */
+export const SHM_SIZE_LIMIT = '20Gi';
+/** Path all three probes call. */
+export const HEALTH_PATH = '/health';
+
+const PROVIDER_DISPLAY_NAME = 'vLLM';
+
+/** The controller's rejection of disaggregated mode (its transformer can render it). */
+export const DISAGGREGATED_NOT_SUPPORTED =
+  'vLLM provider does not support disaggregated serving mode; use spec.serving.mode: aggregated';
+/** The controller's rejection of a deployment without GPUs. */
+export const GPU_REQUIRED = 'vLLM provider requires GPU resources (spec.resources.gpu.count > 0)';
+
+function engineNotSupported(engine: string): string {
+  return `vLLM provider only supports vllm engine, got ${engine}`;
+}
+
+/** Container image: image override (`engine.image`, then `spec.image`), else the default. */
+export function directVllmImage(md: ResolvedModelDeployment): string {
+  return imageOverride(md.spec) ?? DIRECT_VLLM_DEFAULT_IMAGE;
+}
+
+/**
+ * The Direct vLLM controller's rejections, plus the ones its transformer would raise while
+ * building objects, so they fail the synth with a field path instead of a failed pod:
+ * engine must be vllm; disaggregated mode is refused; aggregated mode needs GPUs; overrides may
+ * not name apiVersion/kind/metadata/status; launch flags must pass `directVllmArgErrors`.
+ */
+export function validateDirectVllm(md: ResolvedModelDeployment): FieldError[] {
+  const errors: FieldError[] = [];
+  if (md.engine !== 'vllm') {
+    errors.push(invalid('spec.engine.type', md.engine, engineNotSupported(md.engine)));
+  }
+  if (md.mode === 'disaggregated') {
+    errors.push(invalid('spec.serving.mode', md.mode, DISAGGREGATED_NOT_SUPPORTED));
+  } else {
+    const count = md.spec.resources?.gpu?.count;
+    if (count === undefined || count === null) errors.push(required('spec.resources.gpu.count', GPU_REQUIRED));
+    else if (!(count > 0)) errors.push(invalid('spec.resources.gpu.count', count, GPU_REQUIRED));
+  }
+  errors.push(...validateOverrideKeys(md.spec.provider?.overrides));
+  errors.push(...directVllmArgErrors(md.spec));
+  return errors;
+}
+
+function httpProbe(initialDelaySeconds: number, periodSeconds: number, failureThreshold: number): k8s.Probe {
+  return {
+    httpGet: { path: HEALTH_PATH, port: k8s.IntOrString.fromNumber(DIRECT_VLLM_PORT) },
+    initialDelaySeconds,
+    periodSeconds,
+    failureThreshold,
+  };
+}
+
+/**
+ * Container env: `spec.env` in order (a user `HF_TOKEN` is dropped when the token Secret is
+ * configured, so the pod does not carry two), then `HF_TOKEN` from that Secret, then `HF_HOME`.
+ *
+ * `HF_HOME` is our addition: AI Runway's Direct vLLM mounts the modelCache volume but never
+ * points Hugging Face at it, so the weights are downloaded into the container filesystem on every
+ * start and the cache is never used. It is set to the modelCache mount path unless the user set
+ * `HF_HOME` themselves (Dynamo's provider does the same).
+ */
+function directVllmEnv(md: ResolvedModelDeployment): k8s.EnvVar[] | undefined {
+  const secret = md.spec.secrets?.huggingFaceToken;
+  const userEnv = md.spec.env ?? [];
+  const env: k8s.EnvVar[] = userEnv.filter((e) => !(secret && e.name === HF_TOKEN_ENV)).map(toKubeEnvVar);
+  if (secret) env.push(hfTokenEnvVar(secret));
+  const cache = firstModelCacheVolume(md.spec);
+  const cachePath = cache ? volumeMountPath(cache) : undefined;
+  if (cachePath !== undefined && !userEnv.some((e) => e.name === HF_HOME_ENV)) {
+    env.push({ name: HF_HOME_ENV, value: cachePath });
+  }
+  return env.length > 0 ? env : undefined;
+}
+
+function directVllmPodSpec(md: ResolvedModelDeployment, args: string[], sizing: ContainerSizing): k8s.PodSpec {
+  // Tensor parallelism across GPUs needs more shared memory than the runtime's 64Mi default.
+  const sharedMemory = sizing.gpuCount > 1;
+  const volumes: k8s.Volume[] = [
+    ...(sharedMemory ? [{ name: SHM_VOLUME_NAME, emptyDir: { medium: 'Memory', sizeLimit: k8s.Quantity.fromString(SHM_SIZE_LIMIT) } }] : []),
+    ...storagePodVolumes(md.name, md.spec),
+  ];
+  const volumeMounts: k8s.VolumeMount[] = [
+    ...(sharedMemory ? [{ name: SHM_VOLUME_NAME, mountPath: '/dev/shm' }] : []),
+    ...storageVolumeMounts(md.spec),
+  ];
+  const resources = containerResources(sizing);
+  const env = directVllmEnv(md);
+  const container: k8s.Container = {
+    name: VLLM_CONTAINER_NAME,
+    image: directVllmImage(md),
+    args,
+    ports: [{ name: 'http', containerPort: DIRECT_VLLM_PORT, protocol: 'TCP' }],
+    startupProbe: httpProbe(15, 10, 60),
+    livenessProbe: httpProbe(15, 10, 3),
+    readinessProbe: httpProbe(15, 5, 3),
+    ...(volumeMounts.length > 0 ? { volumeMounts } : {}),
+    ...(resources ? { resources } : {}),
+    ...(env ? { env } : {}),
+  };
+  const nodeSelector = nodeSelectorOf(md);
+  const tolerations = tolerationsOf(md);
+  return {
+    containers: [container],
+    ...(volumes.length > 0 ? { volumes } : {}),
+    ...(nodeSelector ? { nodeSelector } : {}),
+    ...(tolerations ? { tolerations } : {}),
+  };
+}
+
+function addDeployment(
+  scope: Construct,
+  id: string,
+  md: ResolvedModelDeployment,
+  name: string,
+  replicas: number,
+  sizing: ContainerSizing,
+  args: string[],
+): k8s.KubeDeployment {
+  const annotations = userPodAnnotations(md);
+  const deployment = new k8s.KubeDeployment(scope, id, {
+    metadata: objectMeta(md, name, workloadLabels(md), annotations),
+    spec: {
+      replicas,
+      selector: { matchLabels: selectorLabels(md, name) },
+      template: {
+        metadata: {
+          labels: podTemplateLabels(md, name),
+          ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+        },
+        spec: directVllmPodSpec(md, args, sizing),
+      },
+    },
+  });
+  const overrides = md.spec.provider?.overrides;
+  if (overrides !== undefined && overrides !== null) {
+    const blocked = validateOverrideKeys(overrides);
+    if (blocked.length > 0) throw new Error(`failed to build Deployment: failed to apply provider overrides: ${blocked[0].message}`);
+    mergeIntoFinalJson(deployment, overrides as Record<string, unknown>);
+  }
+  return deployment;
+}
+
+function addService(scope: Construct, id: string, md: ResolvedModelDeployment, name: string): k8s.KubeService {
+  return new k8s.KubeService(scope, id, {
+    metadata: objectMeta(md, name, commonLabels(md)),
+    spec: {
+      type: 'ClusterIP',
+      selector: selectorLabels(md, name),
+      ports: [{ name: 'http', port: DIRECT_VLLM_PORT, targetPort: k8s.IntOrString.fromNumber(DIRECT_VLLM_PORT), protocol: 'TCP' }],
+    },
+  });
+}
+
+/**
+ * Creates the Direct vLLM objects under `scope` and returns them, primary Deployment first:
+ *
+ * - aggregated: Deployment `<md>` and Service `<md>` (ids `Deployment`, `Service`);
+ * - disaggregated (rendered like AI Runway's transformer, though `validateDirectVllm` refuses it):
+ *   Deployments `<md>-decode`, `<md>-prefill`, then Services `<md>-decode`, `<md>-prefill`;
+ * - then one PVC per managed storage volume. AI Runway's Direct vLLM mounts those claims but never
+ *   creates them; we synthesize them so the Deployment does not wait for a claim nobody makes.
+ *
+ * No download Job: only Dynamo downloads in AI Runway (vLLM downloads on start into HF_HOME).
+ * No ownerReferences: the ModelDeployment uid is unknown at build time; the common labels tie
+ * the objects to it instead.
+ */
+export function translateDirectVllm(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
+  if (md.engine !== 'vllm') throw new Error(engineNotSupported(md.engine));
+  const objects: ApiObject[] = md.mode === 'disaggregated' ? addDisaggregated(scope, md) : addAggregated(scope, md);
+  objects.push(...addManagedClaims(scope, md, commonLabels(md)));
+  return objects;
+}
+
+function addAggregated(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
+  const configured = md.spec.scaling?.replicas ?? 0;
+  const replicas = configured > 0 ? configured : 1;
+  const sizing = aggregatedSizing(md.spec);
+  const args = renderDirectVllmArgs(md.spec, { gpuCount: sizing.gpuCount });
+  return [
+    addDeployment(scope, 'Deployment', md, md.name, replicas, sizing, args),
+    addService(scope, 'Service', md, md.name),
+  ];
+}
+
+function addDisaggregated(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
+  const scaling = md.spec.scaling;
+  if (!scaling) throw new Error('spec.scaling is required for disaggregated serving mode');
+  const { decode, prefill } = scaling;
+  if (!decode) throw new Error('spec.scaling.decode is required for disaggregated serving mode');
+  if (!prefill) throw new Error('spec.scaling.prefill is required for disaggregated serving mode');
+  if (!decode.gpu) throw new Error('spec.scaling.decode.gpu is required for disaggregated serving mode');
+  if (!prefill.gpu) throw new Error('spec.scaling.prefill.gpu is required for disaggregated serving mode');
+
+  const decodeName = `${md.name}-decode`;
+  const prefillName = `${md.name}-prefill`;
+  const decodeSizing = componentSizing(decode);
+  const prefillSizing = componentSizing(prefill);
+  const decodeArgs = renderDirectVllmArgs(md.spec, { gpuCount: decodeSizing.gpuCount, kvTransferConfig: KV_TRANSFER_CONFIG_DECODE });
+  const prefillArgs = renderDirectVllmArgs(md.spec, { gpuCount: prefillSizing.gpuCount, kvTransferConfig: KV_TRANSFER_CONFIG_PREFILL });
+  // Component replicas are used as given (the CRD defaults them to 1).
+  return [
+    addDeployment(scope, 'DecodeDeployment', md, decodeName, decode.replicas ?? 1, decodeSizing, decodeArgs),
+    addDeployment(scope, 'PrefillDeployment', md, prefillName, prefill.replicas ?? 1, prefillSizing, prefillArgs),
+    addService(scope, 'DecodeService', md, decodeName),
+    addService(scope, 'PrefillService', md, prefillName),
+  ];
+}
+
+/** The Direct vLLM provider (`vllm`): plain vLLM Deployments and Services. */
+export const vllmTranslator: ProviderTranslator = {
+  providerName: 'vllm',
+  displayName: PROVIDER_DISPLAY_NAME,
+  validate: validateDirectVllm,
+  translate: translateDirectVllm,
+};

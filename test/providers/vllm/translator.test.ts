@@ -1,0 +1,764 @@
+import { Testing } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-34';
+import { formatFieldError, FieldErrorKind } from '../../../src/core/field-error';
+import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
+import {
+  DIRECT_VLLM_DEFAULT_IMAGE,
+  translateDirectVllm,
+  validateDirectVllm,
+  vllmTranslator,
+} from '../../../src/providers/vllm/translator';
+import { expectValidManifests } from '../../support/schema-validator';
+import { disaggregatedDeployment, FixtureOptions, vllmDeployment } from './fixtures';
+
+interface Synthesized {
+  readonly returned: ReturnType<typeof translateDirectVllm>;
+  readonly manifests: any[];
+}
+
+function synth(md: ResolvedModelDeployment, options: { validateSchema?: boolean } = {}): Synthesized {
+  const chart = Testing.chart();
+  const returned = vllmTranslator.translate(chart, md);
+  const manifests = Testing.synth(chart);
+  if (options.validateSchema ?? true) expectValidManifests(manifests);
+  return { returned, manifests };
+}
+
+function synthOf(options: FixtureOptions = {}): any[] {
+  return synth(vllmDeployment(options)).manifests;
+}
+
+function find(manifests: any[], kind: string, name: string): any {
+  const found = manifests.find((m) => m.kind === kind && m.metadata.name === name);
+  if (!found) throw new Error(`no ${kind}/${name} in ${manifests.map((m) => `${m.kind}/${m.metadata.name}`).join(', ')}`);
+  return found;
+}
+
+function container(manifests: any[], name = 'qwen'): any {
+  return find(manifests, 'Deployment', name).spec.template.spec.containers[0];
+}
+
+function argsOf(options: FixtureOptions = {}): string[] {
+  return container(synthOf(options)).args;
+}
+
+const BASE_ARGS = ['--host', '0.0.0.0', '--port', '8000', '--model', 'Qwen/Qwen3-0.6B', '--enable-prefix-caching'];
+
+describe('vllmTranslator', () => {
+  test('identifies the vllm provider', () => {
+    expect(vllmTranslator.providerName).toBe('vllm');
+    expect(vllmTranslator.displayName).toBe('vLLM');
+  });
+
+  describe('aggregated output', () => {
+    test('minimal deployment matches the snapshot', () => {
+      expect(synthOf()).toMatchSnapshot();
+    });
+
+    test('full deployment matches the snapshot', () => {
+      const manifests = synthOf({
+        spec: {
+          model: { servedName: 'qwen3', storage: { volumes: [
+            { name: 'model-cache', purpose: 'modelCache', size: '100Gi', accessMode: 'ReadWriteMany', claimName: 'qwen-model-cache' },
+            { name: 'compile', purpose: 'compilationCache', claimName: 'shared-compile' },
+          ] } },
+          engine: { contextLength: 32768, trustRemoteCode: true, args: { 'gpu-memory-utilization': '0.9' }, extraArgs: ['--disable-log-requests'] },
+          resources: { gpu: { count: 2, type: 'nvidia.com/gpu' }, memory: '64Gi', cpu: '8' },
+          scaling: { replicas: 2 },
+          env: [{ name: 'VLLM_LOGGING_LEVEL', value: 'DEBUG' }],
+          secrets: { huggingFaceToken: 'hf-token' },
+          nodeSelector: { 'nvidia.com/gpu.product': 'NVIDIA-A100-SXM4-80GB' },
+          tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+          podTemplate: { metadata: { labels: { team: 'ml' }, annotations: { 'prometheus.io/scrape': 'true' } } },
+        },
+      });
+      expect(manifests).toMatchSnapshot();
+    });
+
+    test('creates a Deployment and a Service named after the deployment, primary first', () => {
+      const { returned, manifests } = synth(vllmDeployment());
+      expect(returned.map((o) => [o.node.id, o.kind, o.name])).toEqual([
+        ['Deployment', 'Deployment', 'qwen'],
+        ['Service', 'Service', 'qwen'],
+      ]);
+      expect(returned[0]).toBeInstanceOf(k8s.KubeDeployment);
+      expect(returned[1]).toBeInstanceOf(k8s.KubeService);
+      expect(manifests.map((m) => `${m.apiVersion} ${m.kind} ${m.metadata.namespace}/${m.metadata.name}`)).toEqual([
+        'apps/v1 Deployment ml/qwen',
+        'v1 Service ml/qwen',
+      ]);
+    });
+
+    test('omits the namespace when the deployment has none', () => {
+      for (const m of synthOf({ namespace: null })) expect(m.metadata.namespace).toBeUndefined();
+    });
+
+    test('sets no ownerReferences and puts the common labels on every object', () => {
+      const manifests = synthOf({ spec: { model: { storage: { volumes: [{ name: 'cache', purpose: 'modelCache', size: '10Gi' }] } } } });
+      expect(manifests.map((m) => m.kind)).toEqual(['Deployment', 'Service', 'PersistentVolumeClaim']);
+      for (const m of manifests) {
+        expect(m.metadata.ownerReferences).toBeUndefined();
+        expect(m.metadata.labels).toMatchObject({
+          'airunway.ai/managed-by': 'airunway',
+          'airunway.ai/deployment': 'qwen',
+          'airunway.ai/model-source': 'huggingface',
+          'airunway.ai/engine-type': 'vllm',
+        });
+      }
+    });
+
+    test('uses scaling.replicas, and 1 when it is 0 or unset', () => {
+      expect(find(synthOf({ spec: { scaling: { replicas: 3 } } }), 'Deployment', 'qwen').spec.replicas).toBe(3);
+      expect(find(synthOf({ spec: { scaling: { replicas: 0 } } }), 'Deployment', 'qwen').spec.replicas).toBe(1);
+      expect(find(synthOf({ spec: { scaling: undefined } }), 'Deployment', 'qwen').spec.replicas).toBe(1);
+    });
+
+    test('renders the Service as ClusterIP http 8000 selecting the Deployment pods', () => {
+      const svc = find(synthOf(), 'Service', 'qwen');
+      expect(svc.spec).toEqual({
+        type: 'ClusterIP',
+        selector: { 'airunway.ai/deployment': 'qwen', 'app': 'qwen' },
+        ports: [{ name: 'http', port: 8000, targetPort: 8000, protocol: 'TCP' }],
+      });
+    });
+
+    test('renders container name, port and no command', () => {
+      const c = container(synthOf());
+      expect(c.name).toBe('vllm');
+      expect(c.command).toBeUndefined();
+      expect(c.ports).toEqual([{ name: 'http', containerPort: 8000, protocol: 'TCP' }]);
+    });
+
+    test('translates the engine label from the resolved engine', () => {
+      // The translator only runs for vllm, so the label mirrors md.engine even if spec.engine.type is unset.
+      const md = vllmDeployment({ spec: { engine: { type: undefined } } });
+      expect(find(synth(md).manifests, 'Service', 'qwen').metadata.labels['airunway.ai/engine-type']).toBe('vllm');
+    });
+  });
+
+  describe('image', () => {
+    test('defaults to vllm/vllm-openai:cu130-nightly', () => {
+      expect(DIRECT_VLLM_DEFAULT_IMAGE).toBe('vllm/vllm-openai:cu130-nightly');
+      expect(container(synthOf()).image).toBe('vllm/vllm-openai:cu130-nightly');
+    });
+
+    test('uses the legacy spec.image when engine.image is unset', () => {
+      expect(container(synthOf({ spec: { image: 'registry.example/vllm:legacy' } })).image).toBe('registry.example/vllm:legacy');
+    });
+
+    test('prefers spec.engine.image over spec.image', () => {
+      const c = container(synthOf({ spec: { image: 'registry.example/vllm:legacy', engine: { image: 'registry.example/vllm:v1' } } }));
+      expect(c.image).toBe('registry.example/vllm:v1');
+    });
+  });
+
+  describe('arguments', () => {
+    test('render host, port, model and prefix caching by default', () => {
+      expect(argsOf()).toEqual(BASE_ARGS);
+    });
+
+    test('render every structured flag in order, then sorted args, then extraArgs verbatim', () => {
+      expect(
+        argsOf({
+          spec: {
+            model: { servedName: 'qwen3' },
+            engine: {
+              contextLength: 8192,
+              trustRemoteCode: true,
+              enforceEager: true,
+              args: { 'max-num-seqs': '64', 'disable-log-stats': '', 'dtype': 'bfloat16' },
+              extraArgs: ['--swap-space', '4', '-q', 'awq'],
+            },
+            resources: { gpu: { count: 4, type: 'nvidia.com/gpu' } },
+          },
+        }),
+      ).toEqual([
+        '--host', '0.0.0.0', '--port', '8000',
+        '--model', 'Qwen/Qwen3-0.6B',
+        '--served-model-name', 'qwen3',
+        '--max-model-len', '8192',
+        '--trust-remote-code',
+        '--enforce-eager',
+        '--enable-prefix-caching',
+        '--tensor-parallel-size', '4',
+        '--disable-log-stats',
+        '--dtype', 'bfloat16',
+        '--max-num-seqs', '64',
+        '--swap-space', '4', '-q', 'awq',
+      ]);
+    });
+
+    test('render an explicit contextLength of 0', () => {
+      expect(argsOf({ spec: { engine: { contextLength: 0 } } })).toContain('--max-model-len');
+      expect(argsOf({ spec: { engine: { contextLength: 0 } } })).toEqual([...BASE_ARGS.slice(0, 6), '--max-model-len', '0', '--enable-prefix-caching']);
+    });
+
+    test('render nothing for prefix caching when it is disabled', () => {
+      const args = argsOf({ spec: { engine: { enablePrefixCaching: false } } });
+      expect(args).not.toContain('--enable-prefix-caching');
+      expect(args).not.toContain('--no-enable-prefix-caching');
+    });
+
+    test('derive --tensor-parallel-size only for more than one GPU', () => {
+      expect(argsOf({ spec: { resources: { gpu: { count: 1 } } } })).not.toContain('--tensor-parallel-size');
+      expect(argsOf({ spec: { resources: { gpu: { count: 8 } } } })).toEqual([...BASE_ARGS, '--tensor-parallel-size', '8']);
+    });
+
+    test('skip a derived flag whose key is set explicitly in engine.args', () => {
+      const args = argsOf({
+        spec: {
+          model: { servedName: 'qwen3' },
+          engine: {
+            contextLength: 8192,
+            trustRemoteCode: true,
+            enforceEager: true,
+            args: {
+              'model': '/models/qwen',
+              'served-model-name': 'custom',
+              'max-model-len': '4096',
+              'trust-remote-code': '',
+              'enforce-eager': '',
+              'enable-prefix-caching': '',
+              'tensor-parallel-size': '2',
+            },
+          },
+          resources: { gpu: { count: 4 } },
+        },
+      });
+      expect(args).toEqual([
+        '--host', '0.0.0.0', '--port', '8000',
+        '--enable-prefix-caching',
+        '--enforce-eager',
+        '--max-model-len', '4096',
+        '--model', '/models/qwen',
+        '--served-model-name', 'custom',
+        '--tensor-parallel-size', '2',
+        '--trust-remote-code',
+      ]);
+    });
+
+    test('skip a derived flag whose key is set by a --key or --key=value extraArgs token', () => {
+      const args = argsOf({
+        spec: {
+          engine: { contextLength: 8192, extraArgs: ['--tensor-parallel-size=2', '--max-model-len', '4096', '--model=/models/qwen'] },
+          resources: { gpu: { count: 4 } },
+        },
+      });
+      expect(args).toEqual([
+        '--host', '0.0.0.0', '--port', '8000',
+        '--enable-prefix-caching',
+        '--tensor-parallel-size=2', '--max-model-len', '4096', '--model=/models/qwen',
+      ]);
+    });
+
+    test('do not treat single-dash or triple-dash tokens as explicit keys', () => {
+      const args = argsOf({ spec: { engine: { extraArgs: ['-tp', '2', '---model'] }, resources: { gpu: { count: 4 } } } });
+      expect(args).toEqual([...BASE_ARGS, '--tensor-parallel-size', '4', '-tp', '2', '---model']);
+    });
+  });
+
+  describe('container', () => {
+    test('has the three /health probes on port 8000', () => {
+      const c = container(synthOf());
+      const probe = (initialDelaySeconds: number, periodSeconds: number, failureThreshold: number) => ({
+        httpGet: { path: '/health', port: 8000 },
+        initialDelaySeconds,
+        periodSeconds,
+        failureThreshold,
+      });
+      expect(c.startupProbe).toEqual(probe(15, 10, 60));
+      expect(c.livenessProbe).toEqual(probe(15, 10, 3));
+      expect(c.readinessProbe).toEqual(probe(15, 5, 3));
+    });
+
+    test('requests GPUs as nvidia.com/gpu whatever gpu.type says, memory in limits and requests, cpu in requests', () => {
+      const c = container(synthOf({ spec: { resources: { gpu: { count: 2, type: 'amd.com/gpu' }, memory: '32Gi', cpu: '4' } } }));
+      expect(c.resources).toEqual({
+        limits: { 'nvidia.com/gpu': '2', 'memory': '32Gi' },
+        requests: { 'nvidia.com/gpu': '2', 'memory': '32Gi', 'cpu': '4' },
+      });
+    });
+
+    test('omits resources when nothing is requested', () => {
+      // Only reachable when validation is bypassed: aggregated Direct vLLM requires GPUs.
+      const md = vllmDeployment({ spec: { resources: undefined } });
+      expect(container(synth(md).manifests).resources).toBeUndefined();
+    });
+
+    test('adds a 20Gi memory-backed /dev/shm first when more than one GPU is used', () => {
+      const manifests = synthOf({
+        spec: {
+          resources: { gpu: { count: 2 } },
+          model: { storage: { volumes: [{ name: 'weights', purpose: 'modelCache', claimName: 'weights-pvc' }] } },
+        },
+      });
+      const pod = find(manifests, 'Deployment', 'qwen').spec.template.spec;
+      expect(pod.volumes).toEqual([
+        { name: 'shm', emptyDir: { medium: 'Memory', sizeLimit: '20Gi' } },
+        { name: 'weights', persistentVolumeClaim: { claimName: 'weights-pvc' } },
+      ]);
+      expect(pod.containers[0].volumeMounts).toEqual([
+        { name: 'shm', mountPath: '/dev/shm' },
+        { name: 'weights', mountPath: '/model-cache' },
+      ]);
+    });
+
+    test('has no volumes or mounts for one GPU without storage', () => {
+      const pod = find(synthOf(), 'Deployment', 'qwen').spec.template.spec;
+      expect(pod.volumes).toBeUndefined();
+      expect(pod.containers[0].volumeMounts).toBeUndefined();
+    });
+  });
+
+  describe('env', () => {
+    test('keeps spec.env order and appends HF_TOKEN from the secret, dropping a user HF_TOKEN', () => {
+      const c = container(
+        synthOf({
+          spec: {
+            env: [
+              { name: 'A', value: '1' },
+              { name: 'HF_TOKEN', value: 'plain-text' },
+              { name: 'B', value: '2' },
+            ],
+            secrets: { huggingFaceToken: 'hf-secret' },
+          },
+        }),
+      );
+      expect(c.env).toEqual([
+        { name: 'A', value: '1' },
+        { name: 'B', value: '2' },
+        { name: 'HF_TOKEN', valueFrom: { secretKeyRef: { name: 'hf-secret', key: 'HF_TOKEN' } } },
+      ]);
+    });
+
+    test('keeps a user HF_TOKEN when no secret is configured', () => {
+      expect(container(synthOf({ spec: { env: [{ name: 'HF_TOKEN', value: 'x' }] } })).env).toEqual([{ name: 'HF_TOKEN', value: 'x' }]);
+    });
+
+    test('prefers the full valueFrom over value and drops empty values', () => {
+      const c = container(
+        synthOf({
+          spec: {
+            env: [
+              { name: 'BOTH', value: 'ignored', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } },
+              { name: 'CM', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k', optional: true } } },
+              { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+              { name: 'MEM', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1Mi' } } },
+              { name: 'EMPTY', value: '' },
+              { name: 'EMPTY_SOURCE', value: 'v', valueFrom: {} },
+            ],
+          },
+        }),
+      );
+      expect(c.env).toEqual([
+        { name: 'BOTH', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } },
+        { name: 'CM', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k', optional: true } } },
+        { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+        { name: 'MEM', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1Mi' } } },
+        { name: 'EMPTY' },
+        { name: 'EMPTY_SOURCE', value: 'v' },
+      ]);
+    });
+
+    test('omits env when there is nothing to set', () => {
+      expect(container(synthOf()).env).toBeUndefined();
+    });
+
+    test('points HF_HOME at the modelCache mount (our addition), after HF_TOKEN', () => {
+      const c = container(
+        synthOf({
+          spec: {
+            secrets: { huggingFaceToken: 'hf' },
+            model: { storage: { volumes: [{ name: 'cache', purpose: 'modelCache', mountPath: '/data/hf', claimName: 'c' }] } },
+          },
+        }),
+      );
+      expect(c.env).toEqual([
+        { name: 'HF_TOKEN', valueFrom: { secretKeyRef: { name: 'hf', key: 'HF_TOKEN' } } },
+        { name: 'HF_HOME', value: '/data/hf' },
+      ]);
+    });
+
+    test('uses the default /model-cache path for HF_HOME and leaves a user HF_HOME alone', () => {
+      const volumes = [{ name: 'cache', purpose: 'modelCache' as const, claimName: 'c' }];
+      expect(container(synthOf({ spec: { model: { storage: { volumes } } } })).env).toEqual([{ name: 'HF_HOME', value: '/model-cache' }]);
+      expect(container(synthOf({ spec: { model: { storage: { volumes } }, env: [{ name: 'HF_HOME', value: '/mine' }] } })).env).toEqual([
+        { name: 'HF_HOME', value: '/mine' },
+      ]);
+    });
+
+    test('does not set HF_HOME without a modelCache volume', () => {
+      const volumes = [{ name: 'compile', purpose: 'compilationCache' as const, claimName: 'c' }];
+      expect(container(synthOf({ spec: { model: { storage: { volumes } } } })).env).toBeUndefined();
+    });
+  });
+
+  describe('scheduling and pod metadata', () => {
+    test('copies nodeSelector and tolerations into the pod spec', () => {
+      const pod = find(
+        synthOf({
+          spec: {
+            nodeSelector: { pool: 'gpu' },
+            tolerations: [
+              { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
+              { key: 'spot', operator: 'Equal', value: 'true', effect: 'NoExecute', tolerationSeconds: 300 },
+            ],
+          },
+        }),
+        'Deployment',
+        'qwen',
+      ).spec.template.spec;
+      expect(pod.nodeSelector).toEqual({ pool: 'gpu' });
+      expect(pod.tolerations).toEqual([
+        { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
+        { key: 'spot', operator: 'Equal', value: 'true', effect: 'NoExecute', tolerationSeconds: 300 },
+      ]);
+    });
+
+    test('omits nodeSelector and tolerations when empty', () => {
+      const pod = find(synthOf({ spec: { nodeSelector: {}, tolerations: [] } }), 'Deployment', 'qwen').spec.template.spec;
+      expect(pod.nodeSelector).toBeUndefined();
+      expect(pod.tolerations).toBeUndefined();
+    });
+
+    test('merges podTemplate labels without clobbering the selector, model-deployment or common labels', () => {
+      const manifests = synthOf({
+        spec: {
+          podTemplate: {
+            metadata: {
+              labels: {
+                'team': 'ml',
+                'app': 'hijack',
+                'airunway.ai/deployment': 'hijack',
+                'airunway.ai/model-deployment': 'hijack',
+                'airunway.ai/managed-by': 'someone-else',
+              },
+              annotations: { 'prometheus.io/scrape': 'true' },
+            },
+          },
+        },
+      });
+      const deployment = find(manifests, 'Deployment', 'qwen');
+      expect(deployment.spec.selector).toEqual({ matchLabels: { 'airunway.ai/deployment': 'qwen', 'app': 'qwen' } });
+      expect(deployment.spec.template.metadata).toEqual({
+        labels: {
+          'team': 'ml',
+          'app': 'qwen',
+          'airunway.ai/deployment': 'qwen',
+          'airunway.ai/model-deployment': 'qwen',
+          'airunway.ai/managed-by': 'someone-else',
+        },
+        annotations: { 'prometheus.io/scrape': 'true' },
+      });
+      expect(deployment.metadata.labels).toEqual({
+        'team': 'ml',
+        'app': 'hijack',
+        'airunway.ai/model-deployment': 'hijack',
+        'airunway.ai/managed-by': 'airunway',
+        'airunway.ai/deployment': 'qwen',
+        'airunway.ai/model-source': 'huggingface',
+        'airunway.ai/engine-type': 'vllm',
+      });
+      expect(deployment.metadata.annotations).toEqual({ 'prometheus.io/scrape': 'true' });
+      const service = find(manifests, 'Service', 'qwen');
+      expect(service.metadata.labels).toEqual({
+        'airunway.ai/managed-by': 'airunway',
+        'airunway.ai/deployment': 'qwen',
+        'airunway.ai/model-source': 'huggingface',
+        'airunway.ai/engine-type': 'vllm',
+      });
+      expect(service.metadata.annotations).toBeUndefined();
+    });
+
+    test('labels pods with the selector and airunway.ai/model-deployment by default', () => {
+      const deployment = find(synthOf(), 'Deployment', 'qwen');
+      expect(deployment.spec.template.metadata).toEqual({
+        labels: { 'airunway.ai/deployment': 'qwen', 'app': 'qwen', 'airunway.ai/model-deployment': 'qwen' },
+      });
+      expect(deployment.metadata.annotations).toBeUndefined();
+    });
+  });
+
+  describe('storage', () => {
+    const volumes = [
+      { name: 'model-cache', purpose: 'modelCache' as const, size: '100Gi', storageClassName: 'fast' },
+      { name: 'compile', purpose: 'compilationCache' as const, claimName: 'shared-compile', readOnly: true },
+      { name: 'extra', purpose: 'custom' as const, claimName: 'extra-pvc', mountPath: '/extra' },
+      { name: 'unmounted', purpose: 'custom' as const, claimName: 'other-pvc' },
+    ];
+
+    test('mounts every volume with a path and gives every volume a pod volume on its resolved claim', () => {
+      const pod = find(synthOf({ spec: { model: { storage: { volumes } } } }), 'Deployment', 'qwen').spec.template.spec;
+      expect(pod.volumes).toEqual([
+        { name: 'model-cache', persistentVolumeClaim: { claimName: 'qwen-model-cache' } },
+        { name: 'compile', persistentVolumeClaim: { claimName: 'shared-compile' } },
+        { name: 'extra', persistentVolumeClaim: { claimName: 'extra-pvc' } },
+        { name: 'unmounted', persistentVolumeClaim: { claimName: 'other-pvc' } },
+      ]);
+      expect(pod.containers[0].volumeMounts).toEqual([
+        { name: 'model-cache', mountPath: '/model-cache' },
+        { name: 'compile', mountPath: '/compilation-cache', readOnly: true },
+        { name: 'extra', mountPath: '/extra' },
+      ]);
+    });
+
+    test('synthesizes a PVC for each managed volume only (our fix), after the Deployment and Service', () => {
+      const { returned, manifests } = synth(vllmDeployment({ spec: { model: { storage: { volumes } } } }));
+      expect(returned.map((o) => o.node.id)).toEqual(['Deployment', 'Service', 'ClaimModelCache']);
+      expect(find(manifests, 'PersistentVolumeClaim', 'qwen-model-cache')).toEqual({
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: {
+          name: 'qwen-model-cache',
+          namespace: 'ml',
+          labels: {
+            'airunway.ai/managed-by': 'airunway',
+            'airunway.ai/deployment': 'qwen',
+            'airunway.ai/model-source': 'huggingface',
+            'airunway.ai/engine-type': 'vllm',
+            'airunway.ai/model-deployment': 'qwen',
+          },
+        },
+        spec: {
+          accessModes: ['ReadWriteMany'],
+          resources: { requests: { storage: '100Gi' } },
+          storageClassName: 'fast',
+        },
+      });
+    });
+
+    test('never emits the model download Job', () => {
+      const manifests = synthOf({ spec: { model: { storage: { volumes } } } });
+      expect(manifests.filter((m) => m.kind === 'Job')).toEqual([]);
+    });
+  });
+
+  describe('overrides', () => {
+    test('deep-merge into the Deployment and leave the Service alone', () => {
+      const manifests = synthOf({
+        spec: {
+          provider: {
+            name: 'vllm',
+            overrides: {
+              spec: {
+                progressDeadlineSeconds: 1800,
+                strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '50%', maxUnavailable: 0 } },
+                template: { spec: { schedulerName: 'gpu-scheduler', terminationGracePeriodSeconds: 120 } },
+              },
+            },
+          },
+        },
+      });
+      const deployment = find(manifests, 'Deployment', 'qwen');
+      expect(deployment.spec.progressDeadlineSeconds).toBe(1800);
+      expect(deployment.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: '50%', maxUnavailable: 0 } });
+      expect(deployment.spec.template.spec.schedulerName).toBe('gpu-scheduler');
+      expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBe(120);
+      // Merged, not replaced: the rendered parts are still there.
+      expect(deployment.spec.replicas).toBe(1);
+      expect(deployment.spec.template.spec.containers[0].name).toBe('vllm');
+      expect(deployment.spec.template.metadata.labels.app).toBe('qwen');
+      const service = find(manifests, 'Service', 'qwen');
+      expect(service.spec.progressDeadlineSeconds).toBeUndefined();
+    });
+
+    test('replace lists instead of merging them', () => {
+      const manifests = synthOf({
+        spec: {
+          tolerations: [{ key: 'a', operator: 'Exists' }],
+          provider: { name: 'vllm', overrides: { spec: { template: { spec: { tolerations: [{ key: 'b', operator: 'Exists' }] } } } } },
+        },
+      });
+      expect(find(manifests, 'Deployment', 'qwen').spec.template.spec.tolerations).toEqual([{ key: 'b', operator: 'Exists' }]);
+    });
+
+    test('set a key to JSON null when the override value is null', () => {
+      const md = vllmDeployment({
+        spec: { nodeSelector: { pool: 'gpu' }, provider: { name: 'vllm', overrides: { spec: { template: { spec: { nodeSelector: null } } } } } },
+      });
+      // A null is not schema-valid; the API server would drop it. Checked without the validator.
+      const { manifests } = synth(md, { validateSchema: false });
+      expect(find(manifests, 'Deployment', 'qwen').spec.template.spec.nodeSelector).toBeNull();
+    });
+
+    test('apply to both Deployments in disaggregated mode', () => {
+      const { manifests } = synth(
+        disaggregatedDeployment({ spec: { provider: { name: 'vllm', overrides: { spec: { minReadySeconds: 30 } } } } }),
+      );
+      expect(find(manifests, 'Deployment', 'qwen-decode').spec.minReadySeconds).toBe(30);
+      expect(find(manifests, 'Deployment', 'qwen-prefill').spec.minReadySeconds).toBe(30);
+      expect(find(manifests, 'Service', 'qwen-decode').spec.minReadySeconds).toBeUndefined();
+    });
+
+    test('fails when an override names a blocked top-level key (translate backstop)', () => {
+      const md = vllmDeployment({ spec: { provider: { name: 'vllm', overrides: { kind: 'StatefulSet' } } } });
+      expect(() => synth(md)).toThrow('failed to build Deployment: failed to apply provider overrides: overriding "kind" is not allowed');
+    });
+  });
+
+  describe('disaggregated rendering (refused by validate, rendered like the transformer)', () => {
+    test('matches the snapshot', () => {
+      expect(synth(disaggregatedDeployment()).manifests).toMatchSnapshot();
+    });
+
+    test('creates decode and prefill Deployments, then their Services, decode first', () => {
+      const { returned, manifests } = synth(disaggregatedDeployment());
+      expect(returned.map((o) => [o.node.id, o.kind, o.name])).toEqual([
+        ['DecodeDeployment', 'Deployment', 'qwen-decode'],
+        ['PrefillDeployment', 'Deployment', 'qwen-prefill'],
+        ['DecodeService', 'Service', 'qwen-decode'],
+        ['PrefillService', 'Service', 'qwen-prefill'],
+      ]);
+      expect(find(manifests, 'Service', 'qwen-prefill').spec.selector).toEqual({ 'airunway.ai/deployment': 'qwen', 'app': 'qwen-prefill' });
+      expect(find(manifests, 'Deployment', 'qwen-decode').spec.selector.matchLabels).toEqual({ 'airunway.ai/deployment': 'qwen', 'app': 'qwen-decode' });
+    });
+
+    test('uses per-component replicas, resources, tensor parallelism, shm and PyNccl KV roles', () => {
+      const manifests = synth(disaggregatedDeployment()).manifests;
+      const decode = find(manifests, 'Deployment', 'qwen-decode');
+      const prefill = find(manifests, 'Deployment', 'qwen-prefill');
+      expect(decode.spec.replicas).toBe(2);
+      expect(prefill.spec.replicas).toBe(1);
+      expect(decode.spec.template.spec.containers[0].args).toEqual([
+        ...BASE_ARGS,
+        '--tensor-parallel-size', '2',
+        '--kv-transfer-config', '{"kv_connector":"PyNcclConnector","kv_role":"kv_consumer"}',
+      ]);
+      expect(prefill.spec.template.spec.containers[0].args).toEqual([
+        ...BASE_ARGS,
+        '--kv-transfer-config', '{"kv_connector":"PyNcclConnector","kv_role":"kv_producer"}',
+      ]);
+      expect(decode.spec.template.spec.containers[0].resources).toEqual({
+        limits: { 'nvidia.com/gpu': '2', 'memory': '64Gi' },
+        requests: { 'nvidia.com/gpu': '2', 'memory': '64Gi' },
+      });
+      expect(decode.spec.template.spec.volumes).toEqual([{ name: 'shm', emptyDir: { medium: 'Memory', sizeLimit: '20Gi' } }]);
+      expect(prefill.spec.template.spec.volumes).toBeUndefined();
+    });
+
+    test('keeps an explicit 0 component replicas', () => {
+      const md = disaggregatedDeployment({
+        spec: {
+          scaling: {
+            decode: { replicas: 0, gpu: { count: 1 } },
+            prefill: { replicas: 1, gpu: { count: 1 } },
+          },
+        },
+      });
+      expect(find(synth(md).manifests, 'Deployment', 'qwen-decode').spec.replicas).toBe(0);
+    });
+
+    test.each([
+      ['spec.scaling is required for disaggregated serving mode', undefined],
+      ['spec.scaling.decode is required for disaggregated serving mode', { prefill: { gpu: { count: 1 } } }],
+      ['spec.scaling.prefill is required for disaggregated serving mode', { decode: { gpu: { count: 1 } } }],
+      ['spec.scaling.decode.gpu is required for disaggregated serving mode', { decode: { replicas: 1 }, prefill: { gpu: { count: 1 } } }],
+      ['spec.scaling.prefill.gpu is required for disaggregated serving mode', { decode: { gpu: { count: 1 } }, prefill: { replicas: 1 } }],
+    ])('fails when rendering disaggregated mode: %s', (message, scaling) => {
+      const md = disaggregatedDeployment({ spec: { scaling } });
+      expect(() => vllmTranslator.translate(Testing.chart(), md)).toThrow(message);
+    });
+  });
+
+  describe('validate', () => {
+    function errorsOf(options: FixtureOptions | ResolvedModelDeployment): string[] {
+      const md = 'engineReason' in options ? options : vllmDeployment(options);
+      return vllmTranslator.validate(md).map(formatFieldError);
+    }
+
+    test('accepts a valid aggregated deployment', () => {
+      expect(validateDirectVllm(vllmDeployment())).toEqual([]);
+    });
+
+    test('fails when the engine is not vllm', () => {
+      const md = { ...vllmDeployment({ spec: { engine: { type: 'sglang' } } }), engine: 'sglang' as const };
+      expect(vllmTranslator.validate(md)).toEqual([
+        { path: 'spec.engine.type', kind: FieldErrorKind.INVALID, value: 'sglang', message: 'vLLM provider only supports vllm engine, got sglang' },
+      ]);
+      expect(() => vllmTranslator.translate(Testing.chart(), md)).toThrow('vLLM provider only supports vllm engine, got sglang');
+    });
+
+    test('fails when serving mode is disaggregated', () => {
+      expect(errorsOf(disaggregatedDeployment())).toEqual([
+        'spec.serving.mode: Invalid value: "disaggregated": vLLM provider does not support disaggregated serving mode; use spec.serving.mode: aggregated',
+      ]);
+    });
+
+    test('fails when no GPU is requested', () => {
+      expect(errorsOf({ spec: { resources: { gpu: { count: 0 } } } })).toEqual([
+        'spec.resources.gpu.count: Invalid value: 0: vLLM provider requires GPU resources (spec.resources.gpu.count > 0)',
+      ]);
+      expect(errorsOf({ spec: { resources: undefined } })).toEqual([
+        'spec.resources.gpu.count: Required value: vLLM provider requires GPU resources (spec.resources.gpu.count > 0)',
+      ]);
+    });
+
+    test.each(['apiVersion', 'kind', 'metadata', 'status'])('fails when overrides set the top-level key %s', (key) => {
+      expect(errorsOf({ spec: { provider: { name: 'vllm', overrides: { [key]: {} } } } })).toEqual([
+        `spec.provider.overrides.${key}: Forbidden: overriding "${key}" is not allowed`,
+      ]);
+    });
+
+    test('fails when overrides are not an object', () => {
+      const md = vllmDeployment({ spec: { provider: { name: 'vllm', overrides: ['x'] as any } } });
+      expect(vllmTranslator.validate(md).map((e) => e.path)).toEqual(['spec.provider.overrides']);
+    });
+
+    test.each(['host', 'port', '--port', 'port=9000'])('fails when engine.args sets the networking key %s', (key) => {
+      expect(errorsOf({ spec: { engine: { args: { [key]: '1' } } } })).toEqual([
+        `spec.engine.args.${key}: Invalid value: "1": engine arg ${JSON.stringify(key)} conflicts with Direct vLLM generated networking; ` +
+          'Direct vLLM currently requires host 0.0.0.0 and port 8000 to keep the container, Service, and probes aligned',
+      ]);
+    });
+
+    test.each(['--port', '--port=9000', '--host=::'])('fails when extraArgs sets the networking flag %s', (token) => {
+      expect(errorsOf({ spec: { engine: { extraArgs: ['--dtype', 'half', token] } } })).toEqual([
+        `spec.engine.extraArgs[2]: Invalid value: ${JSON.stringify(token)}: engine extraArg ${JSON.stringify(token)} conflicts with Direct vLLM generated networking; ` +
+          'Direct vLLM currently requires host 0.0.0.0 and port 8000 to keep the container, Service, and probes aligned',
+      ]);
+    });
+
+    test('does not treat single-dash networking tokens as a conflict', () => {
+      expect(errorsOf({ spec: { engine: { extraArgs: ['-port', '9000'] } } })).toEqual([]);
+    });
+
+    test('fails when a flag is set in both engine.args and engine.extraArgs', () => {
+      expect(errorsOf({ spec: { engine: { args: { 'tensor-parallel-size': '4' }, extraArgs: ['-q', 'awq', '--tensor-parallel-size=2'] } } })).toEqual([
+        'spec.engine.extraArgs[2]: Invalid value: "--tensor-parallel-size=2": launch flag "tensor-parallel-size" is set in both spec.engine.args and ' +
+          'spec.engine.extraArgs ("--tensor-parallel-size=2"); set it in exactly one place so the engine does not receive conflicting values',
+      ]);
+    });
+
+    test.each(['', '-dtype', 'max model len', 'dtype=half', 'flag.with.dots'])('fails when an engine.args key is invalid: %j', (key) => {
+      expect(errorsOf({ spec: { engine: { args: { [key]: 'x' } } } })).toEqual([
+        `spec.engine.args.${key}: Invalid value: ${JSON.stringify(key)}: invalid engine arg key ${JSON.stringify(key)}: ` +
+          'must contain only alphanumeric characters, hyphens, and underscores',
+      ]);
+    });
+
+    test('fails when rendering args that were not validated', () => {
+      const md = vllmDeployment({ spec: { engine: { args: { 'bad key': '' } } } });
+      expect(() => vllmTranslator.translate(Testing.chart(), md)).toThrow('invalid engine arg key "bad key"');
+    });
+
+    test('reports every problem at once', () => {
+      const md = {
+        ...vllmDeployment({
+          spec: {
+            engine: { type: 'sglang', args: { 'port': '1', 'bad key': '' } },
+            resources: { gpu: { count: 0 } },
+            provider: { name: 'vllm', overrides: { metadata: {} } },
+          },
+        }),
+        engine: 'sglang' as const,
+      };
+      expect(vllmTranslator.validate(md).map((e) => e.path)).toEqual([
+        'spec.engine.type',
+        'spec.resources.gpu.count',
+        'spec.provider.overrides.metadata',
+        'spec.engine.args.port',
+        'spec.engine.args.bad key',
+      ]);
+    });
+  });
+});

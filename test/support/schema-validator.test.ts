@@ -1,0 +1,758 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { expectValidManifests, formatViolation, validateManifest } from './schema-validator';
+import {
+  findUpstreamSchema,
+  listUpstreamSchemas,
+  resetUpstreamSchemas,
+  scanDefinitionHeader,
+  SCHEMA_CACHE_ENV,
+  schemaLoadStats,
+  UPSTREAM_DIR_ENV,
+  upstreamDir,
+  upstreamValidator,
+} from './upstream-schemas';
+
+/** The violations of one object, as `<path>: <message>` lines. */
+function problems(obj: any): string[] {
+  return validateManifest(obj).map((v) => `${v.path}: ${v.message}`);
+}
+
+function clone<T>(obj: T): T {
+  return JSON.parse(JSON.stringify(obj));
+}
+
+// --- Fixtures, written from the schemas: small and minimal --------------------------------------
+
+const deployment = () => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'chat', namespace: 'serving', labels: { 'app.kubernetes.io/name': 'chat' } },
+  spec: {
+    replicas: 2,
+    selector: { matchLabels: { 'app.kubernetes.io/name': 'chat' } },
+    template: {
+      metadata: { labels: { 'app.kubernetes.io/name': 'chat' } },
+      spec: {
+        containers: [{
+          name: 'server',
+          image: 'vllm/vllm-openai:v0.10.0',
+          args: ['--model', 'Qwen/Qwen3-0.6B'],
+          ports: [{ name: 'http', containerPort: 8000 }],
+          resources: { limits: { 'nvidia.com/gpu': 1, 'memory': '16Gi' } },
+        }],
+      },
+    },
+  },
+});
+
+const service = () => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name: 'chat' },
+  spec: {
+    selector: { 'app.kubernetes.io/name': 'chat' },
+    ports: [{ name: 'http', port: 80, targetPort: 'http' }],
+  },
+});
+
+const pvc = () => ({
+  apiVersion: 'v1',
+  kind: 'PersistentVolumeClaim',
+  metadata: { name: 'model-cache' },
+  spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '50Gi' } } },
+});
+
+const job = () => ({
+  apiVersion: 'batch/v1',
+  kind: 'Job',
+  metadata: { name: 'download-weights' },
+  spec: {
+    backoffLimit: 3,
+    template: {
+      spec: {
+        restartPolicy: 'Never',
+        containers: [{ name: 'fetch', image: 'python:3.12', command: ['hf', 'download', 'Qwen/Qwen3-0.6B'] }],
+      },
+    },
+  },
+});
+
+const modelDeployment = () => ({
+  apiVersion: 'airunway.ai/v1alpha1',
+  kind: 'ModelDeployment',
+  metadata: { name: 'qwen' },
+  spec: {
+    model: { id: 'Qwen/Qwen3-0.6B' },
+    engine: { type: 'vllm' },
+    resources: { gpu: { count: 1 } },
+  },
+});
+
+const dynamoV1alpha1 = () => ({
+  apiVersion: 'nvidia.com/v1alpha1',
+  kind: 'DynamoGraphDeployment',
+  metadata: { name: 'qwen-disagg' },
+  spec: {
+    backendFramework: 'vllm',
+    services: {
+      Frontend: { componentType: 'frontend', replicas: 1 },
+      VllmWorker: {
+        componentType: 'worker',
+        replicas: 1,
+        resources: { limits: { gpu: '1' } },
+        extraPodSpec: { mainContainer: { image: 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.4.0', args: ['--model', 'Qwen/Qwen3-0.6B'] } },
+      },
+    },
+  },
+});
+
+const dynamoV1beta1 = () => ({
+  apiVersion: 'nvidia.com/v1beta1',
+  kind: 'DynamoGraphDeployment',
+  metadata: { name: 'qwen-agg' },
+  spec: {
+    backendFramework: 'vllm',
+    components: [
+      { name: 'frontend', type: 'frontend', replicas: 1 },
+      {
+        name: 'decode',
+        type: 'worker',
+        replicas: 1,
+        podTemplate: { spec: { containers: [{ name: 'main', image: 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0' }] } },
+      },
+    ],
+  },
+});
+
+const rayService = () => ({
+  apiVersion: 'ray.io/v1',
+  kind: 'RayService',
+  metadata: { name: 'llm' },
+  spec: {
+    serveConfigV2: 'applications: []\n',
+    rayClusterConfig: {
+      headGroupSpec: {
+        rayStartParams: { 'dashboard-host': '0.0.0.0' },
+        template: { spec: { containers: [{ name: 'ray-head', image: 'rayproject/ray-llm:2.46.0', resources: { limits: { cpu: '2' } } }] } },
+      },
+      workerGroupSpecs: [{
+        groupName: 'gpu',
+        replicas: 1,
+        template: { spec: { containers: [{ name: 'ray-worker', image: 'rayproject/ray-llm:2.46.0' }] } },
+      }],
+    },
+  },
+});
+
+const workspace = () => ({
+  apiVersion: 'kaito.sh/v1beta1',
+  kind: 'Workspace',
+  metadata: { name: 'phi-4' },
+  resource: { instanceType: 'Standard_NC24ads_A100_v4', labelSelector: { matchLabels: { apps: 'phi-4' } } },
+  inference: { preset: { name: 'phi-4-mini-instruct' } },
+});
+
+const inferencePool = () => ({
+  apiVersion: 'inference.networking.k8s.io/v1',
+  kind: 'InferencePool',
+  metadata: { name: 'qwen-pool' },
+  spec: {
+    selector: { matchLabels: { 'app.kubernetes.io/name': 'qwen' } },
+    targetPorts: [{ number: 8000 }],
+    endpointPickerRef: { name: 'qwen-epp', port: { number: 9002 } },
+  },
+});
+
+const httpRoute = () => ({
+  apiVersion: 'gateway.networking.k8s.io/v1',
+  kind: 'HTTPRoute',
+  metadata: { name: 'qwen' },
+  spec: {
+    parentRefs: [{ name: 'inference-gateway' }],
+    rules: [{
+      matches: [{ path: { type: 'PathPrefix', value: '/v1' } }],
+      backendRefs: [{ group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'qwen-pool' }],
+    }],
+  },
+});
+
+const resourceClaimTemplate = () => ({
+  apiVersion: 'resource.k8s.io/v1',
+  kind: 'ResourceClaimTemplate',
+  metadata: { name: 'one-gpu' },
+  spec: { spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.nvidia.com', count: 1 } }] } } },
+});
+
+// --- Built-in kinds -------------------------------------------------------------------------------
+
+describe('built-in kinds (Kubernetes OpenAPI)', () => {
+  test('valid Deployment, Service, PersistentVolumeClaim and Job pass', () => {
+    for (const obj of [deployment(), service(), pvc(), job()]) {
+      expect(problems(obj)).toEqual([]);
+    }
+  });
+
+  test('fails when a container has an unknown field', () => {
+    const obj: any = deployment();
+    obj.spec.template.spec.containers[0].imagePullPolice = 'Always';
+    expect(problems(obj)).toEqual([
+      'spec.template.spec.containers[0].imagePullPolice: unknown field (not in the upstream schema; the API server would drop it)',
+    ]);
+  });
+
+  test('fails on unknown fields at the root, in metadata and in spec', () => {
+    const obj: any = deployment();
+    obj.status2 = {};
+    obj.metadata.label = { a: 'b' };
+    obj.spec.replica = 3;
+    expect(problems(obj)).toEqual([
+      'status2: unknown field (not in the upstream schema; the API server would drop it)',
+      'metadata.label: unknown field (not in the upstream schema; the API server would drop it)',
+      'spec.replica: unknown field (not in the upstream schema; the API server would drop it)',
+    ]);
+  });
+
+  test('fails on a wrong type', () => {
+    const obj: any = deployment();
+    obj.spec.replicas = '2';
+    obj.spec.template.spec.containers[0].args = '--model x';
+    expect(problems(obj)).toEqual([
+      'spec.replicas: must be integer, got string "2"',
+      'spec.template.spec.containers[0].args: must be array, got string "--model x"',
+    ]);
+  });
+
+  test('fails when a required field is missing', () => {
+    const obj: any = deployment();
+    delete obj.spec.template.spec.containers[0].name;
+    delete obj.spec.selector;
+    expect(problems(obj)).toEqual([
+      'spec.selector: required field is missing',
+      'spec.template.spec.containers[0].name: required field is missing',
+    ]);
+  });
+
+  test('fails when a workload has no spec at all', () => {
+    const obj: any = deployment();
+    delete obj.spec;
+    expect(problems(obj)).toEqual(['spec: required field is missing']);
+  });
+
+  test('int32 fields are range-checked', () => {
+    const obj: any = deployment();
+    obj.spec.replicas = 2 ** 31;
+    expect(problems(obj)).toEqual(['spec.replicas: must be <= 2147483647, got number 2147483648']);
+  });
+
+  test('IntOrString targetPort accepts a number and a name, nothing else', () => {
+    const obj: any = service();
+    obj.spec.ports[0].targetPort = 8000;
+    expect(problems(obj)).toEqual([]);
+    obj.spec.ports[0].targetPort = 'http';
+    expect(problems(obj)).toEqual([]);
+    obj.spec.ports[0].targetPort = true;
+    expect(problems(obj)).toEqual(['spec.ports[0].targetPort: must be integer or string, got boolean true']);
+    obj.spec.ports[0].targetPort = 80.5;
+    expect(problems(obj)).toEqual(['spec.ports[0].targetPort: must be integer or string, got number 80.5']);
+  });
+
+  test('Quantity accepts a string in quantity syntax or a number', () => {
+    const obj: any = deployment();
+    const limits = obj.spec.template.spec.containers[0].resources.limits;
+    for (const good of ['16Gi', '500m', '1.5', '1e3', 2, 0.5]) {
+      limits.memory = good;
+      expect(problems(obj)).toEqual([]);
+    }
+    limits.memory = 'lots';
+    expect(problems(obj)).toEqual([
+      'spec.template.spec.containers[0].resources.limits.memory: must match one of the allowed shapes, got string "lots" (must match pattern "^[+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[KMGTPE]i|[numkMGTPE]|[eE][+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+))?$")',
+    ]);
+    limits.memory = true;
+    expect(problems(obj)).toEqual([
+      'spec.template.spec.containers[0].resources.limits.memory: must be string or number, got boolean true',
+    ]);
+  });
+
+  test('creationTimestamp may be null; other nulls are errors', () => {
+    const obj: any = deployment();
+    obj.metadata.creationTimestamp = null;
+    obj.spec.template.metadata.creationTimestamp = null;
+    expect(problems(obj)).toEqual([]);
+    obj.spec.template.spec.containers[0].image = null;
+    expect(problems(obj)).toEqual(['spec.template.spec.containers[0].image: must be string, got null']);
+  });
+
+  test('fails when an apps/v1 selector does not match the template labels', () => {
+    const obj: any = deployment();
+    obj.spec.template.metadata.labels = { app: 'other' };
+    expect(problems(obj)).toEqual(['spec.template.metadata.labels: `selector` does not match template `labels`']);
+  });
+
+  test('fails on invalid container names and container port names', () => {
+    const obj: any = deployment();
+    const containers = obj.spec.template.spec.containers;
+    containers.push({ ...clone(containers[0]), name: 'Server_2' });
+    containers[0].ports[0].name = 'http-port-too-long';
+    expect(problems(obj)).toEqual([
+      'spec.template.spec.containers[0].ports[0].name: "http-port-too-long" is not an IANA service name: must be no more than 15 characters',
+      'spec.template.spec.containers[1].name: "Server_2" is not a DNS-1123 label: must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character',
+    ]);
+  });
+
+  test('fails on a bad Service name (DNS-1035 label) and unnamed ports of a multi-port Service', () => {
+    const obj: any = service();
+    obj.metadata.name = '8-ball';
+    obj.spec.ports.push({ port: 9090 });
+    expect(problems(obj)).toEqual([
+      '"8-ball" is not a DNS-1035 label: must consist of lower case alphanumeric characters or \'-\', start with an alphabetic character, and end with an alphanumeric character',
+      'required when a Service has more than one port',
+    ].map((m, i) => `${['metadata.name', 'spec.ports[1].name'][i]}: ${m}`));
+    const long: any = service();
+    long.metadata.name = 'a'.repeat(64);
+    expect(problems(long)).toEqual(['metadata.name: "' + 'a'.repeat(64) + '" is not a DNS-1035 label: must be no more than 63 characters']);
+  });
+});
+
+// --- Metadata -------------------------------------------------------------------------------------
+
+describe('metadata', () => {
+  test('fails when metadata.name is missing', () => {
+    const obj: any = pvc();
+    delete obj.metadata.name;
+    expect(validateManifest(obj).map(formatViolation)).toEqual(['PersistentVolumeClaim/<unnamed>: metadata.name: required field is missing']);
+  });
+
+  test('fails when metadata.name is not a DNS subdomain', () => {
+    const obj: any = pvc();
+    obj.metadata.name = 'Model_Cache';
+    expect(problems(obj)).toEqual([
+      'metadata.name: "Model_Cache" is not a DNS-1123 subdomain: must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character',
+    ]);
+    obj.metadata.name = `${'a'.repeat(250)}.bcd`;
+    expect(problems(obj)).toEqual([`metadata.name: "${obj.metadata.name}" is not a DNS-1123 subdomain: must be no more than 253 characters`]);
+    obj.metadata.name = 'model.cache-1';
+    expect(problems(obj)).toEqual([]);
+  });
+
+  test('fails when a label value is too long or malformed', () => {
+    const obj: any = deployment();
+    obj.metadata.labels['airunway.ai/model'] = 'x'.repeat(64);
+    obj.spec.template.metadata.labels.tier = '-gpu';
+    expect(problems(obj)).toEqual([
+      `metadata.labels["airunway.ai/model"]: label value "${'x'.repeat(64)}" is invalid: must be no more than 63 characters`,
+      'spec.template.metadata.labels.tier: label value "-gpu" is invalid: a valid label must be an empty string or consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character',
+    ]);
+  });
+
+  test('fails when a label or annotation key is malformed', () => {
+    const obj: any = deployment();
+    obj.metadata.labels['Example.COM/tier'] = 'gpu';
+    obj.metadata.labels['a/b/c'] = 'x';
+    obj.metadata.annotations = { ['n'.repeat(64)]: 'x' };
+    expect(problems(obj)).toEqual([
+      'metadata.labels["Example.COM/tier"]: label key "Example.COM/tier" is invalid: prefix part must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character',
+      'metadata.labels["a/b/c"]: label key "a/b/c" is invalid: a qualified name must consist of alphanumeric characters, \'-\', \'_\' or \'.\', with an optional DNS subdomain prefix and \'/\'',
+      `metadata.annotations.${'n'.repeat(64)}: annotation key "${'n'.repeat(64)}" is invalid: name part must be no more than 63 characters`,
+    ]);
+  });
+
+  test('fails when apiVersion or kind is missing, or the kind is unknown', () => {
+    expect(problems({ metadata: { name: 'x' } })).toEqual(['(root): apiVersion and kind are required (got apiVersion nothing, kind nothing)']);
+    expect(problems({ apiVersion: 'apps/v1', kind: 'Deploymnet', metadata: { name: 'x' } })).toEqual(['(root): no upstream schema for apps/v1 Deploymnet']);
+    expect(problems({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'x' } })).toEqual(['(root): no upstream schema for example.com/v1 Widget']);
+    expect(problems('not an object')).toEqual(['(root): must be an object, got string "not an object"']);
+  });
+});
+
+// --- Custom resources -------------------------------------------------------------------------------
+
+describe('custom resources (CRD structural schemas)', () => {
+  test('valid fixtures pass', () => {
+    for (const obj of [modelDeployment(), dynamoV1alpha1(), dynamoV1beta1(), rayService(), workspace(), inferencePool(), httpRoute(), resourceClaimTemplate()]) {
+      expect(`${obj.apiVersion} ${obj.kind}: ${problems(obj).join('; ')}`).toEqual(`${obj.apiVersion} ${obj.kind}: `);
+    }
+  });
+
+  test('airunway.ai/v1alpha1 ModelDeployment: unknown spec field and bad engine type', () => {
+    const obj: any = modelDeployment();
+    obj.spec.replicas = 2;
+    obj.spec.engine.type = 'tgi';
+    expect(problems(obj)).toEqual([
+      'spec.replicas: unknown field (not in the upstream schema; the API server would drop it)',
+      'spec.engine.type: must be one of "vllm", "sglang", "trtllm", "llamacpp"; got string "tgi"',
+    ]);
+  });
+
+  test('airunway.ai/v1alpha1 ModelDeployment: fails when spec.model is missing', () => {
+    const obj: any = modelDeployment();
+    delete obj.spec.model;
+    expect(problems(obj)).toEqual(['spec.model: required field is missing']);
+  });
+
+  test('nvidia.com/v1alpha1 DynamoGraphDeployment: v1beta1 field names are unknown in v1alpha1', () => {
+    const obj: any = dynamoV1alpha1();
+    obj.spec.services.VllmWorker.podTemplate = { spec: {} };
+    obj.spec.services.VllmWorker.replicas = -1;
+    expect(problems(obj)).toEqual([
+      'spec.services.VllmWorker.podTemplate: unknown field (not in the upstream schema; the API server would drop it)',
+      'spec.services.VllmWorker.replicas: must be >= 0, got number -1',
+    ]);
+  });
+
+  test('nvidia.com/v1beta1 DynamoGraphDeployment: bad component type, duplicate component name', () => {
+    const obj: any = dynamoV1beta1();
+    obj.spec.components[0].type = 'router';
+    obj.spec.components.push({ name: 'decode' });
+    expect(problems(obj)).toEqual([
+      'spec.components[0].type: must be one of "frontend", "worker", "prefill", "decode", "planner", "epp"; got string "router"',
+      'spec.components[2]: duplicate entry for list-map key {"name":"decode"}',
+    ]);
+  });
+
+  test('ray.io/v1 RayService: unknown field in the embedded pod spec, missing template', () => {
+    const obj: any = rayService();
+    obj.spec.rayClusterConfig.headGroupSpec.template.spec.containers[0].gpus = 1;
+    delete obj.spec.rayClusterConfig.workerGroupSpecs[0].template;
+    expect(problems(obj)).toEqual([
+      'spec.rayClusterConfig.headGroupSpec.template.spec.containers[0].gpus: unknown field (not in the upstream schema; the API server would drop it)',
+      'spec.rayClusterConfig.workerGroupSpecs[0].template: required field is missing',
+    ]);
+  });
+
+  test('ray.io/v1 RayService: int-or-string quantities accept numbers and strings, not floats', () => {
+    const obj: any = rayService();
+    const limits = obj.spec.rayClusterConfig.headGroupSpec.template.spec.containers[0].resources.limits;
+    limits.cpu = 2;
+    expect(problems(obj)).toEqual([]);
+    limits.cpu = '2.5Gx';
+    expect(problems(obj)).toHaveLength(1);
+    expect(problems(obj)[0]).toMatch(/^spec\.rayClusterConfig\.headGroupSpec\.template\.spec\.containers\[0\]\.resources\.limits\.cpu: must match pattern/);
+    limits.cpu = 2.5;
+    expect(problems(obj)).toEqual(['spec.rayClusterConfig.headGroupSpec.template.spec.containers[0].resources.limits.cpu: must be integer or string, got number 2.5']);
+  });
+
+  test('kaito.sh/v1beta1 Workspace: fields live at the root; unknown root field; preserve-unknown template', () => {
+    const obj: any = workspace();
+    obj.inference.template = { spec: { anything: ['goes'] } };
+    expect(problems(obj)).toEqual([]);
+    obj.spec = { resource: {} };
+    delete obj.resource.labelSelector;
+    expect(problems(obj)).toEqual([
+      'resource.labelSelector: required field is missing',
+      'spec: unknown field (not in the upstream schema; the API server would drop it)',
+    ]);
+  });
+
+  test('inference.networking.k8s.io/v1 InferencePool: too many target ports, port out of range', () => {
+    const obj: any = inferencePool();
+    obj.spec.targetPorts = [{ number: 70000 }];
+    delete obj.spec.selector.matchLabels;
+    expect(problems(obj)).toEqual([
+      'spec.selector.matchLabels: required field is missing',
+      'spec.targetPorts[0].number: must be <= 65535, got number 70000',
+    ]);
+  });
+
+  test('gateway.networking.k8s.io/v1 HTTPRoute: bad path match type, unknown backendRef field', () => {
+    const obj: any = httpRoute();
+    obj.spec.rules[0].matches[0].path.type = 'Prefix';
+    obj.spec.rules[0].backendRefs[0].namespaceName = 'x';
+    expect(problems(obj)).toEqual([
+      'spec.rules[0].matches[0].path.type: must be one of "Exact", "PathPrefix", "RegularExpression"; got string "Prefix"',
+      'spec.rules[0].backendRefs[0].namespaceName: unknown field (not in the upstream schema; the API server would drop it)',
+    ]);
+  });
+
+  test('resource.k8s.io/v1 ResourceClaimTemplate: missing deviceClassName, unknown request field', () => {
+    const obj: any = resourceClaimTemplate();
+    delete obj.spec.spec.devices.requests[0].exactly.deviceClassName;
+    obj.spec.spec.devices.requests[0].deviceClassName = 'gpu.nvidia.com';
+    expect(problems(obj)).toEqual([
+      'spec.spec.devices.requests[0].deviceClassName: unknown field (not in the upstream schema; the API server would drop it)',
+      'spec.spec.devices.requests[0].exactly.deviceClassName: required field is missing',
+    ]);
+  });
+
+  test('served deprecated versions are known and flagged', () => {
+    expect(findUpstreamSchema('nvidia.com/v1alpha1', 'DynamoGraphDeployment')).toMatchObject({ deprecated: true, source: 'crd' });
+    expect(findUpstreamSchema('nvidia.com/v1beta1', 'DynamoGraphDeployment')).toMatchObject({ deprecated: false });
+    expect(findUpstreamSchema('apps/v1', 'Deployment')).toMatchObject({ source: 'kubernetes', file: 'kubernetes/apis__apps__v1_openapi.json' });
+    expect(findUpstreamSchema('modelplane.ai/v1alpha1', 'ModelDeployment')).toMatchObject({ source: 'xrd' });
+  });
+});
+
+// --- The jest helper -------------------------------------------------------------------------------
+
+describe('expectValidManifests', () => {
+  test('passes for valid manifests', () => {
+    expect(() => expectValidManifests([deployment(), service(), inferencePool()])).not.toThrow();
+  });
+
+  test('throws one error listing every violation as <kind>/<name>: <path>: <message>', () => {
+    const bad: any = deployment();
+    bad.spec.template.spec.containers[0].gpu = 1;
+    const badService: any = service();
+    badService.metadata.name = 'Chat';
+    let message = '';
+    try {
+      expectValidManifests([bad, badService, modelDeployment(), { apiVersion: 'v1', kind: 'Nope', metadata: { name: 'n' } }]);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toBe([
+      '3 schema violation(s) in 4 manifest(s):',
+      '  Deployment/chat: spec.template.spec.containers[0].gpu: unknown field (not in the upstream schema; the API server would drop it)',
+      '  Service/Chat: metadata.name: "Chat" is not a DNS-1035 label: must consist of lower case alphanumeric characters or \'-\', start with an alphabetic character, and end with an alphanumeric character',
+      '  Nope/n: (root): no upstream schema for v1 Nope',
+    ].join('\n'));
+  });
+
+  test('fails when given nothing', () => {
+    expect(() => expectValidManifests([])).toThrow(/no manifests given/);
+  });
+});
+
+// --- The registry ------------------------------------------------------------------------------------
+
+describe('upstream schema registry', () => {
+  test('resolves ../shared/upstream from the repository', () => {
+    expect(fs.existsSync(path.join(upstreamDir(), 'SOURCES.md'))).toBe(true);
+  });
+
+  test('compiles each validator once', () => {
+    const first = upstreamValidator('apps/v1', 'Deployment');
+    const compiled = schemaLoadStats().compiled;
+    expect(upstreamValidator('apps/v1', 'Deployment')).toBe(first);
+    expect(schemaLoadStats().compiled).toBe(compiled);
+  });
+
+  test('every served version of every upstream schema compiles', () => {
+    const all = listUpstreamSchemas();
+    const kinds = all.map((e) => `${e.apiVersion} ${e.kind}`);
+    for (const expected of [
+      'apps/v1 Deployment', 'v1 Service', 'batch/v1 Job', 'resource.k8s.io/v1 ResourceClaimTemplate',
+      'airunway.ai/v1alpha1 ModelDeployment', 'nvidia.com/v1alpha1 DynamoGraphDeployment', 'nvidia.com/v1beta1 DynamoGraphDeployment',
+      'ray.io/v1 RayService', 'kaito.sh/v1beta1 Workspace', 'inference.networking.k8s.io/v1 InferencePool',
+      'gateway.networking.k8s.io/v1 HTTPRoute', 'gateway.networking.k8s.io/v1beta1 ReferenceGrant',
+      'leaderworkerset.x-k8s.io/v1 LeaderWorkerSet', 'modelplane.ai/v1alpha1 ModelDeployment', 'ai.flexinfer/v1alpha2 Model',
+    ]) {
+      expect(kinds).toContain(expected);
+    }
+    for (const e of all.filter((x) => x.source !== 'kubernetes')) {
+      expect(upstreamValidator(e.apiVersion, e.kind)).toBeInstanceOf(Function);
+    }
+    expect(schemaLoadStats().droppedPatterns).toEqual([]);
+  });
+
+  test('scans CRD headers without parsing, and gives up on anything unusual', () => {
+    const crd = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: a.example\n  names:\n    kind: Thing\n    plural: things\n  versions: []\n';
+    expect(scanDefinitionHeader(crd)).toEqual({ group: 'a.example', kind: 'Thing' });
+    expect(scanDefinitionHeader(`${crd}---\n${crd}`)).toBeUndefined();
+    expect(scanDefinitionHeader('{"kind": "CustomResourceDefinition"}')).toBeUndefined();
+  });
+});
+
+// --- Structural-schema semantics, on CRDs written for this test ----------------------------------------
+
+const SYNTHETIC_CRDS = `# Two definitions in one file (the header scan gives up; the file is parsed on a miss).
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.test.example
+spec:
+  group: test.example
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [size, mode]
+            properties:
+              size: {x-kubernetes-int-or-string: true, anyOf: [{type: integer}, {type: string}]}
+              mode: {type: string, default: fast, enum: [fast, slow]}
+              count: {type: integer, format: int32, minimum: 0, exclusiveMinimum: true}
+              note: {type: string, nullable: true}
+              free: {type: object, x-kubernetes-preserve-unknown-fields: true}
+              marker: {type: object}
+              tags: {type: array, items: {type: string}, x-kubernetes-list-type: set}
+              child: {type: object, x-kubernetes-embedded-resource: true, x-kubernetes-preserve-unknown-fields: true}
+              address: {type: string, format: ipv4}
+              since: {type: string, format: date-time}
+              ratio: {type: number, format: double}
+              checked: {type: string, x-kubernetes-validations: [{rule: "self == 'never-evaluated'"}]}
+              either:
+                type: object
+                properties:
+                  a: {type: string}
+                  b: {type: string}
+                oneOf:
+                - required: [a]
+                - required: [b]
+  - name: v0
+    served: false
+    storage: false
+    schema:
+      openAPIV3Schema: {type: object}
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.test.example
+spec:
+  group: test.example
+  names: {kind: Gadget, plural: gadgets}
+  scope: Cluster
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, x-kubernetes-preserve-unknown-fields: true}
+`;
+
+const SYNTHETIC_XRD = `apiVersion: apiextensions.crossplane.io/v2
+kind: CompositeResourceDefinition
+metadata:
+  name: stacks.test.example
+spec:
+  group: test.example
+  names:
+    kind: Stack
+    plural: stacks
+  versions:
+  - name: v1alpha1
+    served: true
+    referenceable: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: string}
+`;
+
+describe('structural schema semantics (synthetic CRDs)', () => {
+  let dir: string;
+  let cacheDir: string;
+  const saved = { upstream: process.env[UPSTREAM_DIR_ENV], cache: process.env[SCHEMA_CACHE_ENV] };
+
+  beforeAll(() => {
+    const realKubernetes = path.join(upstreamDir(), 'kubernetes');
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upstream-schemas-test-'));
+    cacheDir = path.join(dir, '.cache');
+    fs.mkdirSync(path.join(dir, 'synthetic'));
+    fs.symlinkSync(realKubernetes, path.join(dir, 'kubernetes'));
+    fs.writeFileSync(path.join(dir, 'synthetic', 'crds.yaml'), SYNTHETIC_CRDS);
+    fs.writeFileSync(path.join(dir, 'synthetic', 'xrd.yaml'), SYNTHETIC_XRD);
+    process.env[UPSTREAM_DIR_ENV] = dir;
+    process.env[SCHEMA_CACHE_ENV] = cacheDir;
+  });
+
+  afterAll(() => {
+    restore(UPSTREAM_DIR_ENV, saved.upstream);
+    restore(SCHEMA_CACHE_ENV, saved.cache);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const widget = (spec: any) => ({ apiVersion: 'test.example/v1', kind: 'Widget', metadata: { name: 'w' }, spec });
+
+  test('the upstream directory can be overridden', () => {
+    expect(upstreamDir()).toBe(dir);
+    expect(findUpstreamSchema('apps/v1', 'Deployment')).toBeDefined();
+    expect(findUpstreamSchema('nvidia.com/v1beta1', 'DynamoGraphDeployment')).toBeUndefined();
+  });
+
+  test('a minimal object passes; defaulted required fields may be omitted', () => {
+    expect(problems(widget({ size: 3 }))).toEqual([]);
+    expect(problems(widget({ size: '3Gi', mode: 'slow' }))).toEqual([]);
+    expect(problems(widget({}))).toEqual(['spec.size: required field is missing']);
+  });
+
+  test('objects are closed unless x-kubernetes-preserve-unknown-fields; bare objects accept nothing', () => {
+    expect(problems(widget({ size: 1, free: { any: { thing: [1] } }, marker: {} }))).toEqual([]);
+    expect(problems(widget({ size: 1, marker: { on: true }, other: 1 }))).toEqual([
+      'spec.marker.on: unknown field (not in the upstream schema; the API server would drop it)',
+      'spec.other: unknown field (not in the upstream schema; the API server would drop it)',
+    ]);
+    expect(problems({ ...widget({ size: 1 }), extra: {} })).toEqual(['extra: unknown field (not in the upstream schema; the API server would drop it)']);
+  });
+
+  test('int-or-string, nullable, int32 with exclusive minimum, set lists', () => {
+    expect(problems(widget({ size: 1, note: null, count: 1, tags: ['a', 'b'] }))).toEqual([]);
+    expect(problems(widget({ size: false, count: 0, tags: ['a', 'a'] }))).toEqual([
+      'spec.size: must be integer or string, got boolean false',
+      'spec.count: must be > 0, got number 0',
+      'spec.tags: must NOT have duplicate items (items ## 1 and 0 are identical)',
+    ]);
+    expect(problems(widget({ size: 1, count: 2 ** 31, mode: null }))).toEqual([
+      'spec.mode: must be string, got null',
+      'spec.count: must be <= 2147483647, got number 2147483648',
+    ]);
+  });
+
+  test('embedded resources need apiVersion and kind, and their metadata is ObjectMeta', () => {
+    expect(problems(widget({ size: 1, child: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'b' } } }))).toEqual([]);
+    expect(problems(widget({ size: 1, child: { kind: 'ConfigMap', metadata: { nam: 'c' } } }))).toEqual([
+      'spec.child.apiVersion: required field is missing',
+      'spec.child.metadata.nam: unknown field (not in the upstream schema; the API server would drop it)',
+    ]);
+  });
+
+  test('ipv4 is checked; other formats and CEL rules are not', () => {
+    expect(problems(widget({ size: 1, address: '10.0.0.1', since: 'yesterday', ratio: 0.5, checked: 'x' }))).toEqual([]);
+    expect(problems(widget({ size: 1, address: '10.0.0.256' }))).toEqual(['spec.address: must match format "ipv4", got string "10.0.0.256"']);
+  });
+
+  test('properties inside oneOf/anyOf are value checks and do not close the object', () => {
+    expect(problems(widget({ size: 1, either: { a: 'x' } }))).toEqual([]);
+    expect(problems(widget({ size: 1, either: { a: 'x', b: 'y' } }))).toEqual([
+      'spec.either: must match exactly one of the allowed shapes, but matches several (0, 1)',
+    ]);
+    expect(problems(widget({ size: 1, either: {} }))).toEqual([
+      'spec.either: must match exactly one of the allowed shapes, got object (must have required property \'a\'; must have required property \'b\')',
+    ]);
+  });
+
+  test('unserved versions are unknown; the second definition of a multi-document file is found', () => {
+    expect(problems({ apiVersion: 'test.example/v0', kind: 'Widget', metadata: { name: 'w' } })).toEqual(['(root): no upstream schema for test.example/v0 Widget']);
+    expect(problems({ apiVersion: 'test.example/v1', kind: 'Gadget', metadata: { name: 'g' }, spec: { x: 1 } })).toEqual([]);
+  });
+
+  test('Crossplane XRDs: spec is closed, Crossplane machinery fields are accepted', () => {
+    const stack = { apiVersion: 'test.example/v1alpha1', kind: 'Stack', metadata: { name: 's', namespace: 'team-a' }, spec: { size: 'l', crossplane: { compositionRef: { name: 'c' } } } };
+    expect(problems(stack)).toEqual([]);
+    expect(problems({ ...stack, spec: { sise: 'l' } })).toEqual(['spec.sise: unknown field (not in the upstream schema; the API server would drop it)']);
+    expect(findUpstreamSchema('test.example/v1alpha1', 'Stack')).toMatchObject({ source: 'xrd', file: path.join('synthetic', 'xrd.yaml') });
+  });
+
+  test('converted schemas are cached on disk and reused by a fresh registry', () => {
+    upstreamValidator('test.example/v1alpha1', 'Stack');
+    expect(fs.readdirSync(cacheDir).filter((f) => f.endsWith('.json')).length).toBeGreaterThan(0);
+    resetUpstreamSchemas();
+    expect(problems(widget({ size: 1 }))).toEqual([]);
+    expect(schemaLoadStats().cacheHits).toBeGreaterThan(0);
+  });
+});
+
+function restore(name: string, value: string | undefined): void {
+  if (value === undefined) {
+    delete process.env[name];
+  } else {
+    process.env[name] = value;
+  }
+}
