@@ -10,3 +10,14 @@ export * from './scaling';
 export * from './serving';
 export * from './storage';
 export * from './warnings';
+
+// Generated L1 bindings of the upstream CRDs, under namespaces so they are never mistaken for
+// the hand-written API (regenerate with `npx projen import`).
+export * as airunway from './imports/airunway.ai';
+export * as dynamo from './imports/nvidia.com';
+export * as kuberay from './imports/ray.io';
+export * as kaito from './imports/kaito.sh';
+export * as gaie from './imports/inference.networking.k8s.io';
+export * as gaieAlpha from './imports/inference.networking.x-k8s.io';
+export * as gateway from './imports/gateway.networking.k8s.io';
+export * as lws from './imports/leaderworkerset.x-k8s.io';

@@ -8,6 +8,7 @@ import type { ModelDeploymentObject } from './core/model-deployment-object';
 import { checkDerivedObjectNames, defaultDeploymentName } from './core/object-names';
 import { resolveModelDeployment, Resolution } from './core/resolve';
 import { EngineOptions, EngineType } from './engine';
+import * as airunway from './imports/airunway.ai';
 import { GatewayOptions } from './gateway';
 import { ModelOptions } from './model';
 import { ensureNoNameCollisions } from './object-collisions';
@@ -259,9 +260,9 @@ export class ModelDeployment extends Construct {
     this.apiObjects.push(...objects);
 
     if (props.emitRecord ?? true) {
+      // A plain ApiObject with the L1's GVK: the L1's typed props would re-map the JSON spec.
       this.record = new ApiObject(this, 'Record', {
-        apiVersion: 'airunway.ai/v1alpha1',
-        kind: 'ModelDeployment',
+        ...airunway.ModelDeployment.GVK,
         metadata: {
           name: resolved.name,
           ...(resolved.namespace !== undefined && { namespace: resolved.namespace }),

@@ -1,4 +1,5 @@
 import { App, Chart } from 'cdk8s';
+import { Construct } from 'constructs';
 import { readInferenceProviderConfigManifest } from '../core/inference-provider-config-manifest';
 import { formatFieldError } from '../core/field-error';
 import { InferenceProviderConfig } from '../inference-provider-config';
@@ -27,16 +28,9 @@ export interface BuiltApp {
 export function buildApp(documents: readonly InputDocument[]): BuiltApp {
   const app = new App();
   const chart = new Chart(app, 'models', { disableResourceNameHashes: true });
-  const registry = new ProviderRegistry(app, 'Providers');
   const problems: InputProblem[] = [];
+  const registry = buildRegistry(app, documents, problems);
   const deployments: DocumentDeployment[] = [];
-
-  for (const doc of documents) {
-    if (doc.content?.kind !== 'InferenceProviderConfig') continue;
-    const { entry, errors } = readInferenceProviderConfigManifest(doc.content);
-    for (const e of errors) problems.push({ file: doc.file, index: doc.index, subject: subject(doc), message: formatFieldError(e) });
-    if (entry) registry.register(InferenceProviderConfig._fromEntry(entry));
-  }
 
   documents.forEach((doc, n) => {
     const kind = doc.content?.kind;
@@ -61,7 +55,22 @@ export function buildApp(documents: readonly InputDocument[]): BuiltApp {
   return { app, registry, deployments, problems };
 }
 
-function subject(doc: InputDocument): string {
+/**
+ * The shipped providers, with every InferenceProviderConfig document of the input added or
+ * replacing a shipped one of the same name.
+ */
+export function buildRegistry(scope: Construct, documents: readonly InputDocument[], problems: InputProblem[]): ProviderRegistry {
+  const registry = new ProviderRegistry(scope, 'Providers');
+  for (const doc of documents) {
+    if (doc.content?.kind !== 'InferenceProviderConfig') continue;
+    const { entry, errors } = readInferenceProviderConfigManifest(doc.content);
+    for (const e of errors) problems.push({ file: doc.file, index: doc.index, subject: subject(doc), message: formatFieldError(e) });
+    if (entry) registry.register(InferenceProviderConfig._fromEntry(entry));
+  }
+  return registry;
+}
+
+export function subject(doc: InputDocument): string {
   const meta = doc.content?.metadata ?? {};
   const name = typeof meta.name === 'string' ? meta.name : '<unnamed>';
   return `${doc.content?.kind ?? 'object'} ${typeof meta.namespace === 'string' ? meta.namespace + '/' : ''}${name}`;

@@ -181,10 +181,16 @@ const BOOLEAN_FUNCTIONS = new Set(['@in', 'startsWith', 'endsWith', 'contains', 
  * evaluator would compare them at run time (cel-go's cross-type numeric comparison is off by
  * default; it applies only to `dyn` values, such as everything read from `spec`).
  */
-function staticTypeCheck(expr: Expr | undefined): { type?: StaticType; error?: string } {
+function staticTypeCheck(
+  expr: Expr | undefined,
+  vars: ReadonlyMap<string, StaticType | undefined> = new Map(),
+): { type?: StaticType; error?: string } {
   if (!expr) return {};
+  const check = (e: Expr | undefined) => staticTypeCheck(e, vars);
   const kind = expr.exprKind;
   switch (kind.case) {
+    case 'identExpr':
+      return { type: vars.get(kind.value.name) };
     case 'constExpr':
       switch (kind.value.constantKind.case) {
         case 'int64Value': return { type: 'int' };
@@ -196,31 +202,39 @@ function staticTypeCheck(expr: Expr | undefined): { type?: StaticType; error?: s
         default: return {};
       }
     case 'selectExpr':
-      return { error: staticTypeCheck(kind.value.operand).error };
+      return { error: check(kind.value.operand).error };
     case 'listExpr':
       for (const element of kind.value.elements) {
-        const error = staticTypeCheck(element).error;
+        const error = check(element).error;
         if (error !== undefined) return { error };
       }
       return {};
     case 'structExpr':
       for (const entry of kind.value.entries) {
-        const error = (entry.keyKind.case === 'mapKey' ? staticTypeCheck(entry.keyKind.value).error : undefined)
-          ?? staticTypeCheck(entry.value).error;
+        const error = (entry.keyKind.case === 'mapKey' ? check(entry.keyKind.value).error : undefined) ?? check(entry.value).error;
         if (error !== undefined) return { error };
       }
       return {};
     case 'comprehensionExpr': {
       const c = kind.value;
-      for (const part of [c.iterRange, c.accuInit, c.loopCondition, c.loopStep, c.result]) {
-        const error = staticTypeCheck(part).error;
+      const range = check(c.iterRange);
+      const init = check(c.accuInit);
+      if (range.error !== undefined) return range;
+      if (init.error !== undefined) return init;
+      // Over a list literal whose elements share a static type, the loop variable has that type.
+      const inner = new Map(vars);
+      inner.set(c.iterVar, listElementType(c.iterRange, vars));
+      if (c.iterVar2) inner.set(c.iterVar2, undefined);
+      inner.set(c.accuVar, init.type);
+      for (const part of [c.loopCondition, c.loopStep, c.result]) {
+        const error = staticTypeCheck(part, inner).error;
         if (error !== undefined) return { error };
       }
       return {};
     }
     case 'callExpr': {
       const call = kind.value;
-      const operands = [...(call.target ? [call.target] : []), ...call.args].map(staticTypeCheck);
+      const operands = [...(call.target ? [call.target] : []), ...call.args].map(check);
       const nested = operands.find((o) => o.error !== undefined);
       if (nested) return nested;
       const types = operands.map((o) => o.type);
@@ -245,6 +259,7 @@ function staticTypeCheck(expr: Expr | undefined): { type?: StaticType; error?: s
       }
       if (fn === '_?_:_' && types.length === 3) {
         if (types[0] !== undefined && types[0] !== 'bool') return noOverload();
+        if (types[1] !== undefined && types[2] !== undefined && types[1] !== types[2]) return noOverload();
         return types[1] !== undefined && types[1] === types[2] ? { type: types[1] } : {};
       }
       if (fn === 'size') return { type: 'int' };
@@ -255,6 +270,13 @@ function staticTypeCheck(expr: Expr | undefined): { type?: StaticType; error?: s
     default:
       return {};
   }
+}
+
+/** The common static type of a list literal's elements, if any. */
+function listElementType(expr: Expr | undefined, vars: ReadonlyMap<string, StaticType | undefined>): StaticType | undefined {
+  if (expr?.exprKind.case !== 'listExpr' || expr.exprKind.value.elements.length === 0) return undefined;
+  const types = expr.exprKind.value.elements.map((e) => staticTypeCheck(e, vars).type);
+  return types.every((t) => t !== undefined && t === types[0]) ? types[0] : undefined;
 }
 
 function errorMessage(e: unknown): string {

@@ -92,7 +92,8 @@ export function resolveModelDeployment(
           'spec.provider.name',
           provider,
           `provider "${provider}" (${providerSelection.reason}) has no translation in cdk8s-inference yet; ` +
-            `set spec.provider.name to a translated provider or mark "${provider}" not ready in the ProviderRegistry`,
+            `set spec.provider.name to a translated provider, or declare "${provider}" not ready ` +
+            '(ProviderRegistry.setReady, or an InferenceProviderConfig document with status.ready: false)',
         ),
       ],
       warnings,

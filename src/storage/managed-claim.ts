@@ -1,10 +1,10 @@
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
+import { isManagedVolume, storageVolumesOf } from './volume-mounts';
 import type { ModelDeploymentSpec } from '../core/generated/model-deployment-spec';
 import { LABEL_MANAGED_BY, LABEL_MODEL_DEPLOYMENT, MANAGED_BY_VALUE } from '../core/labels';
 import { resolvedClaimName } from '../core/model-deployment-object';
 import type { SpecStorageVolume } from '../providers/common/spec-types';
-import { isManagedVolume, storageVolumesOf } from './volume-mounts';
 
 /** The part of a ModelDeployment the storage builders need. */
 export interface StorageOwner {

@@ -1,10 +1,10 @@
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
+import { managedStorageLabels, StorageOwner } from './managed-claim';
+import { firstModelCacheVolume, volumeMountPath, DEFAULT_MODEL_CACHE_MOUNT_PATH } from './volume-mounts';
 import { LABEL_JOB_TYPE } from '../core/labels';
 import { resolvedClaimName } from '../core/model-deployment-object';
 import { HF_HOME_ENV } from '../providers/common/env';
-import { managedStorageLabels, StorageOwner } from './managed-claim';
-import { firstModelCacheVolume, volumeMountPath, DEFAULT_MODEL_CACHE_MOUNT_PATH } from './volume-mounts';
 
 /** Image of AI Runway's downloader (`hf download <model>`); the Dynamo shim's flag default. */
 export const DEFAULT_MODEL_DOWNLOAD_IMAGE = 'ghcr.io/ai-runway/airunway/model-downloader:latest';

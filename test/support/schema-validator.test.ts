@@ -208,9 +208,9 @@ describe('built-in kinds (Kubernetes OpenAPI)', () => {
     obj.metadata.label = { a: 'b' };
     obj.spec.replica = 3;
     expect(problems(obj)).toEqual([
-      'status2: unknown field (not in the upstream schema; the API server would drop it)',
       'metadata.label: unknown field (not in the upstream schema; the API server would drop it)',
       'spec.replica: unknown field (not in the upstream schema; the API server would drop it)',
+      'status2: unknown field (not in the upstream schema; the API server would drop it)',
     ]);
   });
 
@@ -301,6 +301,31 @@ describe('built-in kinds (Kubernetes OpenAPI)', () => {
     ]);
   });
 
+  test('fails on values outside the closed sets the API server enforces', () => {
+    const obj: any = deployment();
+    obj.spec.template.spec.containers[0].imagePullPolicy = 'Sometimes';
+    obj.spec.template.spec.restartPolicy = 'Never';
+    obj.spec.strategy = { type: 'BlueGreen' };
+    expect(problems(obj)).toEqual([
+      'spec.strategy.type: must be one of "Recreate", "RollingUpdate"; got string "BlueGreen"',
+      'spec.template.spec.containers[0].imagePullPolicy: must be one of "Always", "Never", "IfNotPresent"; got string "Sometimes"',
+      'spec.template.spec.restartPolicy: a Deployment pod template must set "Always", got "Never"',
+    ]);
+    const claim: any = pvc();
+    claim.spec.accessModes = ['ReadWriteSometimes'];
+    expect(problems(claim)).toEqual([
+      'spec.accessModes[0]: must be one of "ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany", "ReadWriteOncePod"; got string "ReadWriteSometimes"',
+    ]);
+  });
+
+  test('fails when a Job pod template does not set restartPolicy OnFailure or Never', () => {
+    const obj: any = job();
+    delete obj.spec.template.spec.restartPolicy;
+    expect(problems(obj)).toEqual([
+      'spec.template.spec.restartPolicy: a Job pod template must set "OnFailure" or "Never", got nothing (defaults to "Always")',
+    ]);
+  });
+
   test('fails on a bad Service name (DNS-1035 label) and unnamed ports of a multi-port Service', () => {
     const obj: any = service();
     obj.metadata.name = '8-ball';
@@ -352,9 +377,9 @@ describe('metadata', () => {
     obj.metadata.labels['a/b/c'] = 'x';
     obj.metadata.annotations = { ['n'.repeat(64)]: 'x' };
     expect(problems(obj)).toEqual([
+      `metadata.annotations.${'n'.repeat(64)}: annotation key "${'n'.repeat(64)}" is invalid: name part must be no more than 63 characters`,
       'metadata.labels["Example.COM/tier"]: label key "Example.COM/tier" is invalid: prefix part must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character',
       'metadata.labels["a/b/c"]: label key "a/b/c" is invalid: a qualified name must consist of alphanumeric characters, \'-\', \'_\' or \'.\', with an optional DNS subdomain prefix and \'/\'',
-      `metadata.annotations.${'n'.repeat(64)}: annotation key "${'n'.repeat(64)}" is invalid: name part must be no more than 63 characters`,
     ]);
   });
 
@@ -370,9 +395,13 @@ describe('metadata', () => {
 
 describe('custom resources (CRD structural schemas)', () => {
   test('valid fixtures pass', () => {
-    for (const obj of [modelDeployment(), dynamoV1alpha1(), dynamoV1beta1(), rayService(), workspace(), inferencePool(), httpRoute(), resourceClaimTemplate()]) {
-      expect(`${obj.apiVersion} ${obj.kind}: ${problems(obj).join('; ')}`).toEqual(`${obj.apiVersion} ${obj.kind}: `);
-    }
+    const fixtures: any[] = [
+      modelDeployment(), dynamoV1alpha1(), dynamoV1beta1(), rayService(),
+      workspace(), inferencePool(), httpRoute(), resourceClaimTemplate(),
+    ];
+    // One string per object, so a failure names the kind.
+    expect(fixtures.map((o) => `${o.apiVersion} ${o.kind}: ${problems(o).join('; ')}`))
+      .toEqual(fixtures.map((o) => `${o.apiVersion} ${o.kind}: `));
   });
 
   test('airunway.ai/v1alpha1 ModelDeployment: unknown spec field and bad engine type', () => {
@@ -380,8 +409,8 @@ describe('custom resources (CRD structural schemas)', () => {
     obj.spec.replicas = 2;
     obj.spec.engine.type = 'tgi';
     expect(problems(obj)).toEqual([
-      'spec.replicas: unknown field (not in the upstream schema; the API server would drop it)',
       'spec.engine.type: must be one of "vllm", "sglang", "trtllm", "llamacpp"; got string "tgi"',
+      'spec.replicas: unknown field (not in the upstream schema; the API server would drop it)',
     ]);
   });
 
@@ -460,8 +489,8 @@ describe('custom resources (CRD structural schemas)', () => {
     obj.spec.rules[0].matches[0].path.type = 'Prefix';
     obj.spec.rules[0].backendRefs[0].namespaceName = 'x';
     expect(problems(obj)).toEqual([
-      'spec.rules[0].matches[0].path.type: must be one of "Exact", "PathPrefix", "RegularExpression"; got string "Prefix"',
       'spec.rules[0].backendRefs[0].namespaceName: unknown field (not in the upstream schema; the API server would drop it)',
+      'spec.rules[0].matches[0].path.type: must be one of "Exact", "PathPrefix", "RegularExpression"; got string "Prefix"',
     ]);
   });
 
@@ -620,6 +649,10 @@ spec:
       openAPIV3Schema:
         type: object
         properties:
+          metadata:
+            type: object
+            properties:
+              name: {type: string, maxLength: 8}
           spec: {type: object, x-kubernetes-preserve-unknown-fields: true}
 `;
 
@@ -695,13 +728,13 @@ describe('structural schema semantics (synthetic CRDs)', () => {
   test('int-or-string, nullable, int32 with exclusive minimum, set lists', () => {
     expect(problems(widget({ size: 1, note: null, count: 1, tags: ['a', 'b'] }))).toEqual([]);
     expect(problems(widget({ size: false, count: 0, tags: ['a', 'a'] }))).toEqual([
-      'spec.size: must be integer or string, got boolean false',
       'spec.count: must be > 0, got number 0',
-      'spec.tags: must NOT have duplicate items (items ## 1 and 0 are identical)',
+      'spec.size: must be integer or string, got boolean false',
+      'spec.tags[1]: duplicate entry string "a" in a set-type list (same as item 0)',
     ]);
     expect(problems(widget({ size: 1, count: 2 ** 31, mode: null }))).toEqual([
-      'spec.mode: must be string, got null',
       'spec.count: must be <= 2147483647, got number 2147483648',
+      'spec.mode: must be string, got null',
     ]);
   });
 
@@ -731,6 +764,13 @@ describe('structural schema semantics (synthetic CRDs)', () => {
   test('unserved versions are unknown; the second definition of a multi-document file is found', () => {
     expect(problems({ apiVersion: 'test.example/v0', kind: 'Widget', metadata: { name: 'w' } })).toEqual(['(root): no upstream schema for test.example/v0 Widget']);
     expect(problems({ apiVersion: 'test.example/v1', kind: 'Gadget', metadata: { name: 'g' }, spec: { x: 1 } })).toEqual([]);
+  });
+
+  test('a CRD may restrict metadata.name; the rest of metadata is still ObjectMeta', () => {
+    expect(problems({ apiVersion: 'test.example/v1', kind: 'Gadget', metadata: { name: 'too-long-name', labels: { a: 'b' }, owner: 'x' } })).toEqual([
+      'metadata.name: must NOT have more than 8 characters, got string "too-long-name"',
+      'metadata.owner: unknown field (not in the upstream schema; the API server would drop it)',
+    ]);
   });
 
   test('Crossplane XRDs: spec is closed, Crossplane machinery fields are accepted', () => {

@@ -10,8 +10,10 @@
  * - label keys/values and annotation keys in Kubernetes syntax, in the object's metadata and in
  *   nested `metadata` (pod templates), `matchLabels` and Service selectors;
  * - a few Go-side API server rules of built-in kinds that schemas cannot express: apps/v1
- *   selectors must match the template labels; container names are unique DNS-1123 labels and
- *   container port names are IANA service names; multi-port Services name every port uniquely.
+ *   selectors must match the template labels; Job/CronJob pods restart OnFailure or Never and
+ *   apps/v1 pods Always; container names are unique DNS-1123 labels and container port names
+ *   are IANA service names; multi-port Services name every port uniquely; a workload's spec
+ *   must be present.
  *
  * `expectValidManifests(objs)` validates many objects and throws one error listing every
  * violation as `<kind>/<name>: <json path>: <message>`.
@@ -51,11 +53,11 @@ export function validateManifest(obj: Json): SchemaViolation[] {
   const report = (p: string, message: string) => out.push({ apiVersion, kind, name, path: p || '(root)', message });
 
   if (!obj || typeof obj !== 'object' || Array.isArray(obj)) {
-    report('', `must be an object, got ${describe(obj)}`);
+    report('', `must be an object, got ${describeValue(obj)}`);
     return out;
   }
   if (!apiVersion || !kind) {
-    report('', `apiVersion and kind are required (got apiVersion ${describe(obj.apiVersion)}, kind ${describe(obj.kind)})`);
+    report('', `apiVersion and kind are required (got apiVersion ${describeValue(obj.apiVersion)}, kind ${describeValue(obj.kind)})`);
     return out;
   }
   const validate = upstreamValidator(apiVersion, kind);
@@ -121,9 +123,11 @@ function explainErrors(errors: ErrorObject[], data: Json): PathMessage[] {
     branches.forEach((b) => consumed.add(b));
     branchErrors.set(j, branches);
   }
+  // A value of the wrong type also fails its enum/pattern/bounds: report only the type.
+  const wrongType = new Set(errors.filter((e) => e.keyword === 'type' && !consumed.has(e)).map((e) => e.instancePath));
   const out: PathMessage[] = [];
   for (const e of errors) {
-    if (consumed.has(e)) {
+    if (consumed.has(e) || (e.keyword !== 'type' && wrongType.has(e.instancePath) && !['required', 'additionalProperties'].includes(e.keyword))) {
       continue;
     }
     const at = toPath(e.instancePath, data);
@@ -139,20 +143,27 @@ function explainErrors(errors: ErrorObject[], data: Json): PathMessage[] {
         });
         break;
       case 'type':
-        out.push({ path: at, message: `must be ${typeList(e.params.type)}, got ${describe(value)}` });
+        out.push({ path: at, message: `must be ${typeList(e.params.type)}, got ${describeValue(value)}` });
         break;
       case 'enum':
-        out.push({ path: at, message: `must be one of ${e.params.allowedValues.map((v: Json) => JSON.stringify(v)).join(', ')}; got ${describe(value)}` });
+        out.push({ path: at, message: `must be one of ${e.params.allowedValues.map((v: Json) => JSON.stringify(v)).join(', ')}; got ${describeValue(value)}` });
         break;
       case 'const':
-        out.push({ path: at, message: `must be ${JSON.stringify(e.params.allowedValue)}, got ${describe(value)}` });
+        out.push({ path: at, message: `must be ${JSON.stringify(e.params.allowedValue)}, got ${describeValue(value)}` });
+        break;
+      case 'uniqueItems':
+        out.push({
+          // Ajv reports the later duplicate as j and the earlier one as i.
+          path: join(at, String(e.params.j), true),
+          message: `duplicate entry ${describeValue(value?.[e.params.j])} in a set-type list (same as item ${e.params.i})`,
+        });
         break;
       case 'anyOf':
       case 'oneOf':
         out.push({ path: at, message: junctorMessage(e, branchErrors.get(e) ?? [], value, data) });
         break;
       default:
-        out.push({ path: at, message: `${e.message ?? e.keyword}${showsValue(e.keyword) ? `, got ${describe(value)}` : ''}` });
+        out.push({ path: at, message: `${e.message ?? e.keyword}${showsValue(e.keyword) ? `, got ${describeValue(value)}` : ''}` });
     }
   }
   return out;
@@ -165,7 +176,7 @@ function junctorMessage(e: ErrorObject, branches: ErrorObject[], value: Json, da
   const atSameValue = branches.filter((b) => b.instancePath === e.instancePath);
   if (branches.length > 0 && branches.every((b) => b.keyword === 'type' && b.instancePath === e.instancePath)) {
     const types = [...new Set(branches.flatMap((b) => [].concat(b.params.type)))];
-    return `must be ${typeList(types)}, got ${describe(value)}`;
+    return `must be ${typeList(types)}, got ${describeValue(value)}`;
   }
   // A value of the right type that fails the branch it was meant for (e.g. a bad quantity string).
   const typeFailures = new Set(atSameValue.filter((b) => b.keyword === 'type').map((b) => branchOf(e, b)));
@@ -175,7 +186,7 @@ function junctorMessage(e: ErrorObject, branches: ErrorObject[], value: Json, da
     const where = b.instancePath === e.instancePath ? '' : `${sub}: `;
     return `${where}${b.message ?? b.keyword}`;
   }))];
-  return `must match ${e.keyword === 'oneOf' ? 'exactly one' : 'one'} of the allowed shapes, got ${describe(value)}${reasons.length ? ` (${reasons.join('; ')})` : ''}`;
+  return `must match ${e.keyword === 'oneOf' ? 'exactly one' : 'one'} of the allowed shapes, got ${describeValue(value)}${reasons.length ? ` (${reasons.join('; ')})` : ''}`;
 }
 
 function isWithin(pointer: string, parent: string): boolean {
@@ -195,7 +206,7 @@ function typeList(types: Json): string {
   return list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list[list.length - 1]}` : list[0] ?? 'null';
 }
 
-function describe(value: Json): string {
+function describeValue(value: Json): string {
   if (value === undefined) {
     return 'nothing';
   }
@@ -483,6 +494,7 @@ function checkBuiltInRules(obj: Json, apiVersion: string, kind: string, report: 
   }
   for (const [podSpec, at] of podSpecs) {
     checkPodSpec(podSpec, at, report);
+    checkRestartPolicy(podSpec, at, apiVersion, kind, report);
   }
   if (apiVersion === 'v1' && kind === 'Service') {
     checkServicePorts(spec.ports, report);
@@ -551,6 +563,19 @@ function checkPodSpec(podSpec: Json, at: string, report: Report): void {
         portNames.add(p.name);
       });
     });
+  }
+}
+
+/** Workload controllers only accept some pod restart policies (the pod default is Always). */
+function checkRestartPolicy(podSpec: Json, at: string, apiVersion: string, kind: string, report: Report): void {
+  if (!podSpec || typeof podSpec !== 'object') {
+    return;
+  }
+  const policy = podSpec.restartPolicy ?? 'Always';
+  const allowed = apiVersion === 'batch/v1' ? ['OnFailure', 'Never'] : apiVersion === 'apps/v1' ? ['Always'] : undefined;
+  if (allowed && typeof policy === 'string' && !allowed.includes(policy)) {
+    const got = podSpec.restartPolicy === undefined ? 'nothing (defaults to "Always")' : JSON.stringify(policy);
+    report(`${at}.restartPolicy`, `a ${kind} pod template must set ${allowed.map((a) => JSON.stringify(a)).join(' or ')}, got ${got}`);
   }
 }
 

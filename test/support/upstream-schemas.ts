@@ -27,15 +27,25 @@
  *   the core ObjectMeta schema;
  * - Kubernetes OpenAPI: `IntOrString` is an int32 or a string, `Quantity` a number or a string in
  *   quantity syntax, `Time`/`MicroTime` may be null (`creationTimestamp: null`), `RawExtension`,
- *   `FieldsV1` and `Patch` are open objects.
+ *   `FieldsV1` and `Patch` are open objects; the closed string sets the API server enforces in
+ *   Go for commonly generated fields (imagePullPolicy, restartPolicy, Service type, protocols,
+ *   access modes ...) are added as enums (`BUILTIN_ENUMS`).
  *
  * Known gaps (not checked here):
- * - `x-kubernetes-validations` (CEL rules) are not evaluated;
- * - Go-side validation of built-in kinds beyond their OpenAPI schema (the checks in
- *   schema-validator.ts cover object names and labels only);
- * - patterns that JavaScript cannot compile are skipped (listed by `schemaLoadStats()`);
+ * - `x-kubernetes-validations` (CEL rules) are not evaluated, nor are `x-kubernetes-list-map-keys`
+ *   required to be present in each item;
+ * - Go-side validation of built-in kinds beyond their OpenAPI schema, except what
+ *   schema-validator.ts adds (names, labels, selectors, container/port names, restart policies)
+ *   and `BUILTIN_ENUMS`: e.g. requests <= limits, volume/volumeMount consistency, env var names;
+ * - whether an object's namespace fits its scope (namespaced vs cluster) is not checked;
+ * - formats other than int32/byte/ipv4/ipv6 (date-time, duration, uri, ...), and int64 beyond
+ *   JavaScript's 2^53;
+ * - defaulting: only "a required field with a default may be omitted" is modelled; defaults
+ *   are not applied, so a rule that depends on a defaulted value is not seen;
+ * - patterns that JavaScript cannot compile would be skipped (listed by `schemaLoadStats()`;
+ *   none in the current upstream files);
  * - Crossplane XRDs: the fields Crossplane itself adds to a composite resource's `spec`
- *   (`spec.crossplane` in v2) are accepted without checking their content;
+ *   (`spec.crossplane` in v2, the v1 composition fields) are accepted without checking them;
  * - conversion webhooks are not run: each served version is validated against its own schema.
  */
 import * as crypto from 'crypto';
@@ -98,7 +108,7 @@ const LIST_MAP_KEYWORD = 'x-k8s-list-map-keys';
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 /** Kubernetes quantity syntax (resource.Quantity), e.g. 100m, 1.5Gi, 1e3. */
-export const QUANTITY_PATTERN = '^[+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[KMGTPE]i|[numkMGTPE]|[eE][+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+))?$';
+const QUANTITY_PATTERN = '^[+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[KMGTPE]i|[numkMGTPE]|[eE][+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+))?$';
 const BASE64_PATTERN = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';
 
 /** Built-in types whose JSON form is not what their OpenAPI `type` says. */
@@ -114,6 +124,46 @@ const SPECIAL_K8S_TYPES: Record<string, Json> = {
   'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1': { type: 'object' },
   'io.k8s.apimachinery.pkg.apis.meta.v1.Patch': { type: 'object' },
   'io.k8s.apimachinery.pkg.runtime.RawExtension': { type: 'object' },
+};
+
+/**
+ * Closed string sets of built-in kinds. The Kubernetes OpenAPI v3 documents only name these
+ * values in prose; the API server's Go validation rejects anything else. Only fields that
+ * generated manifests commonly set are listed; an empty string means "unset, use the default".
+ */
+const BUILTIN_ENUMS: Record<string, Record<string, string[]>> = {
+  'io.k8s.api.core.v1.PodSpec': {
+    restartPolicy: ['Always', 'OnFailure', 'Never'],
+    dnsPolicy: ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'],
+    preemptionPolicy: ['PreemptLowerPriority', 'Never'],
+  },
+  'io.k8s.api.core.v1.Container': {
+    imagePullPolicy: ['Always', 'Never', 'IfNotPresent'],
+    terminationMessagePolicy: ['File', 'FallbackToLogsOnError'],
+  },
+  'io.k8s.api.core.v1.ContainerPort': { protocol: ['TCP', 'UDP', 'SCTP'] },
+  'io.k8s.api.core.v1.ServicePort': { protocol: ['TCP', 'UDP', 'SCTP'] },
+  'io.k8s.api.core.v1.ServiceSpec': {
+    type: ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'],
+    sessionAffinity: ['None', 'ClientIP'],
+    externalTrafficPolicy: ['Cluster', 'Local'],
+    internalTrafficPolicy: ['Cluster', 'Local'],
+    ipFamilyPolicy: ['SingleStack', 'PreferDualStack', 'RequireDualStack'],
+  },
+  'io.k8s.api.core.v1.PersistentVolumeClaimSpec': { volumeMode: ['Filesystem', 'Block'] },
+  'io.k8s.api.core.v1.HTTPGetAction': { scheme: ['HTTP', 'HTTPS'] },
+  'io.k8s.api.core.v1.Toleration': { operator: ['', 'Equal', 'Exists'], effect: ['', 'NoSchedule', 'PreferNoSchedule', 'NoExecute'] },
+  'io.k8s.api.core.v1.NodeSelectorRequirement': { operator: ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'] },
+  'io.k8s.api.core.v1.TopologySpreadConstraint': { whenUnsatisfiable: ['DoNotSchedule', 'ScheduleAnyway'] },
+  'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement': { operator: ['In', 'NotIn', 'Exists', 'DoesNotExist'] },
+  'io.k8s.api.apps.v1.DeploymentStrategy': { type: ['Recreate', 'RollingUpdate'] },
+  'io.k8s.api.apps.v1.StatefulSetSpec': { podManagementPolicy: ['OrderedReady', 'Parallel'] },
+  'io.k8s.api.batch.v1.JobSpec': { completionMode: ['NonIndexed', 'Indexed'] },
+  'io.k8s.api.batch.v1.CronJobSpec': { concurrencyPolicy: ['Allow', 'Forbid', 'Replace'] },
+};
+/** Item values of built-in string lists, as above. */
+const BUILTIN_ITEM_ENUMS: Record<string, Record<string, string[]>> = {
+  'io.k8s.api.core.v1.PersistentVolumeClaimSpec': { accessModes: ['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod'] },
 };
 
 /** Keywords copied as-is from an upstream schema (every other key is an annotation). */
@@ -172,6 +222,8 @@ function groupOf(apiVersion: string): string {
 
 /** A CRD/XRD file converted to JSON Schema: what the on-disk cache holds. */
 interface ConvertedFile {
+  /** group+kind of every definition in the file. */
+  definitions: string[];
   entries: Array<{ apiVersion: string; kind: string; source: UpstreamSchemaSource; deprecated: boolean; schema: Json }>;
   droppedPatterns: string[];
 }
@@ -186,6 +238,8 @@ interface Entry extends UpstreamSchemaEntry {
 /** A CRD/XRD file found by the header scan, parsed on demand. */
 interface DefinitionFile {
   readonly file: string;
+  /** group+kind the header scan found (undefined when the scan gave up). */
+  readonly scanned?: string;
   parsed: boolean;
 }
 
@@ -326,14 +380,13 @@ class UpstreamSchemas {
       if (!/\.ya?ml$/i.test(file)) {
         continue;
       }
-      const def: DefinitionFile = { file, parsed: false };
       const header = scanDefinitionHeader(fs.readFileSync(file, 'utf8'));
       if (!header) {
-        this.unscannedFiles.push(def);
+        this.unscannedFiles.push({ file, parsed: false });
         continue;
       }
       const key = groupKindKey(header.group, header.kind);
-      index.set(key, [...(index.get(key) ?? []), def]);
+      index.set(key, [...(index.get(key) ?? []), { file, scanned: key, parsed: false }]);
     }
     this.stats.loadMs += performance.now() - started;
     this.definitionFiles = index;
@@ -358,6 +411,11 @@ class UpstreamSchemas {
       converted = this.convertDefinitionFile(text, relative);
       this.cache.write(cacheFile, converted);
     }
+    if (def.scanned && !converted.definitions.includes(def.scanned)) {
+      // The header scan indexed this file under a name it does not define: a lookup of what it
+      // does define would wrongly miss. Fail loudly rather than report "no upstream schema".
+      throw new Error(`header scan of ${relative} found ${def.scanned}, but the file defines ${converted.definitions.join(', ')}`);
+    }
     converted.droppedPatterns.forEach((p) => this.droppedPatterns.add(p));
     for (const e of converted.entries) {
       this.register({ ...e, file: relative, schemaId: `crd:${e.apiVersion}/${e.kind}` });
@@ -368,7 +426,7 @@ class UpstreamSchemas {
 
   /** Parse a CRD/XRD file and convert every served version's schema. */
   private convertDefinitionFile(text: string, relative: string): ConvertedFile {
-    const out: ConvertedFile = { entries: [], droppedPatterns: [] };
+    const out: ConvertedFile = { definitions: [], entries: [], droppedPatterns: [] };
     const dropped = new Set<string>();
     const ctx: ConvertContext = { dropPattern: (p) => dropped.add(p) };
     for (const doc of YAML.parseAllDocuments(text)) {
@@ -382,6 +440,7 @@ class UpstreamSchemas {
       }
       const group: string = obj.spec?.group ?? '';
       const kind: string = obj.spec?.names?.kind;
+      out.definitions.push(groupKindKey(group, kind));
       for (const version of obj.spec?.versions ?? []) {
         const openAPI = version.schema?.openAPIV3Schema ?? obj.spec?.validation?.openAPIV3Schema;
         if (!version.served || !openAPI) {
@@ -484,7 +543,7 @@ class UpstreamSchemas {
     const ctx: ConvertContext = { dropPattern: (p) => this.droppedPatterns.add(p) };
 
     for (const [name, { schema, file }] of definitions) {
-      this.ajv.addSchema(SPECIAL_K8S_TYPES[name] ?? convertKubernetes(schema, ctx), K8S_ID_PREFIX + name);
+      this.ajv.addSchema(SPECIAL_K8S_TYPES[name] ?? withBuiltinEnums(name, convertKubernetes(schema, ctx)), K8S_ID_PREFIX + name);
       for (const gvk of (schema as Json)['x-kubernetes-group-version-kind'] ?? []) {
         this.register({
           apiVersion: apiVersionOf(gvk.group, gvk.version),
@@ -502,12 +561,22 @@ class UpstreamSchemas {
 
 function convertCustomResource(openAPI: Json, apiVersion: string, kind: string, source: UpstreamSchemaSource, ctx: ConvertContext): Json {
   const converted = convertStructural(openAPI, ctx);
+  // A CRD may restrict metadata.name/generateName (the only metadata fields it may restrict);
+  // everything else about metadata is the core ObjectMeta.
+  const declared = openAPI.properties?.metadata?.properties ?? {};
+  const restricted: Json = {};
+  for (const field of ['name', 'generateName']) {
+    if (declared[field]) {
+      restricted[field] = convertStructural(declared[field], ctx, true);
+    }
+  }
+  const objectMeta = { $ref: K8S_ID_PREFIX + OBJECT_META };
   converted.type = 'object';
   converted.properties = {
     ...converted.properties,
     apiVersion: { const: apiVersion },
     kind: { const: kind },
-    metadata: { $ref: K8S_ID_PREFIX + OBJECT_META },
+    metadata: Object.keys(restricted).length > 0 ? { allOf: [objectMeta, { properties: restricted }] } : objectMeta,
   };
   converted.required = [...new Set([...(converted.required ?? []), 'apiVersion', 'kind'])];
   if (converted.additionalProperties === undefined) {
@@ -549,11 +618,14 @@ export function scanDefinitionHeader(text: string): { group: string; kind: strin
   let kind: string | undefined;
   for (const raw of lines) {
     const line = raw.replace(/\r$/, '');
+    if (/^\s*(#.*)?$/.test(line)) {
+      continue; // Blank lines and comments do not end a block.
+    }
     if (/^\S/.test(line)) {
-      section = line.startsWith('spec:') && line.trim() === 'spec:' ? 'spec' : 'none';
+      section = /^spec:[ \t]*(#.*)?$/.test(line) ? 'spec' : 'none';
       continue;
     }
-    if (section === 'none' || /^\s*(#.*)?$/.test(line)) {
+    if (section === 'none') {
       continue;
     }
     if (/^ {2}\S/.test(line)) {
@@ -778,6 +850,22 @@ export function convertKubernetes(s: Json, ctx: ConvertContext): Json {
     allowNull(out);
   }
   return out;
+}
+
+function withBuiltinEnums(name: string, converted: Json): Json {
+  for (const [prop, values] of Object.entries(BUILTIN_ENUMS[name] ?? {})) {
+    const target = converted.properties?.[prop];
+    if (target && target.type === 'string') {
+      target.enum = values;
+    }
+  }
+  for (const [prop, values] of Object.entries(BUILTIN_ITEM_ENUMS[name] ?? {})) {
+    const target = converted.properties?.[prop]?.items;
+    if (target && target.type === 'string') {
+      target.enum = values;
+    }
+  }
+  return converted;
 }
 
 function kubernetesRef(ref: string): string {

@@ -21,7 +21,9 @@ export function validateOverrideKeys(
 ): FieldError[] {
   if (overrides === undefined || overrides === null) return [];
   if (!isJsonObject(overrides)) {
-    return [invalid(PROVIDER_OVERRIDES_PATH, typeof overrides, 'failed to apply provider overrides: overrides must be a JSON object')];
+    // The value is not echoed (overrides may carry secrets); only its JSON type is.
+    const type = Array.isArray(overrides) ? 'array' : typeof overrides;
+    return [invalid(PROVIDER_OVERRIDES_PATH, `<${type}>`, 'overrides must be a JSON object')];
   }
   return blockedKeys
     .filter((key) => Object.prototype.hasOwnProperty.call(overrides, key))

@@ -1,8 +1,8 @@
 import type { k8s } from 'cdk8s-plus-34';
-import { LABEL_DEPLOYMENT, LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { commonLabels } from './metadata';
 import type { SpecToleration } from './spec-types';
+import { LABEL_DEPLOYMENT, LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
+import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 
 /**
  * The selector of a provider-created Deployment and of its Service:

@@ -1,6 +1,6 @@
 import { k8s } from 'cdk8s-plus-34';
-import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
 import type { SpecComponentScaling } from './spec-types';
+import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
 
 /**
  * The extended-resource key the Deployment-based providers (llm-d, Direct vLLM) request GPUs

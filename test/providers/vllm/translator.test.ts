@@ -1,5 +1,6 @@
 import { Testing } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
+import { disaggregatedDeployment, FixtureOptions, vllmDeployment } from './fixtures';
 import { formatFieldError, FieldErrorKind } from '../../../src/core/field-error';
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
 import {
@@ -9,7 +10,6 @@ import {
   vllmTranslator,
 } from '../../../src/providers/vllm/translator';
 import { expectValidManifests } from '../../support/schema-validator';
-import { disaggregatedDeployment, FixtureOptions, vllmDeployment } from './fixtures';
 
 interface Synthesized {
   readonly returned: ReturnType<typeof translateDirectVllm>;
@@ -58,10 +58,15 @@ describe('vllmTranslator', () => {
     test('full deployment matches the snapshot', () => {
       const manifests = synthOf({
         spec: {
-          model: { servedName: 'qwen3', storage: { volumes: [
-            { name: 'model-cache', purpose: 'modelCache', size: '100Gi', accessMode: 'ReadWriteMany', claimName: 'qwen-model-cache' },
-            { name: 'compile', purpose: 'compilationCache', claimName: 'shared-compile' },
-          ] } },
+          model: {
+            servedName: 'qwen3',
+            storage: {
+              volumes: [
+                { name: 'model-cache', purpose: 'modelCache', size: '100Gi', accessMode: 'ReadWriteMany', claimName: 'qwen-model-cache' },
+                { name: 'compile', purpose: 'compilationCache', claimName: 'shared-compile' },
+              ],
+            },
+          },
           engine: { contextLength: 32768, trustRemoteCode: true, args: { 'gpu-memory-utilization': '0.9' }, extraArgs: ['--disable-log-requests'] },
           resources: { gpu: { count: 2, type: 'nvidia.com/gpu' }, memory: '64Gi', cpu: '8' },
           scaling: { replicas: 2 },
@@ -344,6 +349,7 @@ describe('vllmTranslator', () => {
               { name: 'CM', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k', optional: true } } },
               { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
               { name: 'MEM', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1Mi' } } },
+              { name: 'FILE', valueFrom: { fileKeyRef: { volumeName: 'env', path: 'vars.env', key: 'K' } } },
               { name: 'EMPTY', value: '' },
               { name: 'EMPTY_SOURCE', value: 'v', valueFrom: {} },
             ],
@@ -355,6 +361,7 @@ describe('vllmTranslator', () => {
         { name: 'CM', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k', optional: true } } },
         { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
         { name: 'MEM', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1Mi' } } },
+        { name: 'FILE', valueFrom: { fileKeyRef: { volumeName: 'env', path: 'vars.env', key: 'K' } } },
         { name: 'EMPTY' },
         { name: 'EMPTY_SOURCE', value: 'v' },
       ]);
@@ -701,7 +708,10 @@ describe('vllmTranslator', () => {
 
     test('fails when overrides are not an object', () => {
       const md = vllmDeployment({ spec: { provider: { name: 'vllm', overrides: ['x'] as any } } });
-      expect(vllmTranslator.validate(md).map((e) => e.path)).toEqual(['spec.provider.overrides']);
+      expect(errorsOf(md)).toEqual(['spec.provider.overrides: Invalid value: "<array>": overrides must be a JSON object']);
+      expect(() => vllmTranslator.translate(Testing.chart(), md)).toThrow(
+        'failed to build Deployment: failed to apply provider overrides: overrides must be a JSON object',
+      );
     });
 
     test.each(['host', 'port', '--port', 'port=9000'])('fails when engine.args sets the networking key %s', (key) => {

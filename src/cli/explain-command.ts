@@ -1,0 +1,66 @@
+import { App } from 'cdk8s';
+import { formatFieldError } from '../core/field-error';
+import { parseModelDeploymentManifest } from '../core/model-deployment-manifest';
+import { resolveModelDeployment, Resolution } from '../core/resolve';
+import { buildRegistry, subject } from './build-app';
+import { formatProblem, InputProblem, readInputDocuments } from './input-documents';
+import type { CliIo } from './io';
+
+/**
+ * `explain`: for each ModelDeployment, the engine and provider chosen and why — every provider
+ * considered, why it was excluded or its priority, and how each selection rule evaluated.
+ * Exits 1 when any input has errors (after printing everything it could decide).
+ */
+export function runExplain(files: readonly string[], io: CliIo): number {
+  const { documents, problems } = readInputDocuments(files);
+  const registry = buildRegistry(new App(), documents, problems);
+  let failed = problems.length > 0;
+  for (const p of problems) io.stderr(`error: ${formatProblem(p)}`);
+
+  for (const doc of documents) {
+    if (doc.content?.kind !== 'ModelDeployment') continue;
+    io.stdout(`${subject(doc)} (${doc.file}[doc ${doc.index}])\n`);
+    const { md, errors } = parseModelDeploymentManifest(doc.content);
+    const resolution: Resolution | undefined = md && resolveModelDeployment(md, registry._entries(), (n) => registry._translator(n));
+    const allErrors = [...errors, ...(resolution?.errors ?? [])];
+    if (resolution) io.stdout(explainResolution(resolution));
+    for (const w of resolution?.warnings ?? []) io.stdout(`  warning: ${w}\n`);
+    for (const e of allErrors) {
+      const problem: InputProblem = { file: doc.file, index: doc.index, subject: subject(doc), message: formatFieldError(e) };
+      io.stdout(`  error: ${formatFieldError(e)}\n`);
+      io.stderr(`error: ${formatProblem(problem)}`);
+    }
+    failed ||= allErrors.length > 0;
+    io.stdout('\n');
+  }
+  return failed ? 1 : 0;
+}
+
+function explainResolution(r: Resolution): string {
+  const lines: string[] = [];
+  const e = r.engineSelection;
+  if (e) {
+    lines.push(e.engine ? `  engine: ${e.engine} (${e.reason})` : `  engine: not selected: ${e.error}`);
+    if (!e.explicit) {
+      lines.push(`    hasGPU=${e.hasGpu}, servingMode=${e.mode}; preference vllm > sglang > trtllm > llamacpp`);
+      for (const t of e.trace) {
+        if (t.excluded) lines.push(`    ${t.provider}: excluded (${t.excluded})`);
+        for (const c of t.engines) lines.push(`    ${t.provider}/${c.engine}: ${c.detail}`);
+      }
+    }
+  }
+  const p = r.providerSelection;
+  if (p) {
+    lines.push(p.provider ? `  provider: ${p.provider} (${p.reason})` : `  provider: not selected: ${p.error}`);
+    if (!p.explicit) {
+      if (p.candidates.length > 0) lines.push(`    candidates: ${p.candidates.map((c) => `${c.name}=${c.priority}`).join(', ')} (highest priority wins; ties go to the smallest name)`);
+      for (const t of p.trace) {
+        lines.push(`    ${t.provider}: ${t.detail}`);
+        for (const rule of t.rules) {
+          lines.push(`      [${rule.priority}] ${rule.condition} -> ${rule.outcome}${rule.message ? `: ${rule.message}` : ''}`);
+        }
+      }
+    }
+  }
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}
