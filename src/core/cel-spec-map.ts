@@ -223,7 +223,7 @@ function encode(shape: Shape, value: unknown, path: string): Encoded {
       if (!isPlainObject(value)) throw mismatch(path, 'object', value);
       const out: Record<string, CelSpecValue> = {};
       for (const [name, field] of Object.entries(shape.fields)) {
-        const encoded = encode(field.shape, value[name], path === '' ? name : `${path}.${name}`);
+        const encoded = encode(field.shape, value[name], `${path}.${name}`);
         if (field.omitEmpty && isEmpty(field.shape, encoded)) continue;
         // A nil pointer without omitempty would be `null`; no such field exists in these types.
         out[name] = encoded === undefined ? null : encoded;
@@ -260,7 +260,7 @@ function jsonClone(value: unknown, path: string): CelSpecValue {
  * @throws CelSpecConversionError when a value could not have been decoded by Go
  */
 export function celSpecMap(spec: ModelDeploymentSpec, resolvedEngine?: string): CelSpecMap {
-  const map = encode(MODEL_DEPLOYMENT_SPEC, spec, '') as CelSpecMap;
+  const map = encode(MODEL_DEPLOYMENT_SPEC, spec, 'spec') as CelSpecMap;
   if (resolvedEngine) {
     const engine = map.engine as Record<string, CelSpecValue>;
     if (typeof engine.type !== 'string' || engine.type === '') engine.type = resolvedEngine;
@@ -276,7 +276,7 @@ const DECIMAL_SI_SUFFIX: ReadonlyMap<number, string> = new Map([
 ]);
 const BINARY_SI_SUFFIX = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
 const BINARY_EXPONENT: Readonly<Record<string, number>> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
-const INT64_MAX = (1n << 63n) - 1n;
+const INT64_MAX = 2n ** 63n - 1n;
 
 /**
  * A quantity as apimachinery's `Quantity.MarshalJSON` writes it after `ParseQuantity`: the
@@ -328,8 +328,9 @@ function keptVerbatim(text: string): boolean {
     const precision = 15 - num.length - Math.trunc((binary * 3) / 10) - 1;
     if (precision < 0) return false;
     const value = BigInt(shifted);
-    if (value << BigInt(binary) > INT64_MAX) return false;
-    return (value & 7n) !== 0n;
+    if (value * 2n ** BigInt(binary) > INT64_MAX) return false;
+    // Go keeps the text unless the digits are a multiple of 8 (then a larger suffix may fit).
+    return value % 8n !== 0n;
   }
 
   let exponent: number;

@@ -128,7 +128,7 @@ export function selectProvider(md: ModelDeploymentObject, engine: string, config
       const rulePriority = rule.priority ?? 0;
       const evaluation = evaluateRule(rule.condition, celSpec);
       rules.push({ condition: rule.condition, priority: rulePriority, ...evaluation });
-      if (rulePriority > priority) priority = rulePriority;
+      if (evaluation.matched && rulePriority > priority) priority = rulePriority;
     }
     const matched = rules.filter((r) => r.matched).length;
     trace.push({

@@ -16,15 +16,15 @@ function vllmMap(stored: Partial<ModelDeploymentSpec>): CelSpecMap {
 }
 
 describe('shipped rules on real specs (§4.5.3)', () => {
-  test.each<[string, Partial<ModelDeploymentSpec>, RuleOutcome, RuleOutcome, RuleOutcome]>([
+  test.each<[string, RuleOutcome, RuleOutcome, RuleOutcome, Partial<ModelDeploymentSpec>]>([
     // has() on the missing `resources` is an error; `false || error` and `error && …` stay errors.
-    ['no resources', {}, 'runtime-error', 'runtime-error', 'runtime-error'],
-    ['resources without gpu', { resources: { cpu: '4' } }, 'matched', 'false', 'false'],
-    ['gpu.count 1, engine vllm', { resources: { gpu: { count: 1 } } }, 'false', 'matched', 'false'],
-    ['gpu.count 2, engine vllm', { resources: { gpu: { count: 2 } } }, 'false', 'matched', 'matched'],
+    ['no resources', 'runtime-error', 'runtime-error', 'runtime-error', {}],
+    ['resources without gpu', 'matched', 'false', 'false', { resources: { cpu: '4' } }],
+    ['gpu.count 1, engine vllm', 'false', 'matched', 'false', { resources: { gpu: { count: 1 } } }],
+    ['gpu.count 2, engine vllm', 'false', 'matched', 'matched', { resources: { gpu: { count: 2 } } }],
     // count 0 is omitted from the map: `spec.resources.gpu.count` is a missing key.
-    ['gpu: {count: 0}', { resources: { gpu: { count: 0 } } }, 'runtime-error', 'runtime-error', 'runtime-error'],
-  ])('%s: kaito %s, dynamo %s, kuberay %s', (_, stored, kaito, dynamo, kuberay) => {
+    ['gpu: {count: 0}', 'runtime-error', 'runtime-error', 'runtime-error', { resources: { gpu: { count: 0 } } }],
+  ])('%s: kaito %s, dynamo %s, kuberay %s', (_, kaito, dynamo, kuberay, stored) => {
     const map = vllmMap(stored);
     expect(outcome(KAITO_NO_GPU, map)).toBe(kaito);
     expect(outcome(DYNAMO_GPU_VLLM, map)).toBe(dynamo);

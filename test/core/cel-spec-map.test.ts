@@ -169,13 +169,13 @@ describe('celSpecMap', () => {
 
   describe('conversion errors (values Go could not decode)', () => {
     test.each([
-      [{ model: {}, resources: { gpu: { count: '2' } } }, 'resources.gpu.count'],
-      [{ model: {}, resources: { gpu: { count: 1.5 } } }, 'resources.gpu.count'],
-      [{ model: {}, engine: { enforceEager: 'true' } }, 'engine.enforceEager'],
-      [{ model: {}, engine: { args: { a: 1 } } }, 'engine.args.a'],
-      [{ model: {}, engine: { extraArgs: 'x' } }, 'engine.extraArgs'],
-      [{ model: { storage: { volumes: [{ name: 'v', size: '10 Gi' }] } } }, 'model.storage.volumes[0].size'],
-      [{ model: 'x' }, 'model'],
+      [{ model: {}, resources: { gpu: { count: '2' } } }, 'spec.resources.gpu.count'],
+      [{ model: {}, resources: { gpu: { count: 1.5 } } }, 'spec.resources.gpu.count'],
+      [{ model: {}, engine: { enforceEager: 'true' } }, 'spec.engine.enforceEager'],
+      [{ model: {}, engine: { args: { a: 1 } } }, 'spec.engine.args.a'],
+      [{ model: {}, engine: { extraArgs: 'x' } }, 'spec.engine.extraArgs'],
+      [{ model: { storage: { volumes: [{ name: 'v', size: '10 Gi' }] } } }, 'spec.model.storage.volumes[0].size'],
+      [{ model: 'x' }, 'spec.model'],
     ])('fails when %j', (input, path) => {
       expect(() => celSpecMap(spec(input))).toThrow(CelSpecConversionError);
       try {

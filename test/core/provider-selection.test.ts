@@ -27,7 +27,10 @@ function shippedExcept(...notReady: string[]): ProviderConfigEntry[] {
 }
 
 /** Engine then provider selection, as the reconciler runs them. */
-function select(spec: ModelDeploymentSpec, configs: readonly ProviderConfigEntry[]): { engine?: string; selection?: ProviderSelection; engineError?: string } {
+function select(
+  spec: ModelDeploymentSpec,
+  configs: readonly ProviderConfigEntry[],
+): { engine?: string; selection?: ProviderSelection; engineError?: string } {
   const engine = selectEngine(md(spec), configs);
   if (engine.engine === undefined) return { engineError: engine.error };
   return { engine: engine.engine, selection: selectProvider(md(spec), engine.engine, configs) };
@@ -50,88 +53,88 @@ const disaggregated: ModelDeploymentSpec = {
 };
 
 describe('selection with all five shipped providers ready (§4.5.4)', () => {
-  test.each<[string, ModelDeploymentSpec, readonly ProviderConfigEntry[], string, Record<string, number>, string]>([
+  test.each<[string, string, ModelDeploymentSpec, readonly ProviderConfigEntry[], string, Record<string, number>]>([
     [
       'engine.type vllm (webhook adds gpu.count 1)',
+      'dynamo',
       { model: MODEL, engine: { type: 'vllm', ...ENGINE_DEFAULTS }, ...AGGREGATED, resources: gpus(1) },
       SHIPPED_PROVIDER_CONFIGS,
       'vllm',
       { dynamo: 50, kaito: 0, kuberay: 0, llmd: 0, vllm: 0 },
-      'dynamo',
     ],
     [
       'no engine, resources.gpu.count 1',
+      'dynamo',
       { model: MODEL, engine: ENGINE_DEFAULTS, ...AGGREGATED, resources: gpus(1) },
       SHIPPED_PROVIDER_CONFIGS,
       'vllm',
       { dynamo: 50, kaito: 0, kuberay: 0, llmd: 0, vllm: 0 },
-      'dynamo',
     ],
     [
       'gpu.count 4, vllm',
+      'kuberay',
       { model: MODEL, engine: { type: 'vllm', ...ENGINE_DEFAULTS }, ...AGGREGATED, resources: gpus(4) },
       SHIPPED_PROVIDER_CONFIGS,
       'vllm',
       { kuberay: 80, dynamo: 50, kaito: 0, llmd: 0, vllm: 0 },
-      'kuberay',
     ],
     [
       'serving.mode disaggregated with prefill/decode GPUs, vllm',
+      'dynamo',
       disaggregated,
       SHIPPED_PROVIDER_CONFIGS,
       'vllm',
       { dynamo: 90, kuberay: 0, llmd: 0 },
-      'dynamo',
     ],
     [
       'engine.type sglang with GPU',
+      'dynamo',
       { model: MODEL, engine: { type: 'sglang', ...ENGINE_DEFAULTS }, ...AGGREGATED, resources: gpus(1) },
       SHIPPED_PROVIDER_CONFIGS,
       'sglang',
       { dynamo: 100 },
-      'dynamo',
     ],
     [
       'engine.type trtllm with GPU',
+      'dynamo',
       { model: MODEL, engine: { type: 'trtllm', ...ENGINE_DEFAULTS }, ...AGGREGATED, resources: gpus(2) },
       SHIPPED_PROVIDER_CONFIGS,
       'trtllm',
       { dynamo: 100 },
-      'dynamo',
     ],
     [
       'no engine, no GPU (resources: {cpu: "4"})',
+      'kaito',
       { model: MODEL, engine: ENGINE_DEFAULTS, ...AGGREGATED, resources: { cpu: '4' } },
       SHIPPED_PROVIDER_CONFIGS,
       'llamacpp',
       { kaito: 100 },
-      'kaito',
     ],
     [
       'no engine, no resources',
+      'kaito',
       { model: MODEL, engine: ENGINE_DEFAULTS, ...AGGREGATED },
       SHIPPED_PROVIDER_CONFIGS,
       'llamacpp',
       { kaito: 100 },
-      'kaito',
     ],
     [
       'engine.type llamacpp (no GPU default for llamacpp)',
+      'kaito',
       { model: MODEL, engine: { type: 'llamacpp', ...ENGINE_DEFAULTS }, ...AGGREGATED },
       SHIPPED_PROVIDER_CONFIGS,
       'llamacpp',
       { kaito: 100 },
-      'kaito',
     ],
     [
       'vllm + GPU 1, dynamo not ready (alphabetical tie-break)',
+      'kaito',
       { model: MODEL, engine: { type: 'vllm', ...ENGINE_DEFAULTS }, ...AGGREGATED, resources: gpus(1) },
       shippedExcept('dynamo'),
       'vllm',
       { kaito: 0, kuberay: 0, llmd: 0, vllm: 0 },
-      'kaito',
     ],
-  ])('%s → %s', (_, spec, configs, engine, candidates, winner) => {
+  ])('%s → %s', (_, winner, spec, configs, engine, candidates) => {
     const result = select(spec, configs);
     expect(result.engine).toBe(engine);
     expect(result.selection?.error).toBeUndefined();
@@ -289,7 +292,7 @@ describe('selectProvider', () => {
   test('fails when the spec cannot be converted for CEL', () => {
     const bad = { ...GPU_VLLM, model: { ...MODEL, storage: { volumes: [{ name: 'cache', size: 'lots' }] } } } as ModelDeploymentSpec;
     expect(selectProvider(md(bad), 'vllm', SHIPPED_PROVIDER_CONFIGS).error).toMatch(
-      /^provider selection failed: failed to convert spec for CEL evaluation: model\.storage\.volumes\[0\]\.size: quantities must match/,
+      /^provider selection failed: failed to convert spec for CEL evaluation: spec\.model\.storage\.volumes\[0\]\.size: quantities must match/,
     );
   });
 });

@@ -578,6 +578,7 @@ describe('upstream schema registry', () => {
   test('scans CRD headers without parsing, and gives up on anything unusual', () => {
     const crd = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: a.example\n  names:\n    kind: Thing\n    plural: things\n  versions: []\n';
     expect(scanDefinitionHeader(crd)).toEqual({ group: 'a.example', kind: 'Thing' });
+    expect(scanDefinitionHeader(crd.replace('  names:', '# a comment at column 0\n  names:'))).toEqual({ group: 'a.example', kind: 'Thing' });
     expect(scanDefinitionHeader(`${crd}---\n${crd}`)).toBeUndefined();
     expect(scanDefinitionHeader('{"kind": "CustomResourceDefinition"}')).toBeUndefined();
   });
