@@ -53,10 +53,6 @@ const project = new cdk8s.ConstructLibraryCdk8s({
       testPathIgnorePatterns: ['/node_modules/', '/lib/', '/dist/'],
     },
   },
-  tsconfigDev: {
-    compilerOptions: {},
-    include: ['examples/**/*.ts', 'scripts/**/*.ts'],
-  },
   gitignore: ['/dist/', '.tmp/', '/test-reports/'],
   npmIgnoreOptions: { ignorePatterns: ['/examples/', '/scripts/', '/.ci/'] },
 });

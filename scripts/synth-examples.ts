@@ -41,4 +41,4 @@ async function run(): Promise<number> {
   return failures === 0 ? 0 : 1;
 }
 
-run().then((code) => process.exit(code));
+void run().then((code) => process.exit(code));

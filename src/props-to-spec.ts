@@ -16,7 +16,8 @@ import type { StorageVolume } from './storage';
  * Only what the user set is written, so defaulting sees the same spec a YAML user would write.
  */
 export function propsToSpec(props: ModelDeploymentProps): ModelDeploymentSpec {
-  const spec: ModelDeploymentSpec = { model: compact({ id: props.model.id, servedName: props.model.servedName, source: props.model.source }) };
+  const { id, servedName, source } = props.model;
+  const spec: ModelDeploymentSpec = { model: compact({ id, servedName, source }) };
   if (props.storage) spec.model.storage = { volumes: props.storage.map(volumeSpec) };
   if (props.engine) {
     const e = props.engine;
@@ -31,7 +32,10 @@ export function propsToSpec(props: ModelDeploymentProps): ModelDeploymentSpec {
       extraArgs: e.extraArgs && [...e.extraArgs],
     });
   }
-  if (props.provider) spec.provider = compact({ name: props.provider.name, overrides: props.provider.overrides && structuredClone(props.provider.overrides) });
+  if (props.provider) {
+    const overrides = props.provider.overrides && structuredClone(props.provider.overrides);
+    spec.provider = compact({ name: props.provider.name, overrides });
+  }
   if (props.servingMode) spec.serving = { mode: props.servingMode };
   if (props.scaling) {
     const s = props.scaling;
@@ -44,7 +48,9 @@ export function propsToSpec(props: ModelDeploymentProps): ModelDeploymentSpec {
   if (props.image !== undefined) spec.image = props.image;
   if (props.env) spec.env = props.env.map((e) => k8s.toJson_EnvVar(e) as any);
   if (props.podLabels || props.podAnnotations) {
-    spec.podTemplate = { metadata: compact({ labels: props.podLabels && { ...props.podLabels }, annotations: props.podAnnotations && { ...props.podAnnotations } }) };
+    const labels = props.podLabels && { ...props.podLabels };
+    const annotations = props.podAnnotations && { ...props.podAnnotations };
+    spec.podTemplate = { metadata: compact({ labels, annotations }) };
   }
   if (props.huggingFaceTokenSecret !== undefined) spec.secrets = { huggingFaceToken: props.huggingFaceTokenSecret };
   if (props.gateway) spec.gateway = compact({ ...props.gateway });

@@ -1,4 +1,7 @@
-import { App, Chart, Size, Testing } from 'cdk8s';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { App, Chart, JsonPatch, Size, Testing } from 'cdk8s';
 import { Cpu, PersistentVolumeAccessMode } from 'cdk8s-plus-34';
 import {
   EngineType,
@@ -284,7 +287,6 @@ describe('ModelDeployment', () => {
   });
 
   test('escape hatch: addJsonPatch reaches the final JSON of a synthesized object', () => {
-    const { JsonPatch } = require('cdk8s');
     const chart = vllmOnlyChart();
     const md = new ModelDeployment(chart, 'qwen', { model: { id: 'Qwen/Qwen3-0.6B' }, resources: { gpu: { count: 1 } } });
     md.apiObjects[0].addJsonPatch(JsonPatch.add('/spec/minReadySeconds', 30));
@@ -292,7 +294,7 @@ describe('ModelDeployment', () => {
   });
 
   test('App.synth writes the YAML', () => {
-    const app = new App({ outdir: require('fs').mkdtempSync(require('path').join(require('os').tmpdir(), 'md-')) });
+    const app = new App({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'md-')) });
     const registry = new ProviderRegistry(app, 'Providers');
     for (const p of ['dynamo', 'kaito', 'kuberay', 'llmd']) registry.setReady(p, false);
     new ModelDeployment(new Chart(app, 'llm'), 'qwen', { model: { id: 'Qwen/Qwen3-0.6B' }, resources: { gpu: { count: 1 } } });

@@ -1,7 +1,7 @@
 import { App, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { readInferenceProviderConfigManifest } from '../core/inference-provider-config-manifest';
 import { formatFieldError } from '../core/field-error';
+import { readInferenceProviderConfigManifest } from '../core/inference-provider-config-manifest';
 import { InferenceProviderConfig } from '../inference-provider-config';
 import { ModelDeployment } from '../model-deployment';
 import { ProviderRegistry } from '../provider-registry';

@@ -1,10 +1,10 @@
 import { App } from 'cdk8s';
-import { formatFieldError } from '../core/field-error';
-import { parseModelDeploymentManifest } from '../core/model-deployment-manifest';
-import { resolveModelDeployment, Resolution } from '../core/resolve';
 import { buildRegistry, subject } from './build-app';
 import { formatProblem, InputProblem, readInputDocuments } from './input-documents';
 import type { CliIo } from './io';
+import { formatFieldError } from '../core/field-error';
+import { parseModelDeploymentManifest } from '../core/model-deployment-manifest';
+import { resolveModelDeployment, Resolution } from '../core/resolve';
 
 /**
  * `explain`: for each ModelDeployment, the engine and provider chosen and why — every provider

@@ -1,7 +1,7 @@
+import { parseArguments, USAGE, UsageError } from './arguments';
 import { runExplain } from './explain-command';
 import { CliIo, PROCESS_IO } from './io';
 import { runSynth } from './synth-command';
-import { parseArguments, USAGE, UsageError } from './arguments';
 
 /**
  * Entry point of the `cdk8s-inference` command. Returns the exit code: 0 success, 1 invalid

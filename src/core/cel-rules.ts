@@ -18,7 +18,10 @@ export type RuleOutcome =
   | 'matched'
   /** Evaluated to `false`. */
   | 'false'
-  /** Did not parse, or references a name other than `spec`. */
+  /**
+   * Did not parse, references a name other than `spec`, or applies an operator to operands whose
+   * types are known up front and do not fit it (`1 == 1.0`), as cel-go's checker would reject.
+   */
   | 'compile-error'
   /** Evaluation failed (e.g. `has()` on a missing parent, a missing key, no such overload). */
   | 'runtime-error'
@@ -89,8 +92,8 @@ function compileUncached(condition: string): CompiledRule {
   } catch (e) {
     return { condition, compileError: errorMessage(e) };
   }
-  // cel-go's checker rejects unknown names at compile time; this evaluator would only fail at
-  // run time. The outcome is the same (no match); the message is clearer this way.
+  // cel-go type-checks at compile time; this evaluator has no checker. Unknown names would still
+  // fail at run time (same outcome, vaguer message); operator misuse on literals would not.
   const undeclared = firstUndeclaredIdentifier(parsed.expr, new Set(['spec']));
   if (undeclared !== undefined) return { condition, compileError: `undeclared reference to '${undeclared}'` };
   const typeError = staticTypeCheck(parsed.expr).error;

@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import { FieldError, invalid } from './field-error';
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -42,15 +43,6 @@ export function defaultDeploymentName(id: string, maxLength: number): string {
   let name = id.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^[^a-z]+/, '').replace(/-+$/, '');
   if (name === '') name = 'model';
   if (name.length <= maxLength) return name;
-  const hash = fnv1a(id).toString(16).padStart(8, '0');
+  const hash = createHash('sha256').update(id).digest('hex').slice(0, 8);
   return `${name.slice(0, maxLength - 9).replace(/-+$/, '')}-${hash}`;
-}
-
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
 }

@@ -1,4 +1,3 @@
-import type { ProviderTranslator } from '../providers/provider-translator';
 import { applyDefaults } from './defaulting';
 import { selectEngine, EngineSelection } from './engine-selection';
 import { FieldError, invalid } from './field-error';
@@ -7,6 +6,7 @@ import type { ProviderConfigEntry } from './provider-config-entry';
 import { selectProvider, ProviderSelection } from './provider-selection';
 import type { ResolvedModelDeployment } from './resolved-model-deployment';
 import { validateModelDeployment, validateResolvedEngine } from './validation';
+import type { ProviderTranslator } from '../providers/provider-translator';
 
 /**
  * The outcome of taking one ModelDeployment through AI Runway's admission and selection at build
@@ -45,7 +45,7 @@ export function resolveModelDeployment(
 
   const engineSelection = selectEngine(defaulted, configs);
   if (engineSelection.engine === undefined) {
-    return { defaulted, engineSelection, errors: [invalid('spec.engine.type', defaulted.spec.engine?.type, `engine selection failed: ${engineSelection.error}`)], warnings };
+    return { defaulted, engineSelection, errors: [invalid('spec.engine.type', defaulted.spec.engine?.type, withPrefix('engine selection failed: ', engineSelection.error))], warnings };
   }
   const engine = engineSelection.engine;
 
@@ -58,7 +58,7 @@ export function resolveModelDeployment(
       defaulted,
       engineSelection,
       providerSelection,
-      errors: [invalid('spec.provider.name', defaulted.spec.provider?.name, `provider selection failed: ${providerSelection.error}`)],
+      errors: [invalid('spec.provider.name', defaulted.spec.provider?.name, withPrefix('provider selection failed: ', providerSelection.error))],
       warnings,
     };
   }
@@ -102,4 +102,9 @@ export function resolveModelDeployment(
   const providerErrors = translator.validate(resolved);
   if (providerErrors.length > 0) return { defaulted, engineSelection, providerSelection, resolved, errors: providerErrors, warnings };
   return { defaulted, engineSelection, providerSelection, resolved, translator, errors: [], warnings };
+}
+
+/** AI Runway's own texts sometimes already carry the prefix; never say it twice. */
+function withPrefix(prefix: string, message: string): string {
+  return message.startsWith(prefix) ? message : prefix + message;
 }

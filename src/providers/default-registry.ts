@@ -1,7 +1,7 @@
-import type { ProviderConfigEntry } from '../core/provider-config-entry';
 import type { ProviderTranslator } from './provider-translator';
 import { SHIPPED_PROVIDER_CONFIGS } from './shipped-configs';
 import { SHIPPED_TRANSLATORS } from './shipped-translators';
+import type { ProviderConfigEntry } from '../core/provider-config-entry';
 
 /** Entries of the shipped providers sorted by name: the registry where none is in scope. */
 export function defaultProviderEntries(): ProviderConfigEntry[] {

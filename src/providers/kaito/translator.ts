@@ -302,7 +302,7 @@ export function translateKaito(scope: Construct, md: ResolvedModelDeployment, pr
   }
   const ignored = kaitoIgnoredFields(md);
   if (ignored.length > 0) {
-    const target = md.engine === 'vllm' ? "the vLLM preset, whose image, flags and sizing KAITO chooses" : 'the llama.cpp Workspace';
+    const target = md.engine === 'vllm' ? 'the vLLM preset, whose image, flags and sizing KAITO chooses' : 'the llama.cpp Workspace';
     Warnings.add(workspace, `${KAITO_DISPLAY_NAME} ignores ${ignored.join(', ')} (not passed to ${target})`);
   }
   return [workspace];
