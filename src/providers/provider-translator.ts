@@ -4,6 +4,18 @@ import type { FieldError } from '../core/field-error';
 import type { ResolvedModelDeployment } from '../core/resolved-model-deployment';
 
 /**
+ * Registry-wide translation settings (set on the ProviderRegistry). A deployment may override a
+ * setting through an annotation documented by the provider.
+ */
+export interface TranslationOptions {
+  /**
+   * Which DynamoGraphDeployment version to emit: upstream Dynamo's storage version is v1beta1;
+   * AI Runway emits v1alpha1 (still served, deprecated).
+   */
+  readonly dynamoApiVersion?: 'nvidia.com/v1alpha1' | 'nvidia.com/v1beta1';
+}
+
+/**
  * What a provider contributes at build time: the checks its AI Runway controller makes before
  * creating anything (as field errors, so they fail the synth), and the translation into upstream
  * objects. Status mapping is a separate pure function per provider (see each provider's
@@ -17,5 +29,5 @@ export interface ProviderTranslator {
   /** Provider-side rejections (the provider controller's compatibility check). */
   validate(md: ResolvedModelDeployment): FieldError[];
   /** Creates the upstream objects as L1 children of `scope` and returns them in output order. */
-  translate(scope: Construct, md: ResolvedModelDeployment): ApiObject[];
+  translate(scope: Construct, md: ResolvedModelDeployment, options?: TranslationOptions): ApiObject[];
 }

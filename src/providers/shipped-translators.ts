@@ -1,3 +1,4 @@
+import { kaitoTranslator } from './kaito/translator';
 import type { ProviderTranslator } from './provider-translator';
 import { vllmTranslator } from './vllm/translator';
 
@@ -5,4 +6,4 @@ import { vllmTranslator } from './vllm/translator';
  * Providers whose translation into upstream objects is implemented. A selected provider that is
  * not here fails the synth with a message naming it.
  */
-export const SHIPPED_TRANSLATORS: readonly ProviderTranslator[] = [vllmTranslator];
+export const SHIPPED_TRANSLATORS: readonly ProviderTranslator[] = [kaitoTranslator, vllmTranslator];
