@@ -249,7 +249,7 @@ export class ModelDeployment extends Construct {
     this.engineSelectedReason = resolved.engineReason;
     this.providerSelectedReason = resolved.providerReason;
 
-    const objects = resolution.translator.translate(this, resolved);
+    const objects = resolution.translator.translate(this, resolved, registry?._translationOptions() ?? {});
     const nameErrors = checkDerivedObjectNames(resolved.name, objects.map((o) => ({ kind: o.kind, name: o.name })));
     if (nameErrors.length > 0) {
       // Nothing half-written: an invalid deployment contributes no objects to the output.

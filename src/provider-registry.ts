@@ -1,16 +1,33 @@
 import { Construct, IConstruct } from 'constructs';
 import type { ProviderConfigEntry } from './core/provider-config-entry';
 import { InferenceProviderConfig } from './inference-provider-config';
-import type { ProviderTranslator } from './providers/provider-translator';
+import type { ProviderTranslator, TranslationOptions } from './providers/provider-translator';
 import { SHIPPED_PROVIDER_CONFIGS } from './providers/shipped-configs';
 import { SHIPPED_TRANSLATORS } from './providers/shipped-translators';
 
 const REGISTRY_SYMBOL = Symbol.for('cdk8s-inference.ProviderRegistry');
 
 /**
+ * DynamoGraphDeployment API versions the Dynamo provider can emit.
+ */
+export enum DynamoApiVersion {
+  /** What AI Runway emits (`spec.services` map); still served by Dynamo, deprecated. */
+  V1ALPHA1 = 'nvidia.com/v1alpha1',
+  /** Dynamo's storage version (`spec.components` list). */
+  V1BETA1 = 'nvidia.com/v1beta1',
+}
+
+/**
  * Props of a `ProviderRegistry`.
  */
 export interface ProviderRegistryProps {
+  /**
+   * DynamoGraphDeployment version for every deployment of this registry; a deployment may choose
+   * its own with the annotation `inference.cdk8s.io/dynamo-api-version`.
+   * @default DynamoApiVersion.V1ALPHA1
+   */
+  readonly dynamoApiVersion?: DynamoApiVersion;
+
   /**
    * Start with the providers AI Runway ships: dynamo, kaito, kuberay, llmd and vllm, all ready.
    * @default true
@@ -49,6 +66,9 @@ export class ProviderRegistry extends Construct {
     return undefined;
   }
 
+  /** DynamoGraphDeployment version emitted for this registry's deployments. */
+  public readonly dynamoApiVersion: DynamoApiVersion;
+
   private readonly configsByName = new Map<string, InferenceProviderConfig>();
   /** Translators by provider name; user-registered configs without one cannot be translated. */
   private readonly translators = new Map<string, ProviderTranslator>();
@@ -56,6 +76,7 @@ export class ProviderRegistry extends Construct {
   public constructor(scope: Construct, id: string, props: ProviderRegistryProps = {}) {
     super(scope, id);
     Object.defineProperty(this, REGISTRY_SYMBOL, { value: true });
+    this.dynamoApiVersion = props.dynamoApiVersion ?? DynamoApiVersion.V1ALPHA1;
     if (props.includeShippedProviders ?? true) {
       for (const entry of SHIPPED_PROVIDER_CONFIGS) this.register(InferenceProviderConfig._fromEntry(entry));
     }
@@ -101,6 +122,11 @@ export class ProviderRegistry extends Construct {
   /** @internal */
   public _translator(name: string): ProviderTranslator | undefined {
     return this.translators.get(name);
+  }
+
+  /** @internal */
+  public _translationOptions(): TranslationOptions {
+    return { dynamoApiVersion: this.dynamoApiVersion };
   }
 }
 
