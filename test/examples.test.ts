@@ -2,8 +2,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { App, Testing } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
-import { main } from '../src/cli/main';
 import { expectValidManifests } from './support/schema-validator';
+import { main } from '../src/cli/main';
 
 const examplesDir = path.join(__dirname, '..', 'examples');
 const tsExamples = fs.readdirSync(examplesDir).filter((f) => f.endsWith('.ts')).sort();

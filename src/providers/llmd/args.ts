@@ -1,0 +1,129 @@
+import { extraArgFlagKey } from '../../core/engine-args';
+import { FieldError, invalid } from '../../core/field-error';
+import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
+import {
+  invalidEngineArgKeyMessage,
+  isValidEngineArgKey,
+  KV_TRANSFER_CONFIG_DECODE,
+  KV_TRANSFER_CONFIG_PREFILL,
+} from '../vllm/args';
+
+/**
+ * Port the llm-d vLLM server listens on: vLLM's own default, which llm-d never passes. The
+ * container port, the Service and the InferencePool's target port all assume it.
+ */
+export const LLMD_VLLM_PORT = 8000;
+
+/** `--kv-transfer-config` of a disaggregated llm-d decode worker (PyNccl consumer). */
+export const LLMD_KV_TRANSFER_CONFIG_DECODE = KV_TRANSFER_CONFIG_DECODE;
+/** `--kv-transfer-config` of a disaggregated llm-d prefill worker (PyNccl producer). */
+export const LLMD_KV_TRANSFER_CONFIG_PREFILL = KV_TRANSFER_CONFIG_PREFILL;
+
+const PORT_REASON =
+  `the llm-d vLLM server must listen on ${LLMD_VLLM_PORT}, where its container port, Service and InferencePool send traffic; remove the flag`;
+
+/** The rejection of a `port` key in `spec.engine.args`. */
+export function llmdPortArgMessage(key: string): string {
+  return `engine arg ${JSON.stringify(key)} cannot be set for llm-d: ${PORT_REASON}`;
+}
+
+/** The rejection of a `--port` / `--port=<n>` token in `spec.engine.extraArgs`. */
+export function llmdPortExtraArgMessage(token: string): string {
+  return `engine extraArg ${JSON.stringify(token)} cannot be set for llm-d: ${PORT_REASON}`;
+}
+
+function sortedArgKeys(spec: ModelDeploymentSpec): string[] {
+  // Plain code-unit order, which equals Go's byte order for the ASCII keys that pass validation.
+  return Object.keys(spec.engine?.args ?? {}).sort();
+}
+
+/**
+ * llm-d's checks of the launch flags, as field errors:
+ *
+ * - every `spec.engine.args` key must be valid (AI Runway's transformer rule and exact message);
+ * - (ours) `port` may not be set, neither as an args key nor as a `--port`/`--port=<n>` extraArgs
+ *   token. AI Runway's transformer at the commit we follow lets it through, and the server then
+ *   listens where neither its Service nor the InferencePool sends traffic: a silently dead
+ *   endpoint, which a synth error prevents.
+ *
+ * The admission-time args/extraArgs conflict check (`ValidateEngineArgs`) runs in core
+ * validation for every provider and is not repeated here.
+ */
+export function llmdArgErrors(spec: ModelDeploymentSpec): FieldError[] {
+  const errors: FieldError[] = [];
+  const args = spec.engine?.args ?? {};
+  for (const key of sortedArgKeys(spec)) {
+    if (key === 'port') {
+      errors.push(invalid(`spec.engine.args.${key}`, args[key], llmdPortArgMessage(key)));
+    } else if (!isValidEngineArgKey(key)) {
+      errors.push(invalid(`spec.engine.args.${key}`, key, invalidEngineArgKeyMessage(key)));
+    }
+  }
+  (spec.engine?.extraArgs ?? []).forEach((token, i) => {
+    if (extraArgFlagKey(token) === 'port') {
+      errors.push(invalid(`spec.engine.extraArgs[${i}]`, token, llmdPortExtraArgMessage(token)));
+    }
+  });
+  return errors;
+}
+
+/** Per-Deployment inputs of the llm-d argument list. */
+export interface LlmdArgsOptions {
+  /**
+   * GPU count of the container being rendered: `spec.resources.gpu.count` (aggregated) or the
+   * component's (disaggregated). `--tensor-parallel-size` is emitted when it exceeds 1.
+   */
+  readonly gpuCount: number;
+  /** `--kv-transfer-config` value (disaggregated mode only). */
+  readonly kvTransferConfig?: string;
+}
+
+/**
+ * The vLLM server arguments of an llm-d container, in AI Runway's order:
+ *
+ * 1. `--model <id>`; 2. `--served-model-name` if set; 3. `--max-model-len` if contextLength is
+ * set (0 included); 4. `--trust-remote-code` if true; 5. `--enable-prefix-caching`, or
+ * `--no-enable-prefix-caching` when it is false; 6. `--enforce-eager` if true;
+ * 7. `--tensor-parallel-size <n>` when the container has more than one GPU;
+ * 8. `--kv-transfer-config` (disaggregated); 9. `engine.args` sorted by key (`--k v`, or `--k`
+ * for an empty value); 10. `engine.extraArgs` verbatim.
+ *
+ * Unlike Direct vLLM there is no `--host`/`--port` (vLLM's defaults, all interfaces and 8000,
+ * are what the Service needs) and no skipping of derived flags the user also sets explicitly:
+ * vLLM's parser keeps the last occurrence, so an explicit `engine.args`/`extraArgs` flag, which
+ * comes later, wins.
+ *
+ * Prefix caching (AI Runway providers spec §8): llm-d names both states, Direct vLLM only the
+ * on state. We keep llm-d's `--no-enable-prefix-caching`: it is a real vLLM flag (the option is a
+ * boolean with a `--no-` form), and since vLLM's V1 engine turns prefix caching on by default,
+ * rendering nothing for `false` would silently leave it on. An unset value counts as on, the
+ * CRD default.
+ *
+ * Throws the first of `llmdArgErrors` when the spec has not been validated.
+ */
+export function renderLlmdArgs(spec: ModelDeploymentSpec, options: LlmdArgsOptions): string[] {
+  const errors = llmdArgErrors(spec);
+  if (errors.length > 0) throw new Error(errors[0].message);
+
+  const engine = spec.engine ?? {};
+  const out: string[] = [];
+  // AI Runway passes the id even when empty (custom source); vLLM then reports the problem.
+  out.push('--model', spec.model.id ?? '');
+  if (spec.model.servedName) out.push('--served-model-name', spec.model.servedName);
+  // contextLength is a pointer upstream: an explicit 0 is still rendered.
+  if (engine.contextLength !== undefined && engine.contextLength !== null) out.push('--max-model-len', String(engine.contextLength));
+  if (engine.trustRemoteCode) out.push('--trust-remote-code');
+  out.push(engine.enablePrefixCaching === false ? '--no-enable-prefix-caching' : '--enable-prefix-caching');
+  if (engine.enforceEager) out.push('--enforce-eager');
+  if (options.gpuCount > 1) out.push('--tensor-parallel-size', String(options.gpuCount));
+  if (options.kvTransferConfig) out.push('--kv-transfer-config', options.kvTransferConfig);
+
+  const engineArgs = engine.args ?? {};
+  for (const key of sortedArgKeys(spec)) {
+    const value = engineArgs[key];
+    if (value !== '' && value !== undefined && value !== null) out.push(`--${key}`, value);
+    else out.push(`--${key}`);
+  }
+  out.push(...(engine.extraArgs ?? []));
+  return out;
+}
