@@ -83,4 +83,11 @@ const synthExamples = project.addTask('synth:examples', {
 });
 synthExamples.prependSpawn(project.compileTask);
 
+// Synth benchmark (prints figures; not part of the tests).
+const bench = project.addTask('bench', {
+  description: 'Synth benchmark: a 1,000-deployment fleet and a cold single-app synth',
+  exec: 'ts-node --project test/tsconfig.json scripts/benchmark-synth.ts',
+});
+bench.prependSpawn(project.compileTask);
+
 project.synth();

@@ -1,0 +1,137 @@
+import { ProviderPhase, ProviderStatus, reconcileProviderStatus, ReconciledProviderStatus } from '../provider-status';
+
+/** How the KubeRay provider names what it created in status messages. */
+export const RAYSERVICE_CREATED_WHAT = 'RayService';
+
+/** Port of the Ray Serve HTTP proxy behind the serve Service. */
+export const RAY_SERVE_PORT = 8000;
+
+/** Suffix KubeRay gives the Service in front of the Serve applications (`<name>-serve-svc`). */
+export const SERVE_SERVICE_SUFFIX = '-serve-svc';
+
+/** The RayService condition the mapping reads. */
+export const RAY_SERVICE_READY_CONDITION = 'RayServiceReady';
+
+/** Ray Serve application status of a healthy application. */
+export const APP_STATUS_RUNNING = 'RUNNING';
+/** Ray Serve application status of an application that failed to deploy. */
+export const APP_STATUS_DEPLOY_FAILED = 'DEPLOY_FAILED';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** An integer field, or 0 when absent or not an integer (as Go's NestedInt64 "not found"). */
+function int(value: unknown): number {
+  return typeof value === 'number' && Number.isInteger(value) ? value : 0;
+}
+
+interface ApplicationStatus {
+  readonly name: string;
+  readonly status: string;
+  readonly message: string;
+}
+
+/** `status.activeServiceStatus.applicationStatuses` as a list sorted by application name. */
+function applicationStatuses(status: Record<string, unknown>): ApplicationStatus[] {
+  const active = status.activeServiceStatus;
+  if (active === undefined || active === null) return [];
+  if (!isObject(active)) throw new Error('failed to get application statuses: status.activeServiceStatus is not an object');
+  const apps = active.applicationStatuses;
+  if (apps === undefined || apps === null) return [];
+  if (!isObject(apps)) throw new Error('failed to get application statuses: status.activeServiceStatus.applicationStatuses is not a map');
+  return Object.keys(apps)
+    .sort()
+    .map((name) => {
+      const app = isObject(apps[name]) ? (apps[name] as Record<string, unknown>) : {};
+      return { name, status: str(app.status), message: str(app.message) };
+    });
+}
+
+/** Sum of `spec.rayClusterConfig.workerGroupSpecs[].replicas` (absent → 0). */
+function desiredWorkerReplicas(rayService: Record<string, unknown>): number {
+  const spec = isObject(rayService.spec) ? rayService.spec : {};
+  const cluster = isObject(spec.rayClusterConfig) ? spec.rayClusterConfig : {};
+  const groups = Array.isArray(cluster.workerGroupSpecs) ? cluster.workerGroupSpecs : [];
+  return groups.reduce((sum: number, g) => sum + (isObject(g) ? int(g.replicas) : 0), 0);
+}
+
+/**
+ * Maps a `ray.io/v1` RayService (as JSON, e.g. from a watch) to provider status, the way AI
+ * Runway's KubeRay controller does:
+ *
+ * - start Pending without a message;
+ * - the `RayServiceReady` condition: True → Running; False → Deploying with its message
+ *   (Unknown changes nothing; a later entry of the same type wins);
+ * - then, when `status.activeServiceStatus.applicationStatuses` is non-empty, it decides:
+ *   any application `DEPLOY_FAILED` → Failed with that application's message (an empty one keeps
+ *   the message so far); every application `RUNNING` → Running; otherwise Deploying. These
+ *   carry no message of their own, so a `RayServiceReady=False` message survives, even into a
+ *   Running result (as upstream; the reconcile step then keeps it instead of
+ *   `RayService created, pods are ready`);
+ * - replicas: desired = the sum of the worker groups' `replicas`; ready and available equal
+ *   desired when there is at least one application and all are `RUNNING`, else 0;
+ * - endpoint: `<name>-serve-svc`, port 8000 (the Service KubeRay creates for Serve).
+ *
+ * One deliberate difference: when several applications failed, AI Runway takes the message of
+ * whichever one Go's (random) map iteration visits last; we take the first failed application
+ * with a message in name order, so the result is stable. (Our RayServices have one application.)
+ *
+ * Throws when the input is not an object, `status.conditions` is not a list, or the
+ * application statuses are not a map.
+ */
+export function mapRayServiceStatus(rayService: unknown): ProviderStatus {
+  if (!isObject(rayService)) throw new Error('upstream resource is nil');
+  const metadata = isObject(rayService.metadata) ? rayService.metadata : {};
+  const status = isObject(rayService.status) ? rayService.status : {};
+
+  const rawConditions = status.conditions;
+  if (rawConditions !== undefined && rawConditions !== null && !Array.isArray(rawConditions)) {
+    throw new Error('failed to get status conditions: status.conditions is not a list');
+  }
+
+  let phase: ProviderPhase = 'Pending';
+  let message = '';
+  for (const c of rawConditions ?? []) {
+    if (!isObject(c) || str(c.type) !== RAY_SERVICE_READY_CONDITION) continue;
+    if (c.status === 'True') {
+      phase = 'Running';
+    } else if (c.status === 'False') {
+      phase = 'Deploying';
+      message = str(c.message);
+    }
+  }
+
+  const apps = applicationStatuses(status);
+  const allRunning = apps.length > 0 && apps.every((a) => a.status === APP_STATUS_RUNNING);
+  if (apps.length > 0) {
+    const failed = apps.filter((a) => a.status === APP_STATUS_DEPLOY_FAILED);
+    if (failed.length > 0) {
+      phase = 'Failed';
+      message = failed.find((a) => a.message !== '')?.message ?? message;
+    } else {
+      phase = allRunning ? 'Running' : 'Deploying';
+    }
+  }
+
+  const desired = desiredWorkerReplicas(rayService);
+  const ready = allRunning ? desired : 0;
+  return {
+    phase,
+    message,
+    replicas: { desired, ready, available: ready },
+    endpoint: { service: `${str(metadata.name)}${SERVE_SERVICE_SUFFIX}`, port: RAY_SERVE_PORT },
+  };
+}
+
+/**
+ * The status the KubeRay controller writes for its RayService: the mapping above followed by the
+ * Ready condition and the `RayService created, ...` messages (§0.3 steps 10–11).
+ */
+export function reconcileRayServiceStatus(rayService: unknown): ReconciledProviderStatus {
+  return reconcileProviderStatus(mapRayServiceStatus(rayService), RAYSERVICE_CREATED_WHAT);
+}

@@ -1,0 +1,355 @@
+import type { ApiObject } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-34';
+import type { Construct } from 'constructs';
+import { MODEL_ID_ENV, kuberayEngineArgString, VLLM_ENGINE_ARGS_ENV } from './args';
+import { KUBERAY_PROVIDER_NAME } from './config';
+import { kuberayServeConfig, serveReplicas } from './serve-config';
+import { FieldError, invalid, required } from '../../core/field-error';
+import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
+import { imageOverride } from '../../core/model-deployment-object';
+import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import {
+  RayService,
+  RayServiceSpecRayClusterConfigHeadGroupSpec,
+  RayServiceSpecRayClusterConfigWorkerGroupSpecs,
+} from '../../imports/ray.io';
+import { addManagedClaims } from '../../storage/managed-claim';
+import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
+import { Warnings } from '../../warnings';
+import { HF_HOME_ENV, HF_TOKEN_ENV, hfTokenEnvVar, toKubeEnvVar } from '../common/env';
+import { commonLabels, objectMeta } from '../common/metadata';
+import { nodeSelectorOf, tolerationsOf, userPodAnnotations, workloadLabels } from '../common/pod-template';
+import type { SpecComponentScaling } from '../common/spec-types';
+import type { ProviderTranslator } from '../provider-translator';
+
+/** Human name of the provider in messages. */
+export const KUBERAY_DISPLAY_NAME = 'KubeRay';
+
+/** Image of the head and worker containers when the spec names none (AI Runway's default). */
+export const KUBERAY_DEFAULT_IMAGE = 'rayproject/ray-llm:2.55.0-py311-cu128';
+
+/** Name of the Ray head container. */
+export const RAY_HEAD_CONTAINER_NAME = 'ray-head';
+/** Name of the Ray worker containers. */
+export const RAY_WORKER_CONTAINER_NAME = 'ray-worker';
+/** CPU limit of the head container. */
+export const RAY_HEAD_CPU = '4';
+/** Memory limit of the head container when `spec.resources.memory` is unset. */
+export const RAY_HEAD_DEFAULT_MEMORY = '16Gi';
+/** Memory limit of a worker container when its memory is unset. */
+export const RAY_WORKER_DEFAULT_MEMORY = '32Gi';
+/** Extended resource GPUs are requested under when `gpu.type` is unset. */
+export const DEFAULT_GPU_RESOURCE = 'nvidia.com/gpu';
+
+/** Worker group of an aggregated deployment. */
+export const AGGREGATED_WORKER_GROUP = 'gpu-workers';
+/** Worker group of the disaggregated prefill component. */
+export const PREFILL_WORKER_GROUP = 'prefill-workers';
+/** Worker group of the disaggregated decode component. */
+export const DECODE_WORKER_GROUP = 'decode-workers';
+
+/** Controller rejection of a deployment without GPUs. */
+export const KUBERAY_GPU_REQUIRED = 'KubeRay requires GPU (set resources.gpu.count > 0)';
+
+/** Controller rejection of an engine other than vLLM. */
+export function kuberayEngineNotSupported(engine: string): string {
+  return `KubeRay only supports vllm engine, got ${engine}`;
+}
+
+/**
+ * AI Runway's GPU rule for KubeRay (the same as Dynamo's): `resources.gpu.count > 0`, or, in
+ * disaggregated mode, `scaling.prefill.gpu.count > 0`.
+ */
+function hasGpu(md: ResolvedModelDeployment): boolean {
+  if ((md.spec.resources?.gpu?.count ?? 0) > 0) return true;
+  return md.mode === 'disaggregated' && (md.spec.scaling?.prefill?.gpu?.count ?? 0) > 0;
+}
+
+/**
+ * The KubeRay controller's rejections, as field errors with AI Runway's exact messages:
+ *
+ * - the resolved engine is not vllm → `spec.engine.type`;
+ * - no GPU → `spec.resources.gpu.count` (aggregated), or `spec.scaling.prefill.gpu.count`
+ *   (disaggregated, where admission forbids the top-level count and the prefill count is what
+ *   the rule looks at); Required when the count is absent, Invalid when it is 0.
+ *
+ * Overrides are not validated: KubeRay does not apply them (see {@link translateKubeRay}).
+ */
+export function validateKubeRay(md: ResolvedModelDeployment): FieldError[] {
+  const errors: FieldError[] = [];
+  if (md.engine !== 'vllm') {
+    errors.push(invalid('spec.engine.type', md.engine, kuberayEngineNotSupported(md.engine)));
+  }
+  if (!hasGpu(md)) {
+    const path = md.mode === 'disaggregated' ? 'spec.scaling.prefill.gpu.count' : 'spec.resources.gpu.count';
+    const count = md.mode === 'disaggregated' ? md.spec.scaling?.prefill?.gpu?.count : md.spec.resources?.gpu?.count;
+    errors.push(count === undefined || count === null ? required(path, KUBERAY_GPU_REQUIRED) : invalid(path, count, KUBERAY_GPU_REQUIRED));
+  }
+  return errors;
+}
+
+/** Head and worker image: the image override (`engine.image`, then `spec.image`), else the default. */
+export function kuberayImage(md: ResolvedModelDeployment): string {
+  return imageOverride(md.spec) ?? KUBERAY_DEFAULT_IMAGE;
+}
+
+/** One worker group before it becomes a pod template. */
+interface WorkerGroupPlan {
+  readonly groupName: string;
+  readonly replicas: number;
+  readonly gpuCount: number;
+  readonly gpuResource: string;
+  readonly memory: string;
+  readonly cpu?: string;
+}
+
+/**
+ * The worker groups of a deployment, in output order:
+ *
+ * - aggregated: `gpu-workers` with `scaling.replicas` (0 or unset → 1) pods, each with
+ *   `resources.gpu.count` GPUs and `resources.memory` (default 32Gi);
+ * - disaggregated: `prefill-workers` then `decode-workers`, each only when the component is
+ *   set, with the component's replicas (unset → 1, the CRD default), GPUs and memory.
+ *
+ * GPUs are requested under `gpu.type` (default `nvidia.com/gpu`), as AI Runway's KubeRay does.
+ */
+function workerGroupPlans(md: ResolvedModelDeployment): WorkerGroupPlan[] {
+  if (md.mode === 'disaggregated') {
+    const plans: WorkerGroupPlan[] = [];
+    const component = (groupName: string, c: SpecComponentScaling | undefined) => {
+      if (!c) return;
+      plans.push({
+        groupName,
+        replicas: c.replicas ?? 1,
+        gpuCount: c.gpu?.count ?? 0,
+        gpuResource: c.gpu?.type || DEFAULT_GPU_RESOURCE,
+        memory: c.memory || RAY_WORKER_DEFAULT_MEMORY,
+      });
+    };
+    component(PREFILL_WORKER_GROUP, md.spec.scaling?.prefill);
+    component(DECODE_WORKER_GROUP, md.spec.scaling?.decode);
+    return plans;
+  }
+  const resources = md.spec.resources;
+  return [{
+    groupName: AGGREGATED_WORKER_GROUP,
+    replicas: serveReplicas(md.spec.scaling?.replicas ?? undefined),
+    gpuCount: resources?.gpu?.count ?? 0,
+    gpuResource: resources?.gpu?.type || DEFAULT_GPU_RESOURCE,
+    memory: resources?.memory || RAY_WORKER_DEFAULT_MEMORY,
+    cpu: resources?.cpu || undefined,
+  }];
+}
+
+/**
+ * GPUs of one worker pod, for `--tensor-parallel-size`: the aggregated GPU count, or in
+ * disaggregated mode the smaller of the two components' counts. The single Serve deployment
+ * has no prefill/decode roles and Ray may place a replica in either group, so the tensor
+ * parallel group must fit in the smaller pod.
+ */
+export function kuberayGpusPerWorker(md: ResolvedModelDeployment): number {
+  const counts = workerGroupPlans(md).map((p) => p.gpuCount);
+  return counts.length > 0 ? Math.min(...counts) : 0;
+}
+
+/**
+ * Container env shared by the head and every worker: `MODEL_ID`, `VLLM_ENGINE_ARGS`, `spec.env`
+ * in order, then `HF_TOKEN` from the token Secret.
+ *
+ * Differences from AI Runway, deliberate:
+ * - workers get the env too, not only the head: Ray runs the vLLM replicas in worker processes,
+ *   which inherit their pod's env, so without it a gated model could not be downloaded on the
+ *   GPU workers and the user's `VLLM_*` tuning variables would not reach the engine;
+ * - every `valueFrom` source is kept and wins over `value` (AI Runway keeps only `value` and
+ *   `secretKeyRef`), as for the other providers;
+ * - a user entry named `MODEL_ID` or `VLLM_ENGINE_ARGS` replaces the generated one, and a user
+ *   `HF_TOKEN` is dropped when the token Secret is configured: upstream emits both and the later
+ *   entry wins in the container anyway; we emit no duplicate names.
+ */
+export function kuberayEnv(md: ResolvedModelDeployment): k8s.EnvVar[] {
+  const secret = md.spec.secrets?.huggingFaceToken;
+  const userEnv = md.spec.env ?? [];
+  const userSets = (name: string) => userEnv.some((e) => e.name === name);
+  const env: k8s.EnvVar[] = [];
+  if (!userSets(MODEL_ID_ENV)) env.push(md.spec.model.id ? { name: MODEL_ID_ENV, value: md.spec.model.id } : { name: MODEL_ID_ENV });
+  if (!userSets(VLLM_ENGINE_ARGS_ENV)) {
+    env.push({ name: VLLM_ENGINE_ARGS_ENV, value: kuberayEngineArgString(md.spec, { gpusPerWorker: kuberayGpusPerWorker(md) }) });
+  }
+  env.push(...userEnv.filter((e) => !(secret && e.name === HF_TOKEN_ENV)).map(toKubeEnvVar));
+  if (secret) env.push(hfTokenEnvVar(secret));
+  return env;
+}
+
+/**
+ * Pod-template metadata of the head and worker pods: `airunway.ai/model-deployment: <md>` (what
+ * AI Runway sets), plus the user's `spec.podTemplate` labels and annotations. AI Runway puts
+ * those only on the RayService, where they never reach a pod; a pod-template setting belongs on
+ * the pods (scrape or sidecar annotations, team labels). The model-deployment label is applied
+ * last, so the InferencePool selector cannot be broken.
+ */
+function podMetadata(md: ResolvedModelDeployment): k8s.ObjectMeta {
+  const annotations = userPodAnnotations(md);
+  return {
+    labels: { ...(md.spec.podTemplate?.metadata?.labels ?? {}), [LABEL_MODEL_DEPLOYMENT]: md.name },
+    ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+  };
+}
+
+/** nodeSelector and tolerations of every Ray pod (head and workers). */
+function scheduling(md: ResolvedModelDeployment): Pick<k8s.PodSpec, 'nodeSelector' | 'tolerations'> {
+  const nodeSelector = nodeSelectorOf(md);
+  const tolerations = tolerationsOf(md);
+  return {
+    ...(nodeSelector ? { nodeSelector } : {}),
+    ...(tolerations ? { tolerations } : {}),
+  };
+}
+
+/**
+ * `headGroupSpec`: dashboard on all interfaces, one `ray-head` container with the image, limits
+ * of 4 CPUs and `resources.memory` (default 16Gi), no GPU, and the shared env. The head gets
+ * `spec.nodeSelector` and `spec.tolerations` like the workers (AI Runway sets neither): a
+ * selector is often a hard placement rule of the cluster (node pool, architecture, tenancy) and
+ * a toleration only permits. No storage: the head runs no engine.
+ */
+export function kuberayHeadGroupSpec(md: ResolvedModelDeployment): RayServiceSpecRayClusterConfigHeadGroupSpec {
+  const template: k8s.PodTemplateSpec = {
+    metadata: podMetadata(md),
+    spec: {
+      containers: [{
+        name: RAY_HEAD_CONTAINER_NAME,
+        image: kuberayImage(md),
+        resources: {
+          limits: {
+            cpu: k8s.Quantity.fromString(RAY_HEAD_CPU),
+            memory: k8s.Quantity.fromString(md.spec.resources?.memory || RAY_HEAD_DEFAULT_MEMORY),
+          },
+        },
+        env: kuberayEnv(md),
+      }],
+      ...scheduling(md),
+    },
+  };
+  return {
+    rayStartParams: { 'dashboard-host': '0.0.0.0' },
+    template: k8s.toJson_PodTemplateSpec(template),
+  };
+}
+
+/**
+ * Worker env: the shared env plus `HF_HOME` pointing at the first modelCache volume's mount,
+ * unless the user sets `HF_HOME` (as Direct vLLM and Dynamo do): the weights then land on the
+ * cache volume instead of the container filesystem.
+ */
+function workerEnv(md: ResolvedModelDeployment): k8s.EnvVar[] {
+  const env = kuberayEnv(md);
+  const cache = firstModelCacheVolume(md.spec);
+  const cachePath = cache ? volumeMountPath(cache) : undefined;
+  if (cachePath !== undefined && !(md.spec.env ?? []).some((e) => e.name === HF_HOME_ENV)) {
+    env.push({ name: HF_HOME_ENV, value: cachePath });
+  }
+  return env;
+}
+
+function workerGroupSpec(md: ResolvedModelDeployment, plan: WorkerGroupPlan): RayServiceSpecRayClusterConfigWorkerGroupSpecs {
+  const limits: Record<string, k8s.Quantity> = { memory: k8s.Quantity.fromString(plan.memory) };
+  if (plan.gpuCount > 0) limits[plan.gpuResource] = k8s.Quantity.fromString(String(plan.gpuCount));
+  if (plan.cpu) limits.cpu = k8s.Quantity.fromString(plan.cpu);
+  const volumes = storagePodVolumes(md.name, md.spec);
+  const volumeMounts = storageVolumeMounts(md.spec);
+  const template: k8s.PodTemplateSpec = {
+    metadata: podMetadata(md),
+    spec: {
+      containers: [{
+        name: RAY_WORKER_CONTAINER_NAME,
+        image: kuberayImage(md),
+        resources: { limits },
+        env: workerEnv(md),
+        ...(volumeMounts.length > 0 ? { volumeMounts } : {}),
+      }],
+      ...(volumes.length > 0 ? { volumes } : {}),
+      ...scheduling(md),
+    },
+  };
+  return {
+    groupName: plan.groupName,
+    replicas: plan.replicas,
+    minReplicas: plan.replicas,
+    maxReplicas: plan.replicas,
+    rayStartParams: {},
+    template: k8s.toJson_PodTemplateSpec(template),
+  };
+}
+
+/**
+ * `workerGroupSpecs`: one group per {@link workerGroupPlans} entry, a fixed size (replicas =
+ * min = max), one `ray-worker` container with memory and GPU limits (and `resources.cpu` as a
+ * CPU limit in aggregated mode, which Ray reads as the worker's CPU count; AI Runway drops it),
+ * the shared env plus `HF_HOME`, the storage volumes mounted, and the scheduling constraints.
+ */
+export function kuberayWorkerGroupSpecs(md: ResolvedModelDeployment): RayServiceSpecRayClusterConfigWorkerGroupSpecs[] {
+  return workerGroupPlans(md).map((plan) => workerGroupSpec(md, plan));
+}
+
+function hasOverrides(overrides: unknown): boolean {
+  if (overrides === undefined || overrides === null) return false;
+  return !(typeof overrides === 'object' && !Array.isArray(overrides) && Object.keys(overrides).length === 0);
+}
+
+/**
+ * Creates the RayService for `md` as the child `RayService` of `scope` (named and namespaced
+ * like the deployment), then one PVC per managed storage volume, and returns them in that order.
+ *
+ * Decisions that differ from AI Runway's KubeRay provider (each also documented where it is
+ * implemented):
+ * - no ownerReferences: the ModelDeployment's uid is unknown at build time; the common labels
+ *   (`airunway.ai/managed-by`, `deployment`, `model-source`, `engine-type`) tie the RayService to
+ *   it instead, re-applied after the user's pod-template labels so they cannot be replaced;
+ * - storage volumes are mounted on the workers (with `HF_HOME` on the modelCache path) and
+ *   managed volumes get a PVC, as for Direct vLLM; upstream ignores storage;
+ * - `spec.nodeSelector` / `spec.tolerations` apply to the head and workers; upstream ignores them;
+ * - `engine.extraArgs`, `enforceEager`, a disabled prefix cache and the tensor parallel size
+ *   derived from the worker GPUs reach vLLM (see `renderKubeRayEngineArgs`);
+ * - env on the head and the workers (see {@link kuberayEnv});
+ * - `spec.provider.overrides` stay unsupported, as upstream, but not silently: a warning is
+ *   recorded (the RayService's final JSON remains reachable with `addJsonPatch`). They are not
+ *   rejected, so a spec AI Runway accepts still synthesizes;
+ * - disaggregated mode renders the two worker groups upstream renders and records a warning:
+ *   both groups join one Ray cluster serving one vLLM deployment, with no prefill/decode roles
+ *   and no KV transfer.
+ */
+export function translateKubeRay(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
+  if (md.engine !== 'vllm') throw new Error(kuberayEngineNotSupported(md.engine));
+  const rayService = new RayService(scope, 'RayService', {
+    metadata: objectMeta(md, md.name, workloadLabels(md), userPodAnnotations(md)),
+    spec: {
+      serveConfigV2: kuberayServeConfig(serveReplicas(md.spec.scaling?.replicas ?? undefined)),
+      rayClusterConfig: {
+        headGroupSpec: kuberayHeadGroupSpec(md),
+        workerGroupSpecs: kuberayWorkerGroupSpecs(md),
+      },
+    },
+  });
+  if (hasOverrides(md.spec.provider?.overrides)) {
+    Warnings.add(
+      rayService,
+      `${KUBERAY_DISPLAY_NAME} does not support spec.provider.overrides; they are ignored (patch the RayService with addJsonPatch instead)`,
+    );
+  }
+  if (md.mode === 'disaggregated') {
+    Warnings.add(
+      rayService,
+      `${KUBERAY_DISPLAY_NAME} renders disaggregated mode as two worker groups (${PREFILL_WORKER_GROUP}, ${DECODE_WORKER_GROUP}) ` +
+        'of one Ray cluster serving a single vLLM deployment: there are no prefill/decode roles and no KV cache transfer',
+    );
+  }
+  return [rayService, ...addManagedClaims(scope, md, commonLabels(md))];
+}
+
+/** The KubeRay provider (`kuberay`): one `ray.io/v1` RayService running vLLM on Ray Serve. */
+export const kuberayTranslator: ProviderTranslator = {
+  providerName: KUBERAY_PROVIDER_NAME,
+  displayName: KUBERAY_DISPLAY_NAME,
+  validate: validateKubeRay,
+  translate: translateKubeRay,
+};

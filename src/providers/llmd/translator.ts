@@ -1,0 +1,393 @@
+import type { ApiObject } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-34';
+import type { Construct } from 'constructs';
+import { FieldError, forbidden, invalid, required } from '../../core/field-error';
+import { LABEL_DEPLOYMENT, LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
+import { imageOverride } from '../../core/model-deployment-object';
+import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { Warnings } from '../../warnings';
+import { HF_TOKEN_ENV, hfTokenEnvVar, toKubeEnvVar } from '../common/env';
+import { commonLabels, objectMeta } from '../common/metadata';
+import { BLOCKED_OVERRIDE_KEYS, mergeIntoFinalJson, PROVIDER_OVERRIDES_PATH, validateOverrideKeys } from '../common/overrides';
+import {
+  nodeSelectorOf,
+  podTemplateLabels,
+  selectorLabels,
+  tolerationsOf,
+  userPodAnnotations,
+  workloadLabels,
+} from '../common/pod-template';
+import { aggregatedSizing, componentSizing, ContainerSizing, containerResources, NVIDIA_GPU_RESOURCE } from '../common/resources';
+import type { SpecComponentScaling } from '../common/spec-types';
+import type { ProviderTranslator } from '../provider-translator';
+import {
+  llmdArgErrors,
+  LLMD_KV_TRANSFER_CONFIG_DECODE,
+  LLMD_KV_TRANSFER_CONFIG_PREFILL,
+  LLMD_VLLM_PORT,
+  renderLlmdArgs,
+} from './args';
+import { LLMD_PROVIDER_NAME } from './config';
+
+/** Human name of the provider in messages. */
+export const LLMD_DISPLAY_NAME = 'llm-d';
+
+/** The image of llm-d's vLLM containers when the spec names none (AI Runway's llm-d default). */
+export const LLMD_DEFAULT_IMAGE = 'vllm/vllm-openai:v0.9.1';
+
+/** Name of the serving container. */
+export const LLMD_CONTAINER_NAME = 'vllm';
+
+/** The controller's rejection of a deployment without GPUs (aggregated mode). */
+export const LLMD_GPU_REQUIRED = 'llm-d provider requires GPU resources (spec.resources.gpu.count > 0)';
+
+/** The controller's and transformer's rejection of an engine other than vLLM. */
+export function llmdEngineNotSupported(engine: string): string {
+  return `llm-d provider only supports vllm engine, got ${engine}`;
+}
+
+/** The controller's rejection of a disaggregated component without GPUs. */
+export function llmdComponentGpuRequired(component: 'prefill' | 'decode'): string {
+  return `llm-d provider requires GPU resources for ${component} (spec.scaling.${component}.gpu.count > 0)`;
+}
+
+/** The controller's and transformer's rejection of a missing disaggregated component. */
+export function llmdComponentRequired(component: 'prefill' | 'decode'): string {
+  return `spec.scaling.${component} is required for disaggregated serving mode`;
+}
+
+/** The transformer's rejection of a disaggregated deployment without `spec.scaling`. */
+export const LLMD_SCALING_REQUIRED = 'spec.scaling is required for disaggregated serving mode';
+
+/** llm-d's exact rejection of an override that reaches the pod spec. */
+export const LLMD_TEMPLATE_SPEC_OVERRIDE_BLOCKED = 'overriding "spec.template.spec" is not allowed';
+
+/** Pod labels that select llm-d's pods (Deployment selector, Service, InferencePool). */
+const PROTECTED_POD_LABELS: readonly string[] = [LABEL_DEPLOYMENT, 'app', LABEL_MODEL_DEPLOYMENT];
+
+const OVERRIDES_SPEC = `${PROVIDER_OVERRIDES_PATH}.spec`;
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function has(obj: Record<string, unknown>, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(obj, key);
+}
+
+/**
+ * llm-d's checks of `spec.provider.overrides`, which are deep-merged into each Deployment:
+ *
+ * - AI Runway's: an object; no `apiVersion`/`kind`/`metadata`/`status` at the root
+ *   (`overriding "<key>" is not allowed`); no `spec.template.spec` at all, whatever its value
+ *   (`overriding "spec.template.spec" is not allowed`): llm-d keeps the pod spec to itself.
+ * - Ours, each closing a way around those rules or a certain failure at apply time:
+ *   a non-object `spec` or `spec.template` (it would replace the pod spec wholesale);
+ *   `spec.selector`, a non-object `spec.template.metadata` or `.labels`, and the pod labels
+ *   `airunway.ai/deployment`, `app` and `airunway.ai/model-deployment` (they tie the pods to the
+ *   Deployment selector, the Service and the InferencePool; users cannot clobber them through
+ *   `spec.podTemplate` either); any other root key (a Deployment has none, the API server
+ *   would drop it).
+ */
+export function validateLlmdOverrides(overrides: unknown): FieldError[] {
+  const errors = validateOverrideKeys(overrides);
+  if (!isJsonObject(overrides)) return errors;
+  for (const key of Object.keys(overrides)) {
+    if (key === 'spec' || BLOCKED_OVERRIDE_KEYS.includes(key)) continue;
+    errors.push(forbidden(
+      `${PROVIDER_OVERRIDES_PATH}.${key}`,
+      `a Deployment has no root field ${JSON.stringify(key)}; llm-d overrides merge into each Deployment, so put fields under "spec"`,
+    ));
+  }
+  if (!has(overrides, 'spec')) return errors;
+
+  const spec = overrides.spec;
+  if (!isJsonObject(spec)) {
+    errors.push(forbidden(OVERRIDES_SPEC, `${LLMD_TEMPLATE_SPEC_OVERRIDE_BLOCKED} (a non-object "spec" would replace it)`));
+    return errors;
+  }
+  if (has(spec, 'selector')) {
+    errors.push(forbidden(
+      `${OVERRIDES_SPEC}.selector`,
+      'overriding "spec.selector" is not allowed: it must match the pod labels llm-d sets, which its Service selects',
+    ));
+  }
+  if (!has(spec, 'template')) return errors;
+
+  const template = spec.template;
+  if (!isJsonObject(template)) {
+    errors.push(forbidden(`${OVERRIDES_SPEC}.template`, `${LLMD_TEMPLATE_SPEC_OVERRIDE_BLOCKED} (a non-object "spec.template" would replace it)`));
+    return errors;
+  }
+  if (has(template, 'spec')) errors.push(forbidden(`${OVERRIDES_SPEC}.template.spec`, LLMD_TEMPLATE_SPEC_OVERRIDE_BLOCKED));
+  if (!has(template, 'metadata')) return errors;
+
+  const podLabelsReason = 'the Deployment selector, the Service and the InferencePool select llm-d pods by their labels';
+  const metadata = template.metadata;
+  if (!isJsonObject(metadata)) {
+    errors.push(forbidden(`${OVERRIDES_SPEC}.template.metadata`, `overriding "spec.template.metadata" with a non-object is not allowed: ${podLabelsReason}`));
+    return errors;
+  }
+  if (!has(metadata, 'labels')) return errors;
+  const labels = metadata.labels;
+  if (!isJsonObject(labels)) {
+    errors.push(forbidden(`${OVERRIDES_SPEC}.template.metadata.labels`, `overriding "spec.template.metadata.labels" with a non-object is not allowed: ${podLabelsReason}`));
+    return errors;
+  }
+  for (const key of PROTECTED_POD_LABELS) {
+    if (has(labels, key)) {
+      errors.push(forbidden(`${OVERRIDES_SPEC}.template.metadata.labels.${key}`, `overriding pod label ${JSON.stringify(key)} is not allowed: ${podLabelsReason}`));
+    }
+  }
+  return errors;
+}
+
+function checkGpuCount(path: string, count: number | undefined | null, message: string): FieldError[] {
+  if (count === undefined || count === null) return [required(path, message)];
+  return count > 0 ? [] : [invalid(path, count, message)];
+}
+
+/**
+ * The llm-d controller's rejections, plus the ones its transformer would raise while building
+ * objects, so that they fail the synth with a field path instead of a failed ModelDeployment:
+ *
+ * - engine must be vllm (`spec.engine.type`);
+ * - disaggregated: `spec.scaling.prefill` and `spec.scaling.decode` present, each with
+ *   `gpu.count > 0` (`spec.scaling.<c>.gpu.count`); aggregated: `spec.resources.gpu.count > 0`;
+ * - overrides: `validateLlmdOverrides`; launch flags: `llmdArgErrors`.
+ *
+ * Every problem is reported, where the controller stops at the first.
+ */
+export function validateLlmd(md: ResolvedModelDeployment): FieldError[] {
+  const errors: FieldError[] = [];
+  if (md.engine !== 'vllm') errors.push(invalid('spec.engine.type', md.engine, llmdEngineNotSupported(md.engine)));
+  if (md.mode === 'disaggregated') {
+    const prefill = md.spec.scaling?.prefill;
+    const decode = md.spec.scaling?.decode;
+    // The controller's order: presence of prefill, of decode, then their GPUs.
+    if (!prefill) errors.push(required('spec.scaling.prefill', llmdComponentRequired('prefill')));
+    if (!decode) errors.push(required('spec.scaling.decode', llmdComponentRequired('decode')));
+    if (prefill) errors.push(...checkGpuCount('spec.scaling.prefill.gpu.count', prefill.gpu?.count, llmdComponentGpuRequired('prefill')));
+    if (decode) errors.push(...checkGpuCount('spec.scaling.decode.gpu.count', decode.gpu?.count, llmdComponentGpuRequired('decode')));
+  } else {
+    errors.push(...checkGpuCount('spec.resources.gpu.count', md.spec.resources?.gpu?.count, LLMD_GPU_REQUIRED));
+  }
+  errors.push(...validateLlmdOverrides(md.spec.provider?.overrides));
+  errors.push(...llmdArgErrors(md.spec));
+  return errors;
+}
+
+/** Container image: image override (`engine.image`, then `spec.image`), else llm-d's default. */
+export function llmdImage(md: ResolvedModelDeployment): string {
+  return imageOverride(md.spec) ?? LLMD_DEFAULT_IMAGE;
+}
+
+/**
+ * Container env: every `spec.env` entry in order, then `HF_TOKEN` from the Secret named in
+ * `spec.secrets.huggingFaceToken`.
+ *
+ * As in AI Runway's llm-d there is no de-duplication: a user `HF_TOKEN` is kept, so the
+ * container lists it twice and Kubernetes uses the later one, from the Secret (a warning is
+ * recorded; see `translateLlmd`). Each entry is rendered with the shared helper, which keeps
+ * every `valueFrom` source and prefers it over `value`. AI Runway's llm-d keeps only
+ * `secretKeyRef` sources (a configMapKeyRef/fieldRef/resourceFieldRef entry becomes an empty
+ * variable) and emits `value` and `valueFrom` together, which the API server rejects; we do
+ * neither.
+ */
+function llmdEnv(md: ResolvedModelDeployment): k8s.EnvVar[] | undefined {
+  const env: k8s.EnvVar[] = (md.spec.env ?? []).map(toKubeEnvVar);
+  const secret = md.spec.secrets?.huggingFaceToken;
+  if (secret) env.push(hfTokenEnvVar(secret));
+  return env.length > 0 ? env : undefined;
+}
+
+/** No probes, volumes or `/dev/shm` mount: llm-d's container is the image entrypoint and its args. */
+function llmdPodSpec(md: ResolvedModelDeployment, args: string[], sizing: ContainerSizing): k8s.PodSpec {
+  const resources = containerResources(sizing);
+  const env = llmdEnv(md);
+  const container: k8s.Container = {
+    name: LLMD_CONTAINER_NAME,
+    image: llmdImage(md),
+    args,
+    ports: [{ name: 'http', containerPort: LLMD_VLLM_PORT, protocol: 'TCP' }],
+    ...(resources ? { resources } : {}),
+    ...(env ? { env } : {}),
+  };
+  const nodeSelector = nodeSelectorOf(md);
+  const tolerations = tolerationsOf(md);
+  return {
+    containers: [container],
+    ...(nodeSelector ? { nodeSelector } : {}),
+    ...(tolerations ? { tolerations } : {}),
+  };
+}
+
+interface DeploymentPlan {
+  readonly id: string;
+  readonly name: string;
+  readonly replicas: number;
+  readonly sizing: ContainerSizing;
+  readonly args: string[];
+  /** How a failure names this Deployment: `Deployment`, `decode Deployment`, `prefill Deployment`. */
+  readonly what: string;
+}
+
+function addDeployment(scope: Construct, md: ResolvedModelDeployment, plan: DeploymentPlan): k8s.KubeDeployment {
+  const overrides = md.spec.provider?.overrides;
+  const blocked = validateLlmdOverrides(overrides);
+  if (blocked.length > 0) throw new Error(`failed to build ${plan.what}: failed to apply provider overrides: ${blocked[0].message}`);
+
+  const annotations = userPodAnnotations(md);
+  const deployment = new k8s.KubeDeployment(scope, plan.id, {
+    metadata: objectMeta(md, plan.name, workloadLabels(md), annotations),
+    spec: {
+      replicas: plan.replicas,
+      selector: { matchLabels: selectorLabels(md, plan.name) },
+      template: {
+        metadata: {
+          labels: podTemplateLabels(md, plan.name),
+          ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+        },
+        spec: llmdPodSpec(md, plan.args, plan.sizing),
+      },
+    },
+  });
+  if (isJsonObject(overrides)) mergeIntoFinalJson(deployment, overrides);
+  return deployment;
+}
+
+function addService(scope: Construct, id: string, md: ResolvedModelDeployment, name: string): k8s.KubeService {
+  return new k8s.KubeService(scope, id, {
+    metadata: objectMeta(md, name, commonLabels(md)),
+    spec: {
+      type: 'ClusterIP',
+      selector: selectorLabels(md, name),
+      ports: [{ name: 'http', port: LLMD_VLLM_PORT, targetPort: k8s.IntOrString.fromNumber(LLMD_VLLM_PORT), protocol: 'TCP' }],
+    },
+  });
+}
+
+function renderArgs(md: ResolvedModelDeployment, prefix: string, gpuCount: number, kvTransferConfig?: string): string[] {
+  try {
+    return renderLlmdArgs(md.spec, { gpuCount, kvTransferConfig });
+  } catch (e) {
+    throw new Error(`failed to build ${prefix}vLLM args: ${(e as Error).message}`);
+  }
+}
+
+function addAggregated(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
+  const configured = md.spec.scaling?.replicas ?? 0;
+  const sizing = aggregatedSizing(md.spec);
+  return [
+    addDeployment(scope, md, {
+      id: 'Deployment',
+      name: md.name,
+      replicas: configured > 0 ? configured : 1,
+      sizing,
+      args: renderArgs(md, '', sizing.gpuCount),
+      what: 'Deployment',
+    }),
+    addService(scope, 'Service', md, md.name),
+  ];
+}
+
+function componentPlan(
+  md: ResolvedModelDeployment,
+  component: 'decode' | 'prefill',
+  scaling: SpecComponentScaling,
+  kvTransferConfig: string,
+): DeploymentPlan {
+  // AI Runway's transformer reads the component GPU without a nil check; its controller's GPU
+  // rule guarantees it. Here validateLlmd reports it, and this is the backstop.
+  if (!scaling.gpu) throw new Error(llmdComponentGpuRequired(component));
+  const sizing = componentSizing(scaling);
+  const id = component === 'decode' ? 'Decode' : 'Prefill';
+  return {
+    id: `${id}Deployment`,
+    name: `${md.name}-${component}`,
+    // Used as given (the CRD defaults component replicas to 1).
+    replicas: scaling.replicas ?? 1,
+    sizing,
+    args: renderArgs(md, `${component} `, sizing.gpuCount, kvTransferConfig),
+    what: `${component} Deployment`,
+  };
+}
+
+function addDisaggregated(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
+  const scaling = md.spec.scaling;
+  // The transformer's order: scaling, decode, prefill.
+  if (!scaling) throw new Error(LLMD_SCALING_REQUIRED);
+  if (!scaling.decode) throw new Error(llmdComponentRequired('decode'));
+  if (!scaling.prefill) throw new Error(llmdComponentRequired('prefill'));
+  const decode = componentPlan(md, 'decode', scaling.decode, LLMD_KV_TRANSFER_CONFIG_DECODE);
+  const prefill = componentPlan(md, 'prefill', scaling.prefill, LLMD_KV_TRANSFER_CONFIG_PREFILL);
+  return [
+    addDeployment(scope, md, decode),
+    addDeployment(scope, md, prefill),
+    // The decode Service is the serving endpoint; the prefill Service is internal.
+    addService(scope, 'DecodeService', md, decode.name),
+    addService(scope, 'PrefillService', md, prefill.name),
+  ];
+}
+
+/** What llm-d silently drops from this spec, for a warning. */
+function ignoredFieldWarnings(md: ResolvedModelDeployment): string[] {
+  const warnings: string[] = [];
+  if ((md.spec.model.storage?.volumes ?? []).length > 0) {
+    warnings.push(
+      `${LLMD_DISPLAY_NAME} ignores spec.model.storage.volumes: its Deployments mount no volumes, so vLLM downloads the model ` +
+        'into the container on every start (the vllm and dynamo providers mount a model cache)',
+    );
+  }
+  const gpuTypes: Array<[string, string | undefined]> = [
+    ['spec.resources.gpu.type', md.spec.resources?.gpu?.type],
+    ['spec.scaling.prefill.gpu.type', md.spec.scaling?.prefill?.gpu?.type],
+    ['spec.scaling.decode.gpu.type', md.spec.scaling?.decode?.gpu?.type],
+  ];
+  for (const [path, type] of gpuTypes) {
+    if (type && type !== NVIDIA_GPU_RESOURCE) {
+      warnings.push(`${LLMD_DISPLAY_NAME} ignores ${path} ${JSON.stringify(type)}: it always requests GPUs as ${NVIDIA_GPU_RESOURCE}`);
+    }
+  }
+  if (md.spec.secrets?.huggingFaceToken && (md.spec.env ?? []).some((e) => e.name === HF_TOKEN_ENV)) {
+    warnings.push(
+      `spec.env sets ${HF_TOKEN_ENV} and spec.secrets.huggingFaceToken adds it again: the ${LLMD_DISPLAY_NAME} container lists it twice ` +
+        'and the later entry, from the Secret, wins; server-side apply (kubectl apply --server-side, Flux) rejects duplicate env names, so remove one',
+    );
+  }
+  return warnings;
+}
+
+/**
+ * Creates the llm-d objects under `scope` and returns them, primary Deployment first:
+ *
+ * - aggregated: Deployment `<md>` and Service `<md>` (construct ids `Deployment`, `Service`);
+ * - disaggregated: Deployments `<md>-decode` and `<md>-prefill` (`DecodeDeployment`,
+ *   `PrefillDeployment`), then Services `<md>-decode` and `<md>-prefill` (`DecodeService`,
+ *   `PrefillService`). Each component gets its own GPUs, memory, replicas, tensor parallelism
+ *   and PyNccl KV-transfer role (decode consumes, prefill produces).
+ *
+ * Same object set, names, labels and selectors as Direct vLLM, with llm-d's own image
+ * (`vllm/vllm-openai:v0.9.1`), arguments (`renderLlmdArgs`) and env, and none of Direct vLLM's
+ * probes, volumes or `/dev/shm`. No ownerReferences: the ModelDeployment uid is unknown at
+ * build time; the common labels tie the objects to it instead. `spec.provider.overrides` are
+ * deep-merged into each Deployment (not the Services) after everything else; a `null` sets the
+ * key to JSON null.
+ *
+ * Warnings are recorded on the primary Deployment for what llm-d ignores (storage volumes,
+ * non-NVIDIA GPU types) and for a duplicated `HF_TOKEN`.
+ */
+export function translateLlmd(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
+  if (md.engine !== 'vllm') throw new Error(llmdEngineNotSupported(md.engine));
+  const objects = md.mode === 'disaggregated' ? addDisaggregated(scope, md) : addAggregated(scope, md);
+  for (const warning of ignoredFieldWarnings(md)) Warnings.add(objects[0], warning);
+  return objects;
+}
+
+/** The llm-d provider (`llmd`): vLLM Deployments and Services, aggregated or prefill/decode. */
+export const llmdTranslator: ProviderTranslator = {
+  providerName: LLMD_PROVIDER_NAME,
+  displayName: LLMD_DISPLAY_NAME,
+  validate: validateLlmd,
+  translate: translateLlmd,
+};
