@@ -14,6 +14,19 @@ export function hfTokenEnvVar(secretName: string): k8s.EnvVar {
 }
 
 /**
+ * The model server's env: `spec.env` in order, then `HF_TOKEN` from the Secret named in
+ * `spec.secrets.huggingFaceToken`. A user `HF_TOKEN` is dropped when that Secret is configured:
+ * the container would list the name twice (the later entry wins, so the value is the same), and
+ * server-side apply rejects duplicate env names.
+ */
+export function modelServerEnv(spec: { env?: SpecEnvVar[]; secrets?: { huggingFaceToken?: string } }): k8s.EnvVar[] {
+  const secret = spec.secrets?.huggingFaceToken;
+  const env = (spec.env ?? []).filter((e) => !(secret && e.name === HF_TOKEN_ENV)).map(toKubeEnvVar);
+  if (secret) env.push(hfTokenEnvVar(secret));
+  return env;
+}
+
+/**
  * Converts a `spec.env[].valueFrom` (JSON shape) into the typed L1 shape, keeping every source
  * Kubernetes defines. Undefined when no source is set, which is how AI Runway decides between
  * `valueFrom` and `value` (an empty `valueFrom: {}` counts as absent).

@@ -16,7 +16,7 @@ import {
 import { addManagedClaims } from '../../storage/managed-claim';
 import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
 import { Warnings } from '../../warnings';
-import { HF_HOME_ENV, HF_TOKEN_ENV, hfTokenEnvVar, toKubeEnvVar } from '../common/env';
+import { HF_HOME_ENV, modelServerEnv } from '../common/env';
 import { commonLabels, objectMeta } from '../common/metadata';
 import { nodeSelectorOf, tolerationsOf, userPodAnnotations, workloadLabels } from '../common/pod-template';
 import type { SpecComponentScaling } from '../common/spec-types';
@@ -133,7 +133,8 @@ function workerGroupPlans(md: ResolvedModelDeployment): WorkerGroupPlan[] {
   const resources = md.spec.resources;
   return [{
     groupName: AGGREGATED_WORKER_GROUP,
-    replicas: serveReplicas(md.spec.scaling?.replicas ?? undefined),
+    // One worker pod per Serve replica, so the same positive-or-1 rule.
+    replicas: serveReplicas(md.spec.scaling?.replicas),
     gpuCount: resources?.gpu?.count ?? 0,
     gpuResource: resources?.gpu?.type || DEFAULT_GPU_RESOURCE,
     memory: resources?.memory || RAY_WORKER_DEFAULT_MEMORY,
@@ -167,7 +168,6 @@ export function kuberayGpusPerWorker(md: ResolvedModelDeployment): number {
  *   entry wins in the container anyway; we emit no duplicate names.
  */
 export function kuberayEnv(md: ResolvedModelDeployment): k8s.EnvVar[] {
-  const secret = md.spec.secrets?.huggingFaceToken;
   const userEnv = md.spec.env ?? [];
   const userSets = (name: string) => userEnv.some((e) => e.name === name);
   const env: k8s.EnvVar[] = [];
@@ -175,8 +175,7 @@ export function kuberayEnv(md: ResolvedModelDeployment): k8s.EnvVar[] {
   if (!userSets(VLLM_ENGINE_ARGS_ENV)) {
     env.push({ name: VLLM_ENGINE_ARGS_ENV, value: kuberayEngineArgString(md.spec, { gpusPerWorker: kuberayGpusPerWorker(md) }) });
   }
-  env.push(...userEnv.filter((e) => !(secret && e.name === HF_TOKEN_ENV)).map(toKubeEnvVar));
-  if (secret) env.push(hfTokenEnvVar(secret));
+  env.push(...modelServerEnv(md.spec));
   return env;
 }
 
@@ -323,7 +322,7 @@ export function translateKubeRay(scope: Construct, md: ResolvedModelDeployment):
   const rayService = new RayService(scope, 'RayService', {
     metadata: objectMeta(md, md.name, workloadLabels(md), userPodAnnotations(md)),
     spec: {
-      serveConfigV2: kuberayServeConfig(serveReplicas(md.spec.scaling?.replicas ?? undefined)),
+      serveConfigV2: kuberayServeConfig(serveReplicas(md.spec.scaling?.replicas)),
       rayClusterConfig: {
         headGroupSpec: kuberayHeadGroupSpec(md),
         workerGroupSpecs: kuberayWorkerGroupSpecs(md),

@@ -6,7 +6,7 @@ import { LABEL_DEPLOYMENT, LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { Warnings } from '../../warnings';
-import { HF_TOKEN_ENV, hfTokenEnvVar, toKubeEnvVar } from '../common/env';
+import { modelServerEnv } from '../common/env';
 import { commonLabels, objectMeta } from '../common/metadata';
 import { BLOCKED_OVERRIDE_KEYS, mergeIntoFinalJson, PROVIDER_OVERRIDES_PATH, validateOverrideKeys } from '../common/overrides';
 import {
@@ -183,21 +183,13 @@ export function llmdImage(md: ResolvedModelDeployment): string {
 }
 
 /**
- * Container env: every `spec.env` entry in order, then `HF_TOKEN` from the Secret named in
- * `spec.secrets.huggingFaceToken`.
- *
- * As in AI Runway's llm-d there is no de-duplication: a user `HF_TOKEN` is kept, so the
- * container lists it twice and Kubernetes uses the later one, from the Secret (a warning is
- * recorded; see `translateLlmd`). Each entry is rendered with the shared helper, which keeps
- * every `valueFrom` source and prefers it over `value`. AI Runway's llm-d keeps only
- * `secretKeyRef` sources (a configMapKeyRef/fieldRef/resourceFieldRef entry becomes an empty
- * variable) and emits `value` and `valueFrom` together, which the API server rejects; we do
- * neither.
+ * Container env, as Direct vLLM's (`modelServerEnv`). AI Runway's llm-d does not de-duplicate a
+ * user `HF_TOKEN` (the pod lists it twice, which server-side apply rejects), keeps only
+ * `secretKeyRef` sources and emits `value` and `valueFrom` together (which the API server
+ * rejects); we do none of that.
  */
 function llmdEnv(md: ResolvedModelDeployment): k8s.EnvVar[] | undefined {
-  const env: k8s.EnvVar[] = (md.spec.env ?? []).map(toKubeEnvVar);
-  const secret = md.spec.secrets?.huggingFaceToken;
-  if (secret) env.push(hfTokenEnvVar(secret));
+  const env = modelServerEnv(md.spec);
   return env.length > 0 ? env : undefined;
 }
 
@@ -349,12 +341,6 @@ function ignoredFieldWarnings(md: ResolvedModelDeployment): string[] {
       warnings.push(`${LLMD_DISPLAY_NAME} ignores ${path} ${JSON.stringify(type)}: it always requests GPUs as ${NVIDIA_GPU_RESOURCE}`);
     }
   }
-  if (md.spec.secrets?.huggingFaceToken && (md.spec.env ?? []).some((e) => e.name === HF_TOKEN_ENV)) {
-    warnings.push(
-      `spec.env sets ${HF_TOKEN_ENV} and spec.secrets.huggingFaceToken adds it again: the ${LLMD_DISPLAY_NAME} container lists it twice ` +
-        'and the later entry, from the Secret, wins; server-side apply (kubectl apply --server-side, Flux) rejects duplicate env names, so remove one',
-    );
-  }
   return warnings;
 }
 
@@ -375,7 +361,7 @@ function ignoredFieldWarnings(md: ResolvedModelDeployment): string[] {
  * key to JSON null.
  *
  * Warnings are recorded on the primary Deployment for what llm-d ignores (storage volumes,
- * non-NVIDIA GPU types) and for a duplicated `HF_TOKEN`.
+ * non-NVIDIA GPU types).
  */
 export function translateLlmd(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
   if (md.engine !== 'vllm') throw new Error(llmdEngineNotSupported(md.engine));

@@ -6,7 +6,7 @@ import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { addManagedClaims } from '../../storage/managed-claim';
 import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
-import { HF_HOME_ENV, HF_TOKEN_ENV, hfTokenEnvVar, toKubeEnvVar } from '../common/env';
+import { HF_HOME_ENV, modelServerEnv } from '../common/env';
 import { commonLabels, objectMeta } from '../common/metadata';
 import { mergeIntoFinalJson, validateOverrideKeys } from '../common/overrides';
 import {
@@ -105,10 +105,8 @@ function httpProbe(initialDelaySeconds: number, periodSeconds: number, failureTh
  * `HF_HOME` themselves (Dynamo's provider does the same).
  */
 function directVllmEnv(md: ResolvedModelDeployment): k8s.EnvVar[] | undefined {
-  const secret = md.spec.secrets?.huggingFaceToken;
   const userEnv = md.spec.env ?? [];
-  const env: k8s.EnvVar[] = userEnv.filter((e) => !(secret && e.name === HF_TOKEN_ENV)).map(toKubeEnvVar);
-  if (secret) env.push(hfTokenEnvVar(secret));
+  const env = modelServerEnv(md.spec);
   const cache = firstModelCacheVolume(md.spec);
   const cachePath = cache ? volumeMountPath(cache) : undefined;
   if (cachePath !== undefined && !userEnv.some((e) => e.name === HF_HOME_ENV)) {

@@ -50,6 +50,7 @@ export function kuberayDeployment(options: FixtureOptions = {}): ResolvedModelDe
  */
 export function multiGpuDeployment(options: FixtureOptions = {}): ResolvedModelDeployment {
   return kuberayDeployment({
+    name: 'llama',
     ...options,
     spec: {
       resources: { gpu: { count: 4, type: 'nvidia.com/gpu' }, memory: '256Gi' },

@@ -1,0 +1,107 @@
+import { FieldError, invalid } from '../../core/field-error';
+import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
+import { invalidEngineArgKeyMessage, isValidEngineArgKey } from '../vllm/args';
+
+/** `--kv-transfer-config` of every disaggregated vLLM worker: NIXL, both roles. */
+export const NIXL_KV_TRANSFER_CONFIG = '{"kv_connector":"NixlConnector","kv_role":"kv_both"}';
+
+/**
+ * `engine.args` key that Dynamo's vLLM worker never receives: AI Runway drops it, because the
+ * KV connector is Dynamo's to choose (NIXL in disaggregated mode).
+ */
+export const DROPPED_VLLM_ARG = 'connector';
+
+/** Role of a disaggregated worker (`--disaggregation-mode`). */
+export type DisaggregationRole = 'prefill' | 'decode';
+
+/** `python3 -m dynamo.<engine>`: the worker entry point of each engine's runtime image. */
+export function workerCommand(engine: string): string[] {
+  return ['python3', '-m', `dynamo.${engine}`];
+}
+
+/** Entry point of the mocker test backend. */
+export const MOCKER_COMMAND: readonly string[] = ['python3', '-m', 'dynamo.mocker'];
+
+function sortedArgKeys(spec: ModelDeploymentSpec): string[] {
+  // Plain code-unit order, which is Go's byte order for the ASCII keys that pass validation.
+  return Object.keys(spec.engine?.args ?? {}).sort();
+}
+
+/**
+ * The Dynamo transformer's key check of `spec.engine.args` (the same rule as llm-d and Direct
+ * vLLM): one error per invalid key, in sorted key order, at `spec.engine.args.<key>`.
+ */
+export function dynamoArgKeyErrors(spec: ModelDeploymentSpec): FieldError[] {
+  return sortedArgKeys(spec)
+    .filter((key) => !isValidEngineArgKey(key))
+    .map((key) => invalid(`spec.engine.args.${key}`, key, invalidEngineArgKeyMessage(key)));
+}
+
+/**
+ * The worker arguments of a real engine, in AI Runway's order (each flag and value a separate
+ * element):
+ *
+ * 1. `--model <id>` (vLLM) or `--model-path <id>` (SGLang, TensorRT-LLM);
+ * 2. `--served-model-name` when set;
+ * 3. the context length: `--max-model-len` (vLLM), `--context-length` (SGLang), nothing for
+ *    TensorRT-LLM;
+ * 4. `--trust-remote-code`, 5. `--enable-prefix-caching`, 6. `--enforce-eager` when true (vLLM
+ *    and SGLang only);
+ * 7. `engine.args` sorted by key, `--key value` or a bare `--key` for an empty value, without
+ *    `connector` for vLLM;
+ * then, for a disaggregated worker, `--disaggregation-mode <role>` and (vLLM only) the NIXL
+ * `--kv-transfer-config`.
+ *
+ * No tensor parallelism is derived from the GPU count and `extraArgs` are not passed (set
+ * `tensor-parallel-size` in `engine.args`). Throws on an invalid `engine.args` key.
+ */
+export function dynamoEngineArgs(spec: ModelDeploymentSpec, engine: string, role?: DisaggregationRole): string[] {
+  const keyErrors = dynamoArgKeyErrors(spec);
+  if (keyErrors.length > 0) throw new Error(keyErrors[0].message);
+
+  const e = spec.engine ?? {};
+  const tuned = engine === 'vllm' || engine === 'sglang';
+  // The id is passed even when empty (custom source); the engine then reports the problem.
+  const out: string[] = [engine === 'sglang' || engine === 'trtllm' ? '--model-path' : '--model', spec.model.id ?? ''];
+  if (spec.model.servedName) out.push('--served-model-name', spec.model.servedName);
+  // contextLength is a pointer upstream: an explicit 0 is still rendered.
+  if (e.contextLength !== undefined && e.contextLength !== null) {
+    if (engine === 'vllm') out.push('--max-model-len', String(e.contextLength));
+    else if (engine === 'sglang') out.push('--context-length', String(e.contextLength));
+  }
+  if (tuned && e.trustRemoteCode) out.push('--trust-remote-code');
+  if (tuned && e.enablePrefixCaching) out.push('--enable-prefix-caching');
+  if (tuned && e.enforceEager) out.push('--enforce-eager');
+
+  const args = e.args ?? {};
+  for (const key of sortedArgKeys(spec)) {
+    if (engine === 'vllm' && key === DROPPED_VLLM_ARG) continue;
+    const value = args[key];
+    if (value !== '' && value !== undefined && value !== null) out.push(`--${key}`, value);
+    else out.push(`--${key}`);
+  }
+  if (role) {
+    out.push('--disaggregation-mode', role);
+    if (engine === 'vllm') out.push('--kv-transfer-config', NIXL_KV_TRANSFER_CONFIG);
+  }
+  return out;
+}
+
+/**
+ * The mocker's arguments: it serves `--model-path <id>` under `--model-name <servedName or id>`,
+ * 1000 times faster than real time with a fixed small KV cache; a disaggregated mocker worker
+ * adds `--disaggregation-mode <role>` (no KV transfer config).
+ */
+export function mockerArgs(spec: ModelDeploymentSpec, role?: DisaggregationRole): string[] {
+  const id = spec.model.id ?? '';
+  const out = [
+    '--model-path', id,
+    '--model-name', spec.model.servedName || id,
+    '--speedup-ratio', '1000.0',
+    '--num-gpu-blocks-override', '4096',
+    '--block-size', '16',
+    '--max-num-seqs', '64',
+  ];
+  if (role) out.push('--disaggregation-mode', role);
+  return out;
+}

@@ -1,0 +1,69 @@
+import { imageOverride } from '../../core/model-deployment-object';
+import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+
+/** Registry path of NVIDIA's Dynamo images. */
+export const DYNAMO_IMAGE_REPOSITORY = 'nvcr.io/nvidia/ai-dynamo';
+/** Tag of every default Dynamo image: the Dynamo release AI Runway builds against (`versions.env`). */
+export const DYNAMO_VERSION = '1.1.1';
+
+/** The default images of one Dynamo release. */
+export interface DynamoImages {
+  /** vLLM worker runtime (also the fallback for engines without their own runtime). */
+  readonly vllm: string;
+  /** SGLang worker runtime. */
+  readonly sglang: string;
+  /** TensorRT-LLM worker runtime. */
+  readonly trtllm: string;
+  /** Default image of the endpoint-picker (`Epp`) service. */
+  readonly epp: string;
+  /** Image of the mocker test backend (workers and frontend). */
+  readonly mocker: string;
+}
+
+/** The default images tagged `version` (AI Runway's defaults for `1.1.1`). */
+export function dynamoImages(version: string = DYNAMO_VERSION): DynamoImages {
+  const image = (name: string) => `${DYNAMO_IMAGE_REPOSITORY}/${name}:${version}`;
+  return {
+    vllm: image('vllm-runtime'),
+    sglang: image('sglang-runtime'),
+    trtllm: image('tensorrtllm-runtime'),
+    epp: image('dynamo-frontend'),
+    mocker: image('dynamo-planner'),
+  };
+}
+
+/** The engine's default runtime image; the vLLM runtime for any engine without one. */
+export function defaultWorkerImage(engine: string, images: DynamoImages): string {
+  switch (engine) {
+    case 'sglang':
+      return images.sglang;
+    case 'trtllm':
+      return images.trtllm;
+    default:
+      return images.vllm;
+  }
+}
+
+/**
+ * The image of every worker (and of the `Frontend` service): in mocker mode the mocker image,
+ * whatever else is set; otherwise the image override (`spec.engine.image`, then `spec.image`);
+ * otherwise the engine's runtime.
+ */
+export function dynamoWorkerImage(md: ResolvedModelDeployment, images: DynamoImages, mocker: boolean): string {
+  if (mocker) return images.mocker;
+  return imageOverride(md.spec) ?? defaultWorkerImage(md.engine, images);
+}
+
+const SEMVER_TAG = /^v?\d+\.\d+\.\d+/;
+
+/**
+ * True when the image reference carries a tag that starts with a semantic version (`1.1.1`,
+ * `v0.9.0-cuda12`). Dynamo's admission (1.5 and later) derives a component's runtime version
+ * from that tag and otherwise requires `runtimeVersionOverride`.
+ */
+export function hasSemverTag(image: string): boolean {
+  const withoutDigest = image.split('@')[0];
+  const lastSlash = withoutDigest.lastIndexOf('/');
+  const colon = withoutDigest.indexOf(':', lastSlash + 1);
+  return colon >= 0 && SEMVER_TAG.test(withoutDigest.slice(colon + 1));
+}

@@ -1,0 +1,121 @@
+import { k8s } from 'cdk8s-plus-34';
+import type {
+  DynamoGraphDeploymentSpec,
+  DynamoGraphDeploymentSpecBackendFramework,
+  DynamoGraphDeploymentSpecServices,
+  DynamoGraphDeploymentSpecServicesEppConfigConfig,
+  DynamoGraphDeploymentSpecServicesResources,
+  DynamoGraphDeploymentSpecServicesResourcesLimits,
+} from '../../imports/nvidia.com';
+import type { DynamoComponent, DynamoGraph, DynamoResourceList, DynamoVolumeMount } from './graph';
+
+/*
+ * nvidia.com/v1alpha1 (what AI Runway emits): `spec.services` is a map of service key to service;
+ * pod settings are per-service fields (`resources`, `envFromSecret`, `volumeMounts`,
+ * `frontendSidecar`) plus `extraPodSpec` (a PodSpec with a `mainContainer`); claims are declared
+ * in `spec.pvcs` and mounted by name through `volumeMounts`.
+ */
+
+function resourceList(list: DynamoResourceList): DynamoGraphDeploymentSpecServicesResourcesLimits | undefined {
+  const out = {
+    // The key is Dynamo's `gpu` (a count as a string); Dynamo requests it as nvidia.com/gpu.
+    ...(list.gpu !== undefined && { gpu: String(list.gpu) }),
+    ...(list.memory && { memory: list.memory }),
+    ...(list.cpu && { cpu: list.cpu }),
+  };
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function resources(c: DynamoComponent): DynamoGraphDeploymentSpecServicesResources | undefined {
+  if (!c.resources) return undefined;
+  // AI Runway writes both maps even when empty; an empty map means the same and is left out.
+  const limits = resourceList(c.resources.limits);
+  const requests = resourceList(c.resources.requests);
+  return limits || requests ? { ...(limits && { limits }), ...(requests && { requests }) } : undefined;
+}
+
+/**
+ * Dynamo's `volumeMounts` have no read-only flag (AI Runway writes `readOnly`, which the API
+ * server drops, so its read-only volumes are mounted writable). A read-only volume is therefore
+ * mounted through `extraPodSpec` instead: a read-only PVC volume and main-container mount.
+ */
+function writableMounts(c: DynamoComponent): DynamoVolumeMount[] {
+  return c.volumeMounts.filter((m) => !m.readOnly);
+}
+
+function readOnlyMounts(c: DynamoComponent): DynamoVolumeMount[] {
+  return c.volumeMounts.filter((m) => m.readOnly && m.mountPath !== undefined);
+}
+
+/** `extraPodSpec.mainContainer`: a core Container without a name (it is always the main one). */
+function mainContainer(c: DynamoComponent): Record<string, unknown> {
+  const volumeMounts: k8s.VolumeMount[] = readOnlyMounts(c).map((m) => ({ name: m.claimName, mountPath: m.mountPath!, readOnly: true }));
+  const { name: _name, ...json } = k8s.toJson_Container({
+    name: 'main',
+    image: c.image,
+    ...(c.command && { command: [...c.command] }),
+    ...(c.args && { args: [...c.args] }),
+    ...(c.env.length > 0 && { env: [...c.env] }),
+    ...(volumeMounts.length > 0 && { volumeMounts }),
+  }) as Record<string, unknown>;
+  return json;
+}
+
+function extraPodSpec(c: DynamoComponent): Record<string, unknown> {
+  const volumes = readOnlyMounts(c).map((m) =>
+    k8s.toJson_Volume({ name: m.claimName, persistentVolumeClaim: { claimName: m.claimName, readOnly: true } }));
+  return {
+    mainContainer: mainContainer(c),
+    ...(c.nodeSelector && { nodeSelector: { ...c.nodeSelector } }),
+    ...(c.tolerations && { tolerations: c.tolerations.map((t) => k8s.toJson_Toleration(t)) }),
+    ...(volumes.length > 0 && { volumes }),
+  };
+}
+
+function componentType(c: DynamoComponent): { componentType: string; subComponentType?: string } {
+  if (c.role === 'prefill' || c.role === 'decode') return { componentType: 'worker', subComponentType: c.role };
+  return { componentType: c.role };
+}
+
+/** One entry of `spec.services`. */
+export function v1alpha1Service(c: DynamoComponent): DynamoGraphDeploymentSpecServices {
+  const res = resources(c);
+  const mounts = writableMounts(c);
+  return {
+    ...componentType(c),
+    replicas: c.replicas,
+    ...(res && { resources: res }),
+    ...(c.envFromSecret && { envFromSecret: c.envFromSecret }),
+    ...(c.podMetadata && { extraPodMetadata: { ...c.podMetadata } }),
+    extraPodSpec: extraPodSpec(c),
+    ...(mounts.length > 0 && {
+      volumeMounts: mounts.map((m) => ({
+        name: m.claimName,
+        ...(m.mountPath !== undefined && { mountPoint: m.mountPath }),
+        ...(m.compilationCache && { useAsCompilationCache: true }),
+      })),
+    }),
+    ...(c.frontendSidecar && {
+      frontendSidecar: {
+        image: c.frontendSidecar.image,
+        args: [...c.frontendSidecar.args],
+        ...(c.frontendSidecar.envFromSecret && { envFromSecret: c.frontendSidecar.envFromSecret }),
+      },
+    }),
+    ...(c.eppConfig && { eppConfig: { config: c.eppConfig as unknown as DynamoGraphDeploymentSpecServicesEppConfigConfig } }),
+  };
+}
+
+/** `spec` of a nvidia.com/v1alpha1 DynamoGraphDeployment. */
+export function v1alpha1Spec(graph: DynamoGraph): DynamoGraphDeploymentSpec {
+  const services: Record<string, DynamoGraphDeploymentSpecServices> = {};
+  for (const c of graph.components) services[c.name] = v1alpha1Service(c);
+  return {
+    // Other values pass through verbatim, as AI Runway writes the resolved engine.
+    backendFramework: graph.backendFramework as DynamoGraphDeploymentSpecBackendFramework,
+    ...(graph.env.length > 0 && { envs: graph.env.map((e) => k8s.toJson_EnvVar(e)) }),
+    // Every claim is declared, pre-existing or synthesized alongside: Dynamo never creates one.
+    ...(graph.claimNames.length > 0 && { pvcs: graph.claimNames.map((name) => ({ name, create: false })) }),
+    services,
+  };
+}

@@ -1,0 +1,779 @@
+import { JsonPatch, Testing } from 'cdk8s';
+import { parse } from 'yaml';
+import { disaggregatedDeployment, FixtureOptions, kuberayDeployment, multiGpuDeployment } from './fixtures';
+import { FieldErrorKind, formatFieldError } from '../../../src/core/field-error';
+import { resolveModelDeployment } from '../../../src/core/resolve';
+import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
+import { RayService } from '../../../src/imports/ray.io';
+import { defaultProviderEntries } from '../../../src/providers/default-registry';
+import { kuberayEngineArgString, renderKubeRayEngineArgs } from '../../../src/providers/kuberay/args';
+import { kuberayServeConfig } from '../../../src/providers/kuberay/serve-config';
+import {
+  KUBERAY_DEFAULT_IMAGE,
+  kuberayGpusPerWorker,
+  kuberayTranslator,
+  translateKubeRay,
+  validateKubeRay,
+} from '../../../src/providers/kuberay/translator';
+import { Warnings } from '../../../src/warnings';
+import { expectValidManifests } from '../../support/schema-validator';
+
+interface Synthesized {
+  readonly returned: ReturnType<typeof translateKubeRay>;
+  readonly manifests: any[];
+  readonly warnings: string[];
+}
+
+function synth(md: ResolvedModelDeployment): Synthesized {
+  const chart = Testing.chart();
+  const returned = kuberayTranslator.translate(chart, md);
+  const manifests = Testing.synth(chart);
+  // Every output of every test goes through the upstream schemas (unknown fields rejected).
+  expectValidManifests(manifests);
+  return { returned, manifests, warnings: Warnings.collect(chart).map((w) => w.message) };
+}
+
+function rayServiceOf(md: ResolvedModelDeployment): any {
+  const manifests = synth(md).manifests;
+  const found = manifests.find((m) => m.kind === 'RayService');
+  if (!found) throw new Error(`no RayService in ${manifests.map((m) => m.kind).join(', ')}`);
+  return found;
+}
+
+function rayService(options: FixtureOptions = {}): any {
+  return rayServiceOf(kuberayDeployment(options));
+}
+
+function head(rs: any): any {
+  return rs.spec.rayClusterConfig.headGroupSpec;
+}
+
+function workers(rs: any): any[] {
+  return rs.spec.rayClusterConfig.workerGroupSpecs;
+}
+
+function headContainer(rs: any): any {
+  return head(rs).template.spec.containers[0];
+}
+
+function workerContainer(rs: any, group = 0): any {
+  return workers(rs)[group].template.spec.containers[0];
+}
+
+function envValue(container: any, name: string): string | undefined {
+  return container.env.find((e: any) => e.name === name)?.value;
+}
+
+function engineArgsOf(options: FixtureOptions = {}): string {
+  return envValue(headContainer(rayService(options)), 'VLLM_ENGINE_ARGS') as string;
+}
+
+const SECRET_TOKEN = { name: 'HF_TOKEN', valueFrom: { secretKeyRef: { name: 'hf-secret', key: 'HF_TOKEN' } } };
+
+describe('kuberayTranslator', () => {
+  test('identifies the kuberay provider', () => {
+    expect(kuberayTranslator.providerName).toBe('kuberay');
+    expect(kuberayTranslator.displayName).toBe('KubeRay');
+    expect(kuberayTranslator.validate).toBe(validateKubeRay);
+    expect(kuberayTranslator.translate).toBe(translateKubeRay);
+  });
+
+  describe('snapshots', () => {
+    test('aggregated, one GPU', () => {
+      expect(synth(kuberayDeployment()).manifests).toMatchSnapshot();
+    });
+
+    test('aggregated, multi-GPU with every supported field', () => {
+      const md = multiGpuDeployment({
+        spec: {
+          model: {
+            servedName: 'llama-70b',
+            storage: { volumes: [{ name: 'model-cache', purpose: 'modelCache', size: '500Gi', storageClassName: 'premium-rwx' }] },
+          },
+          engine: { contextLength: 32768, trustRemoteCode: true, args: { 'gpu-memory-utilization': '0.92' }, extraArgs: ['--disable-log-requests'] },
+          resources: { gpu: { count: 4, type: 'nvidia.com/gpu' }, memory: '256Gi', cpu: '32' },
+          env: [{ name: 'VLLM_LOGGING_LEVEL', value: 'DEBUG' }],
+          secrets: { huggingFaceToken: 'hf-secret' },
+          nodeSelector: { 'nvidia.com/gpu.product': 'NVIDIA-H100-80GB-HBM3' },
+          tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+          podTemplate: { metadata: { labels: { team: 'ml' }, annotations: { 'prometheus.io/scrape': 'true' } } },
+        },
+      });
+      expect(synth(md).manifests).toMatchSnapshot();
+    });
+
+    test('disaggregated, two worker groups', () => {
+      expect(synth(disaggregatedDeployment()).manifests).toMatchSnapshot();
+    });
+  });
+
+  describe('output object', () => {
+    test('is one ray.io/v1 RayService named and namespaced like the deployment', () => {
+      const { returned, manifests } = synth(kuberayDeployment());
+      expect(returned.map((o) => [o.node.id, o.kind, o.name])).toEqual([['RayService', 'RayService', 'qwen']]);
+      expect(returned[0]).toBeInstanceOf(RayService);
+      expect(manifests.map((m) => `${m.apiVersion} ${m.kind} ${m.metadata.namespace}/${m.metadata.name}`)).toEqual(['ray.io/v1 RayService ml/qwen']);
+    });
+
+    test('omits the namespace when the deployment has none', () => {
+      expect(rayService({ namespace: null }).metadata.namespace).toBeUndefined();
+    });
+
+    test('has no ownerReferences (the ModelDeployment uid is unknown at build time) and the common labels', () => {
+      const rs = rayService();
+      expect(rs.metadata.ownerReferences).toBeUndefined();
+      expect(rs.metadata.labels).toEqual({
+        'airunway.ai/managed-by': 'airunway',
+        'airunway.ai/deployment': 'qwen',
+        'airunway.ai/model-source': 'huggingface',
+        'airunway.ai/engine-type': 'vllm',
+      });
+      expect(rs.metadata.annotations).toBeUndefined();
+    });
+
+    test('labels the model source as given', () => {
+      expect(rayService({ spec: { model: { source: 'custom' } } }).metadata.labels['airunway.ai/model-source']).toBe('custom');
+    });
+
+    test('merges podTemplate labels and annotations on top, then re-applies the common labels', () => {
+      const rs = rayService({
+        spec: {
+          podTemplate: {
+            metadata: {
+              labels: { 'team': 'ml', 'airunway.ai/deployment': 'hijack', 'airunway.ai/model-deployment': 'hijack' },
+              annotations: { 'prometheus.io/scrape': 'true' },
+            },
+          },
+        },
+      });
+      expect(rs.metadata.labels).toEqual({
+        'team': 'ml',
+        'airunway.ai/model-deployment': 'hijack',
+        'airunway.ai/managed-by': 'airunway',
+        'airunway.ai/deployment': 'qwen',
+        'airunway.ai/model-source': 'huggingface',
+        'airunway.ai/engine-type': 'vllm',
+      });
+      expect(rs.metadata.annotations).toEqual({ 'prometheus.io/scrape': 'true' });
+    });
+
+    test('sets only serveConfigV2 and rayClusterConfig (head group and worker groups)', () => {
+      const rs = rayService();
+      expect(Object.keys(rs.spec).sort()).toEqual(['rayClusterConfig', 'serveConfigV2']);
+      expect(Object.keys(rs.spec.rayClusterConfig).sort()).toEqual(['headGroupSpec', 'workerGroupSpecs']);
+    });
+  });
+
+  describe('serve config (serveConfigV2)', () => {
+    test('is a YAML document with one llm application running VLLMDeployment', () => {
+      expect(rayService().spec.serveConfigV2).toBe(
+        [
+          'applications:',
+          '  - name: llm',
+          '    route_prefix: /',
+          '    import_path: vllm_serve:deployment',
+          '    deployments:',
+          '      - name: VLLMDeployment',
+          '        num_replicas: 1',
+          '',
+        ].join('\n'),
+      );
+    });
+
+    test('parses to the application AI Runway declares', () => {
+      expect(parse(rayService({ spec: { scaling: { replicas: 3 } } }).spec.serveConfigV2)).toEqual({
+        applications: [
+          {
+            name: 'llm',
+            route_prefix: '/',
+            import_path: 'vllm_serve:deployment',
+            deployments: [{ name: 'VLLMDeployment', num_replicas: 3 }],
+          },
+        ],
+      });
+    });
+
+    test.each([
+      [undefined, 1],
+      [0, 1],
+      [1, 1],
+      [4, 4],
+    ])('num_replicas for scaling.replicas %p is %p', (replicas, expected) => {
+      const scaling = replicas === undefined ? undefined : { replicas };
+      expect(parse(rayService({ spec: { scaling } }).spec.serveConfigV2).applications[0].deployments[0].num_replicas).toBe(expected);
+    });
+
+    test('uses scaling.replicas (default 1) in disaggregated mode too, not the component replicas', () => {
+      const numReplicas = (md: ResolvedModelDeployment) => parse(rayServiceOf(md).spec.serveConfigV2).applications[0].deployments[0].num_replicas;
+      expect(numReplicas(disaggregatedDeployment())).toBe(1);
+      const withReplicas = disaggregatedDeployment();
+      expect(numReplicas({ ...withReplicas, spec: { ...withReplicas.spec, scaling: { ...withReplicas.spec.scaling, replicas: 2 } } })).toBe(2);
+    });
+
+    test('kuberayServeConfig renders the replica count it is given', () => {
+      expect(kuberayServeConfig(7)).toContain('num_replicas: 7\n');
+    });
+  });
+
+  describe('head group', () => {
+    test('starts the dashboard on all interfaces and labels the pod with the model deployment', () => {
+      const h = head(rayService());
+      expect(h.rayStartParams).toEqual({ 'dashboard-host': '0.0.0.0' });
+      expect(h.template.metadata).toEqual({ labels: { 'airunway.ai/model-deployment': 'qwen' } });
+      expect(h.template.spec.containers).toHaveLength(1);
+    });
+
+    test('runs ray-head on the default image with 4 CPUs and 16Gi, without GPUs', () => {
+      const c = headContainer(rayService());
+      expect(KUBERAY_DEFAULT_IMAGE).toBe('rayproject/ray-llm:2.55.0-py311-cu128');
+      expect(c.name).toBe('ray-head');
+      expect(c.image).toBe('rayproject/ray-llm:2.55.0-py311-cu128');
+      expect(c.resources).toEqual({ limits: { cpu: '4', memory: '16Gi' } });
+    });
+
+    test('takes its memory limit from resources.memory', () => {
+      expect(headContainer(rayService({ spec: { resources: { gpu: { count: 1 }, memory: '64Gi' } } })).resources).toEqual({
+        limits: { cpu: '4', memory: '64Gi' },
+      });
+    });
+
+    test('uses the image override: engine.image, else spec.image, on head and workers', () => {
+      const legacy = rayService({ spec: { image: 'registry.example/ray:legacy' } });
+      expect(headContainer(legacy).image).toBe('registry.example/ray:legacy');
+      expect(workerContainer(legacy).image).toBe('registry.example/ray:legacy');
+      const both = rayService({ spec: { image: 'registry.example/ray:legacy', engine: { image: 'registry.example/ray:v2' } } });
+      expect(headContainer(both).image).toBe('registry.example/ray:v2');
+      expect(workerContainer(both).image).toBe('registry.example/ray:v2');
+    });
+
+    test('has no volumes (the head runs no engine)', () => {
+      const rs = rayService({ spec: { model: { storage: { volumes: [{ name: 'cache', purpose: 'modelCache', claimName: 'c' }] } } } });
+      expect(head(rs).template.spec.volumes).toBeUndefined();
+      expect(headContainer(rs).volumeMounts).toBeUndefined();
+    });
+  });
+
+  describe('worker groups, aggregated', () => {
+    test('one gpu-workers group of a fixed size with one ray-worker container', () => {
+      const [group, ...rest] = workers(rayService());
+      expect(rest).toEqual([]);
+      expect(group).toMatchObject({ groupName: 'gpu-workers', replicas: 1, minReplicas: 1, maxReplicas: 1, rayStartParams: {} });
+      expect(group.template.metadata).toEqual({ labels: { 'airunway.ai/model-deployment': 'qwen' } });
+      expect(group.template.spec.containers.map((c: any) => c.name)).toEqual(['ray-worker']);
+    });
+
+    test.each([
+      [undefined, 1],
+      [0, 1],
+      [3, 3],
+    ])('scaling.replicas %p gives %p workers (replicas = min = max)', (replicas, expected) => {
+      const scaling = replicas === undefined ? undefined : { replicas };
+      expect(workers(rayService({ spec: { scaling } }))[0]).toMatchObject({ replicas: expected, minReplicas: expected, maxReplicas: expected });
+    });
+
+    test('requests one GPU and the default 32Gi', () => {
+      expect(workerContainer(rayService()).resources).toEqual({ limits: { 'memory': '32Gi', 'nvidia.com/gpu': '1' } });
+    });
+
+    test('requests the multi-GPU count under gpu.type, with resources.memory', () => {
+      const rs = rayServiceOf(multiGpuDeployment());
+      expect(workers(rs)[0]).toMatchObject({ groupName: 'gpu-workers', replicas: 2, minReplicas: 2, maxReplicas: 2 });
+      expect(workerContainer(rs).resources).toEqual({ limits: { 'memory': '256Gi', 'nvidia.com/gpu': '4' } });
+      const amd = rayService({ spec: { resources: { gpu: { count: 2, type: 'amd.com/gpu' } } } });
+      expect(workerContainer(amd).resources).toEqual({ limits: { 'memory': '32Gi', 'amd.com/gpu': '2' } });
+    });
+
+    test('defaults an empty gpu.type to nvidia.com/gpu', () => {
+      expect(workerContainer(rayService({ spec: { resources: { gpu: { count: 2, type: '' } } } })).resources.limits).toEqual({
+        'memory': '32Gi',
+        'nvidia.com/gpu': '2',
+      });
+    });
+
+    test('puts resources.cpu in the worker limits (our addition; Ray reads it as the CPU count)', () => {
+      const rs = rayService({ spec: { resources: { gpu: { count: 1 }, cpu: '16' } } });
+      expect(workerContainer(rs).resources).toEqual({ limits: { 'memory': '32Gi', 'nvidia.com/gpu': '1', 'cpu': '16' } });
+      expect(headContainer(rs).resources).toEqual({ limits: { cpu: '4', memory: '16Gi' } });
+    });
+
+    test('requests no GPU when the count is 0 (only reachable when validation is bypassed)', () => {
+      expect(workerContainer(rayService({ spec: { resources: { gpu: { count: 0 } } } })).resources).toEqual({ limits: { memory: '32Gi' } });
+    });
+  });
+
+  describe('worker groups, disaggregated', () => {
+    test('prefill-workers then decode-workers, each sized by its component', () => {
+      const groups = workers(rayServiceOf(disaggregatedDeployment()));
+      expect(groups.map((g) => [g.groupName, g.replicas, g.minReplicas, g.maxReplicas])).toEqual([
+        ['prefill-workers', 1, 1, 1],
+        ['decode-workers', 3, 3, 3],
+      ]);
+      expect(groups[0].template.spec.containers[0].resources).toEqual({ limits: { 'memory': '64Gi', 'nvidia.com/gpu': '2' } });
+      expect(groups[1].template.spec.containers[0].resources).toEqual({ limits: { 'memory': '32Gi', 'nvidia.com/gpu': '4' } });
+      for (const g of groups) {
+        expect(g.rayStartParams).toEqual({});
+        expect(g.template.metadata).toEqual({ labels: { 'airunway.ai/model-deployment': 'qwen' } });
+        expect(g.template.spec.containers[0].name).toBe('ray-worker');
+      }
+    });
+
+    test('use each component gpu.type', () => {
+      const md = disaggregatedDeployment({
+        spec: {
+          scaling: {
+            prefill: { replicas: 2, gpu: { count: 1, type: 'amd.com/gpu' } },
+            decode: { replicas: 1, gpu: { count: 1, type: 'nvidia.com/mig-3g.40gb' } },
+          },
+        },
+      });
+      const groups = workers(rayServiceOf(md));
+      expect(groups[0].template.spec.containers[0].resources.limits).toEqual({ 'memory': '32Gi', 'amd.com/gpu': '1' });
+      expect(groups[1].template.spec.containers[0].resources.limits).toEqual({ 'memory': '32Gi', 'nvidia.com/mig-3g.40gb': '1' });
+    });
+
+    test('keep an explicit 0 component replicas and default an unset one to 1', () => {
+      const md = disaggregatedDeployment({ spec: { scaling: { prefill: { replicas: 0, gpu: { count: 1 } }, decode: { gpu: { count: 1 } } } } });
+      expect(workers(rayServiceOf(md)).map((g) => [g.groupName, g.replicas, g.minReplicas, g.maxReplicas])).toEqual([
+        ['prefill-workers', 0, 0, 0],
+        ['decode-workers', 1, 1, 1],
+      ]);
+    });
+
+    test('render only the components that exist (admission requires both)', () => {
+      const md = disaggregatedDeployment({ spec: { scaling: { prefill: { replicas: 1, gpu: { count: 1 } } } } });
+      expect(workers(rayServiceOf(md)).map((g) => g.groupName)).toEqual(['prefill-workers']);
+    });
+
+    test('head memory falls back to 16Gi (components carry the memory)', () => {
+      expect(headContainer(rayServiceOf(disaggregatedDeployment())).resources).toEqual({ limits: { cpu: '4', memory: '16Gi' } });
+    });
+
+    test('produce no KV transfer settings and record a warning that there are no prefill/decode roles', () => {
+      const { manifests, warnings } = synth(disaggregatedDeployment());
+      expect(JSON.stringify(manifests)).not.toMatch(/kv[-_]transfer|kv_role|disaggregation/i);
+      expect(warnings).toEqual([
+        'KubeRay renders disaggregated mode as two worker groups (prefill-workers, decode-workers) of one Ray cluster serving a single vLLM deployment: there are no prefill/decode roles and no KV cache transfer',
+      ]);
+    });
+  });
+
+  describe('engine arguments (VLLM_ENGINE_ARGS)', () => {
+    test('are just the model by default', () => {
+      expect(engineArgsOf()).toBe('--model Qwen/Qwen3-0.6B');
+    });
+
+    test('render the structured flags in order, then args sorted by key, then extraArgs, space-joined', () => {
+      expect(
+        engineArgsOf({
+          spec: {
+            model: { servedName: 'qwen3' },
+            engine: {
+              contextLength: 8192,
+              trustRemoteCode: true,
+              args: { 'max-num-seqs': '64', 'disable-log-stats': '', 'dtype': 'bfloat16' },
+              extraArgs: ['--swap-space', '4'],
+            },
+          },
+        }),
+      ).toBe(
+        '--model Qwen/Qwen3-0.6B --max-model-len 8192 --served-model-name qwen3 --trust-remote-code ' +
+          '--disable-log-stats --dtype bfloat16 --max-num-seqs 64 --swap-space 4',
+      );
+    });
+
+    test('render an explicit contextLength of 0', () => {
+      expect(engineArgsOf({ spec: { engine: { contextLength: 0 } } })).toBe('--model Qwen/Qwen3-0.6B --max-model-len 0');
+    });
+
+    test('do not validate args keys (AI Runway does not for KubeRay)', () => {
+      const md = kuberayDeployment({ spec: { engine: { args: { 'odd.key': 'x' } } } });
+      expect(validateKubeRay(md)).toEqual([]);
+      expect(kuberayEngineArgString(md.spec)).toBe('--model Qwen/Qwen3-0.6B --odd.key x');
+    });
+
+    test('render --enforce-eager when enforceEager is true (our addition)', () => {
+      expect(engineArgsOf({ spec: { engine: { enforceEager: true } } })).toBe('--model Qwen/Qwen3-0.6B --enforce-eager');
+    });
+
+    test('render --no-enable-prefix-caching only when prefix caching is disabled (our addition)', () => {
+      expect(engineArgsOf({ spec: { engine: { enablePrefixCaching: false } } })).toBe('--model Qwen/Qwen3-0.6B --no-enable-prefix-caching');
+      expect(engineArgsOf({ spec: { engine: { enablePrefixCaching: true } } })).toBe('--model Qwen/Qwen3-0.6B');
+      expect(engineArgsOf({ spec: { engine: { enablePrefixCaching: undefined } } })).toBe('--model Qwen/Qwen3-0.6B');
+    });
+
+    test('append extraArgs verbatim (our addition; AI Runway drops them)', () => {
+      expect(engineArgsOf({ spec: { engine: { extraArgs: ['--quantization=awq', '-O3'] } } })).toBe('--model Qwen/Qwen3-0.6B --quantization=awq -O3');
+    });
+
+    test('render no --model for an empty model id', () => {
+      expect(renderKubeRayEngineArgs(kuberayDeployment({ spec: { model: { id: '', source: 'custom' } } }).spec)).toEqual([]);
+    });
+
+    describe('tensor parallel size (derived from the worker GPUs; AI Runway does not derive it)', () => {
+      test('is derived for more than one GPU per worker, after the structured flags and before args', () => {
+        expect(engineArgsOf({ spec: { resources: { gpu: { count: 1 } } } })).toBe('--model Qwen/Qwen3-0.6B');
+        expect(engineArgsOf({ spec: { engine: { trustRemoteCode: true, args: { dtype: 'auto' } }, resources: { gpu: { count: 8 } } } })).toBe(
+          '--model Qwen/Qwen3-0.6B --trust-remote-code --tensor-parallel-size 8 --dtype auto',
+        );
+      });
+
+      test('is the multi-GPU deployment GPU count on head and workers alike', () => {
+        const rs = rayServiceOf(multiGpuDeployment());
+        const expected = '--model meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 4';
+        expect(envValue(headContainer(rs), 'VLLM_ENGINE_ARGS')).toBe(expected);
+        expect(envValue(workerContainer(rs), 'VLLM_ENGINE_ARGS')).toBe(expected);
+      });
+
+      test('is not derived when args sets tensor-parallel-size', () => {
+        expect(engineArgsOf({ spec: { engine: { args: { 'tensor-parallel-size': '2' } }, resources: { gpu: { count: 4 } } } })).toBe(
+          '--model Qwen/Qwen3-0.6B --tensor-parallel-size 2',
+        );
+      });
+
+      test('is not derived when an extraArgs --key or --key=value token sets it', () => {
+        expect(engineArgsOf({ spec: { engine: { extraArgs: ['--tensor-parallel-size=2'] }, resources: { gpu: { count: 4 } } } })).toBe(
+          '--model Qwen/Qwen3-0.6B --tensor-parallel-size=2',
+        );
+        expect(engineArgsOf({ spec: { engine: { extraArgs: ['--tensor-parallel-size', '2'] }, resources: { gpu: { count: 4 } } } })).toBe(
+          '--model Qwen/Qwen3-0.6B --tensor-parallel-size 2',
+        );
+      });
+
+      test('still derives when only a short -tp token is present (only --key tokens count as explicit)', () => {
+        expect(engineArgsOf({ spec: { engine: { extraArgs: ['-tp', '2'] }, resources: { gpu: { count: 4 } } } })).toBe(
+          '--model Qwen/Qwen3-0.6B --tensor-parallel-size 4 -tp 2',
+        );
+      });
+
+      test('is the smaller per-pod GPU count of the two groups in disaggregated mode', () => {
+        expect(kuberayGpusPerWorker(disaggregatedDeployment())).toBe(2);
+        const rs = rayServiceOf(disaggregatedDeployment());
+        for (const c of [headContainer(rs), workerContainer(rs, 0), workerContainer(rs, 1)]) {
+          expect(envValue(c, 'VLLM_ENGINE_ARGS')).toBe('--model Qwen/Qwen3-0.6B --tensor-parallel-size 2');
+        }
+        const oneGpuPrefill = disaggregatedDeployment({
+          spec: { scaling: { prefill: { gpu: { count: 1 } }, decode: { gpu: { count: 4 } } } },
+        });
+        expect(kuberayGpusPerWorker(oneGpuPrefill)).toBe(1);
+        expect(engineArgsOf({ spec: oneGpuPrefill.spec })).toBe('--model Qwen/Qwen3-0.6B');
+      });
+    });
+  });
+
+  describe('env', () => {
+    test('is MODEL_ID then VLLM_ENGINE_ARGS by default, on the head and on every worker', () => {
+      const rs = rayService();
+      const expected = [
+        { name: 'MODEL_ID', value: 'Qwen/Qwen3-0.6B' },
+        { name: 'VLLM_ENGINE_ARGS', value: '--model Qwen/Qwen3-0.6B' },
+      ];
+      expect(headContainer(rs).env).toEqual(expected);
+      expect(workerContainer(rs).env).toEqual(expected);
+    });
+
+    test('reaches both disaggregated worker groups', () => {
+      const md = disaggregatedDeployment({ spec: { env: [{ name: 'A', value: '1' }], secrets: { huggingFaceToken: 'hf-secret' } } });
+      const rs = rayServiceOf(md);
+      for (const c of [headContainer(rs), workerContainer(rs, 0), workerContainer(rs, 1)]) {
+        expect(c.env.map((e: any) => e.name)).toEqual(['MODEL_ID', 'VLLM_ENGINE_ARGS', 'A', 'HF_TOKEN']);
+      }
+    });
+
+    test('appends spec.env in order, then HF_TOKEN from the secret (a user HF_TOKEN is dropped)', () => {
+      const rs = rayService({
+        spec: {
+          env: [
+            { name: 'A', value: '1' },
+            { name: 'HF_TOKEN', value: 'plain-text' },
+            { name: 'B', value: '2' },
+          ],
+          secrets: { huggingFaceToken: 'hf-secret' },
+        },
+      });
+      const expected = [
+        { name: 'MODEL_ID', value: 'Qwen/Qwen3-0.6B' },
+        { name: 'VLLM_ENGINE_ARGS', value: '--model Qwen/Qwen3-0.6B' },
+        { name: 'A', value: '1' },
+        { name: 'B', value: '2' },
+        SECRET_TOKEN,
+      ];
+      expect(headContainer(rs).env).toEqual(expected);
+      expect(workerContainer(rs).env).toEqual(expected);
+    });
+
+    test('keeps a user HF_TOKEN when no secret is configured', () => {
+      expect(headContainer(rayService({ spec: { env: [{ name: 'HF_TOKEN', value: 'x' }] } })).env.slice(2)).toEqual([{ name: 'HF_TOKEN', value: 'x' }]);
+    });
+
+    test('keeps every valueFrom source (preferred over value) and drops empty values', () => {
+      const env = headContainer(
+        rayService({
+          spec: {
+            env: [
+              { name: 'BOTH', value: 'ignored', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } },
+              { name: 'CM', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k' } } },
+              { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+              { name: 'EMPTY', value: '' },
+            ],
+          },
+        }),
+      ).env;
+      expect(env.slice(2)).toEqual([
+        { name: 'BOTH', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } },
+        { name: 'CM', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k' } } },
+        { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+        { name: 'EMPTY' },
+      ]);
+    });
+
+    test('lets a user MODEL_ID or VLLM_ENGINE_ARGS replace the generated entry (no duplicate names)', () => {
+      const env = headContainer(
+        rayService({ spec: { env: [{ name: 'VLLM_ENGINE_ARGS', value: '--model /models/qwen' }, { name: 'MODEL_ID', value: '/models/qwen' }] } }),
+      ).env;
+      expect(env).toEqual([
+        { name: 'VLLM_ENGINE_ARGS', value: '--model /models/qwen' },
+        { name: 'MODEL_ID', value: '/models/qwen' },
+      ]);
+    });
+
+    test('renders MODEL_ID without a value for an empty model id', () => {
+      const env = headContainer(rayService({ spec: { model: { id: '', source: 'custom' } } })).env;
+      expect(env).toEqual([{ name: 'MODEL_ID' }, { name: 'VLLM_ENGINE_ARGS', value: '' }]);
+    });
+  });
+
+  describe('storage (mounted on the workers; AI Runway ignores it)', () => {
+    const volumes = [
+      { name: 'model-cache', purpose: 'modelCache' as const, size: '100Gi', storageClassName: 'fast' },
+      { name: 'compile', purpose: 'compilationCache' as const, claimName: 'shared-compile', readOnly: true },
+      { name: 'unmounted', purpose: 'custom' as const, claimName: 'other-pvc' },
+    ];
+
+    test('gives every worker pod a volume per storage volume and mounts those with a path', () => {
+      const rs = rayService({ spec: { model: { storage: { volumes } } } });
+      const pod = workers(rs)[0].template.spec;
+      expect(pod.volumes).toEqual([
+        { name: 'model-cache', persistentVolumeClaim: { claimName: 'qwen-model-cache' } },
+        { name: 'compile', persistentVolumeClaim: { claimName: 'shared-compile' } },
+        { name: 'unmounted', persistentVolumeClaim: { claimName: 'other-pvc' } },
+      ]);
+      expect(pod.containers[0].volumeMounts).toEqual([
+        { name: 'model-cache', mountPath: '/model-cache' },
+        { name: 'compile', mountPath: '/compilation-cache', readOnly: true },
+      ]);
+    });
+
+    test('points HF_HOME at the modelCache mount on the workers only', () => {
+      const rs = rayService({ spec: { model: { storage: { volumes } }, secrets: { huggingFaceToken: 'hf-secret' } } });
+      expect(workerContainer(rs).env.slice(2)).toEqual([SECRET_TOKEN, { name: 'HF_HOME', value: '/model-cache' }]);
+      expect(headContainer(rs).env.slice(2)).toEqual([SECRET_TOKEN]);
+    });
+
+    test('leaves a user HF_HOME alone', () => {
+      const rs = rayService({ spec: { model: { storage: { volumes } }, env: [{ name: 'HF_HOME', value: '/mine' }] } });
+      expect(workerContainer(rs).env.slice(2)).toEqual([{ name: 'HF_HOME', value: '/mine' }]);
+    });
+
+    test('synthesizes a PVC for each managed volume, after the RayService', () => {
+      const { returned, manifests } = synth(kuberayDeployment({ spec: { model: { storage: { volumes } } } }));
+      expect(returned.map((o) => [o.node.id, o.kind, o.name])).toEqual([
+        ['RayService', 'RayService', 'qwen'],
+        ['ClaimModelCache', 'PersistentVolumeClaim', 'qwen-model-cache'],
+      ]);
+      expect(manifests[1]).toEqual({
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: {
+          name: 'qwen-model-cache',
+          namespace: 'ml',
+          labels: {
+            'airunway.ai/managed-by': 'airunway',
+            'airunway.ai/deployment': 'qwen',
+            'airunway.ai/model-source': 'huggingface',
+            'airunway.ai/engine-type': 'vllm',
+            'airunway.ai/model-deployment': 'qwen',
+          },
+        },
+        spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '100Gi' } }, storageClassName: 'fast' },
+      });
+    });
+
+    test('mounts the storage in both disaggregated worker groups', () => {
+      const rs = rayServiceOf(disaggregatedDeployment({ spec: { model: { storage: { volumes: [volumes[0]] } } } }));
+      for (const g of workers(rs)) {
+        expect(g.template.spec.volumes).toEqual([{ name: 'model-cache', persistentVolumeClaim: { claimName: 'qwen-model-cache' } }]);
+        expect(g.template.spec.containers[0].volumeMounts).toEqual([{ name: 'model-cache', mountPath: '/model-cache' }]);
+      }
+    });
+
+    test('has no volumes, mounts or PVCs without storage', () => {
+      const { manifests } = synth(kuberayDeployment());
+      expect(manifests).toHaveLength(1);
+      expect(workers(manifests[0])[0].template.spec.volumes).toBeUndefined();
+      expect(workerContainer(manifests[0]).volumeMounts).toBeUndefined();
+    });
+  });
+
+  describe('scheduling and pod metadata', () => {
+    const tolerations = [
+      { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
+      { key: 'spot', operator: 'Equal', value: 'true', effect: 'NoExecute', tolerationSeconds: 300 },
+    ];
+
+    test('copies nodeSelector and tolerations to the head and every worker group (AI Runway ignores them)', () => {
+      const md = disaggregatedDeployment({ spec: { nodeSelector: { pool: 'gpu' }, tolerations } });
+      const rs = rayServiceOf(md);
+      for (const pod of [head(rs).template.spec, ...workers(rs).map((g) => g.template.spec)]) {
+        expect(pod.nodeSelector).toEqual({ pool: 'gpu' });
+        expect(pod.tolerations).toEqual(tolerations);
+      }
+    });
+
+    test('omits nodeSelector and tolerations when empty', () => {
+      const rs = rayService({ spec: { nodeSelector: {}, tolerations: [] } });
+      for (const pod of [head(rs).template.spec, workers(rs)[0].template.spec]) {
+        expect(pod.nodeSelector).toBeUndefined();
+        expect(pod.tolerations).toBeUndefined();
+      }
+    });
+
+    test('puts podTemplate labels and annotations on the Ray pods, keeping airunway.ai/model-deployment', () => {
+      const rs = rayService({
+        spec: {
+          podTemplate: {
+            metadata: {
+              labels: { 'team': 'ml', 'airunway.ai/model-deployment': 'hijack' },
+              annotations: { 'sidecar.istio.io/inject': 'false' },
+            },
+          },
+        },
+      });
+      const expected = { labels: { 'team': 'ml', 'airunway.ai/model-deployment': 'qwen' }, annotations: { 'sidecar.istio.io/inject': 'false' } };
+      expect(head(rs).template.metadata).toEqual(expected);
+      expect(workers(rs)[0].template.metadata).toEqual(expected);
+    });
+  });
+
+  describe('overrides (not supported by KubeRay: ignored with a warning)', () => {
+    test('are not applied and a warning says so', () => {
+      const md = kuberayDeployment({
+        spec: { provider: { name: 'kuberay', overrides: { spec: { rayClusterConfig: { enableInTreeAutoscaling: true } } } } },
+      });
+      const { manifests, warnings } = synth(md);
+      expect(manifests[0].spec.rayClusterConfig.enableInTreeAutoscaling).toBeUndefined();
+      expect(warnings).toEqual([
+        'KubeRay does not support spec.provider.overrides; they are ignored (patch the RayService with addJsonPatch instead)',
+      ]);
+    });
+
+    test('are not validated: blocked keys pass validate and are ignored too', () => {
+      const md = kuberayDeployment({ spec: { provider: { name: 'kuberay', overrides: { kind: 'RayCluster', metadata: { name: 'x' } } } } });
+      expect(validateKubeRay(md)).toEqual([]);
+      const { manifests, warnings } = synth(md);
+      expect(manifests[0].kind).toBe('RayService');
+      expect(manifests[0].metadata.name).toBe('qwen');
+      expect(warnings).toHaveLength(1);
+    });
+
+    test('record no warning when absent or empty', () => {
+      expect(synth(kuberayDeployment()).warnings).toEqual([]);
+      expect(synth(kuberayDeployment({ spec: { provider: { name: 'kuberay', overrides: {} } } })).warnings).toEqual([]);
+    });
+
+    test('the escape hatch reaches the final RayService JSON', () => {
+      const chart = Testing.chart();
+      const [rs] = kuberayTranslator.translate(chart, kuberayDeployment());
+      rs.addJsonPatch(JsonPatch.add('/spec/rayClusterConfig/enableInTreeAutoscaling', true));
+      const manifests = Testing.synth(chart);
+      expectValidManifests(manifests);
+      expect(manifests[0].spec.rayClusterConfig.enableInTreeAutoscaling).toBe(true);
+    });
+  });
+
+  describe('validate', () => {
+    function errorsOf(md: ResolvedModelDeployment): string[] {
+      return kuberayTranslator.validate(md).map(formatFieldError);
+    }
+
+    test('accepts aggregated one-GPU, multi-GPU and disaggregated deployments', () => {
+      expect(validateKubeRay(kuberayDeployment())).toEqual([]);
+      expect(validateKubeRay(multiGpuDeployment())).toEqual([]);
+      expect(validateKubeRay(disaggregatedDeployment())).toEqual([]);
+    });
+
+    test('fails when the engine is not vllm', () => {
+      for (const engine of ['sglang', 'trtllm', 'llamacpp'] as const) {
+        const md = { ...kuberayDeployment({ spec: { engine: { type: engine } } }), engine };
+        expect(validateKubeRay(md)).toEqual([
+          { path: 'spec.engine.type', kind: FieldErrorKind.INVALID, value: engine, message: `KubeRay only supports vllm engine, got ${engine}` },
+        ]);
+        expect(() => kuberayTranslator.translate(Testing.chart(), md)).toThrow(`KubeRay only supports vllm engine, got ${engine}`);
+      }
+    });
+
+    test('fails when an aggregated deployment requests no GPU', () => {
+      expect(errorsOf(kuberayDeployment({ spec: { resources: { gpu: { count: 0 } } } }))).toEqual([
+        'spec.resources.gpu.count: Invalid value: 0: KubeRay requires GPU (set resources.gpu.count > 0)',
+      ]);
+      expect(errorsOf(kuberayDeployment({ spec: { resources: undefined } }))).toEqual([
+        'spec.resources.gpu.count: Required value: KubeRay requires GPU (set resources.gpu.count > 0)',
+      ]);
+      expect(errorsOf(kuberayDeployment({ spec: { resources: { memory: '16Gi' } } }))).toEqual([
+        'spec.resources.gpu.count: Required value: KubeRay requires GPU (set resources.gpu.count > 0)',
+      ]);
+    });
+
+    test('fails when a disaggregated deployment has no prefill GPU', () => {
+      const zero = disaggregatedDeployment({ spec: { scaling: { prefill: { replicas: 1, gpu: { count: 0 } }, decode: { gpu: { count: 1 } } } } });
+      expect(errorsOf(zero)).toEqual(['spec.scaling.prefill.gpu.count: Invalid value: 0: KubeRay requires GPU (set resources.gpu.count > 0)']);
+      const missing = disaggregatedDeployment({ spec: { scaling: { decode: { gpu: { count: 1 } } } } });
+      expect(errorsOf(missing)).toEqual(['spec.scaling.prefill.gpu.count: Required value: KubeRay requires GPU (set resources.gpu.count > 0)']);
+    });
+
+    test('accepts a disaggregated deployment by its prefill GPUs alone (the AI Runway rule)', () => {
+      const md = disaggregatedDeployment({ spec: { scaling: { prefill: { gpu: { count: 1 } }, decode: { gpu: { count: 0 } } } } });
+      expect(validateKubeRay(md)).toEqual([]);
+    });
+
+    test('fails with both errors when the engine is wrong and there is no GPU', () => {
+      const md = { ...kuberayDeployment({ spec: { engine: { type: 'llamacpp' }, resources: undefined } }), engine: 'llamacpp' as const };
+      expect(errorsOf(md)).toEqual([
+        'spec.engine.type: Invalid value: "llamacpp": KubeRay only supports vllm engine, got llamacpp',
+        'spec.resources.gpu.count: Required value: KubeRay requires GPU (set resources.gpu.count > 0)',
+      ]);
+    });
+  });
+
+  describe('through admission and selection', () => {
+    function resolveWithKubeRay(spec: any) {
+      return resolveModelDeployment({ name: 'llama', namespace: 'ml', spec }, defaultProviderEntries(), (name) =>
+        name === 'kuberay' ? kuberayTranslator : undefined,
+      );
+    }
+
+    test('a vllm deployment with more than one GPU selects kuberay and synthesizes a valid RayService', () => {
+      const resolution = resolveWithKubeRay({ model: { id: 'meta-llama/Llama-3.1-70B-Instruct' }, engine: { type: 'vllm' }, resources: { gpu: { count: 4 } } });
+      expect(resolution.errors).toEqual([]);
+      expect(resolution.resolved?.provider).toBe('kuberay');
+      const rs = rayServiceOf(resolution.resolved!);
+      expect(rs.metadata.name).toBe('llama');
+      expect(workerContainer(rs).resources).toEqual({ limits: { 'memory': '32Gi', 'nvidia.com/gpu': '4' } });
+      expect(envValue(headContainer(rs), 'VLLM_ENGINE_ARGS')).toBe('--model meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 4');
+    });
+
+    test('an explicit kuberay disaggregated deployment synthesizes two worker groups', () => {
+      const resolution = resolveWithKubeRay({
+        model: { id: 'Qwen/Qwen3-0.6B' },
+        engine: { type: 'vllm' },
+        provider: { name: 'kuberay' },
+        serving: { mode: 'disaggregated' },
+        scaling: { prefill: { replicas: 1, gpu: { count: 1 } }, decode: { replicas: 2, gpu: { count: 1 } } },
+      });
+      expect(resolution.errors).toEqual([]);
+      expect(workers(rayServiceOf(resolution.resolved!)).map((g) => [g.groupName, g.replicas])).toEqual([
+        ['prefill-workers', 1],
+        ['decode-workers', 2],
+      ]);
+    });
+  });
+});

@@ -1,0 +1,804 @@
+import { Testing } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-34';
+import { disaggregatedLlmdDeployment, FixtureOptions, llmdDeployment } from './fixtures';
+import { FieldErrorKind, formatFieldError } from '../../../src/core/field-error';
+import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
+import { LLMD_VLLM_PORT, renderLlmdArgs } from '../../../src/providers/llmd/args';
+import {
+  LLMD_DEFAULT_IMAGE,
+  llmdTranslator,
+  translateLlmd,
+  validateLlmd,
+  validateLlmdOverrides,
+} from '../../../src/providers/llmd/translator';
+import { Warnings } from '../../../src/warnings';
+import { expectValidManifests } from '../../support/schema-validator';
+
+interface Synthesized {
+  readonly returned: ReturnType<typeof translateLlmd>;
+  readonly manifests: any[];
+  readonly warnings: string[];
+}
+
+function synth(md: ResolvedModelDeployment, options: { validateSchema?: boolean } = {}): Synthesized {
+  const chart = Testing.chart();
+  const returned = llmdTranslator.translate(chart, md);
+  const manifests = Testing.synth(chart);
+  if (options.validateSchema ?? true) expectValidManifests(manifests);
+  return { returned, manifests, warnings: Warnings.collect(chart).map((w) => w.message) };
+}
+
+function synthOf(options: FixtureOptions = {}): any[] {
+  return synth(llmdDeployment(options)).manifests;
+}
+
+function find(manifests: any[], kind: string, name: string): any {
+  const found = manifests.find((m) => m.kind === kind && m.metadata.name === name);
+  if (!found) throw new Error(`no ${kind}/${name} in ${manifests.map((m) => `${m.kind}/${m.metadata.name}`).join(', ')}`);
+  return found;
+}
+
+function container(manifests: any[], name = 'llama'): any {
+  return find(manifests, 'Deployment', name).spec.template.spec.containers[0];
+}
+
+function argsOf(options: FixtureOptions = {}): string[] {
+  return container(synthOf(options)).args;
+}
+
+function errorsOf(options: FixtureOptions | ResolvedModelDeployment): string[] {
+  const md = 'engineReason' in options ? options : llmdDeployment(options);
+  return llmdTranslator.validate(md).map(formatFieldError);
+}
+
+function withOverrides(overrides: unknown): FixtureOptions {
+  return { spec: { provider: { name: 'llmd', overrides: overrides as any } } };
+}
+
+const MODEL = 'meta-llama/Llama-3.1-8B-Instruct';
+const BASE_ARGS = ['--model', MODEL, '--enable-prefix-caching'];
+const KV_CONSUMER = '{"kv_connector":"PyNcclConnector","kv_role":"kv_consumer"}';
+const KV_PRODUCER = '{"kv_connector":"PyNcclConnector","kv_role":"kv_producer"}';
+const COMMON_LABELS = {
+  'airunway.ai/managed-by': 'airunway',
+  'airunway.ai/deployment': 'llama',
+  'airunway.ai/model-source': 'huggingface',
+  'airunway.ai/engine-type': 'vllm',
+};
+
+describe('llmdTranslator', () => {
+  test('identifies the llmd provider', () => {
+    expect(llmdTranslator.providerName).toBe('llmd');
+    expect(llmdTranslator.displayName).toBe('llm-d');
+  });
+
+  describe('aggregated output', () => {
+    test('minimal deployment matches the snapshot', () => {
+      expect(synthOf()).toMatchSnapshot();
+    });
+
+    test('full deployment matches the snapshot', () => {
+      const manifests = synthOf({
+        spec: {
+          model: { servedName: 'llama-8b' },
+          engine: {
+            contextLength: 32768,
+            trustRemoteCode: true,
+            enforceEager: true,
+            args: { 'gpu-memory-utilization': '0.9', 'disable-log-stats': '' },
+            extraArgs: ['--max-num-seqs', '128'],
+          },
+          resources: { gpu: { count: 2, type: 'nvidia.com/gpu' }, memory: '64Gi', cpu: '8' },
+          scaling: { replicas: 2 },
+          env: [{ name: 'VLLM_LOGGING_LEVEL', value: 'DEBUG' }],
+          secrets: { huggingFaceToken: 'hf-token' },
+          nodeSelector: { 'nvidia.com/gpu.product': 'NVIDIA-A100-SXM4-80GB' },
+          tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+          podTemplate: { metadata: { labels: { team: 'ml' }, annotations: { 'prometheus.io/scrape': 'true' } } },
+          provider: { name: 'llmd', overrides: { spec: { progressDeadlineSeconds: 1800 } } },
+        },
+      });
+      expect(manifests).toMatchSnapshot();
+    });
+
+    test('creates a Deployment and a Service named after the deployment, primary first', () => {
+      const { returned, manifests } = synth(llmdDeployment());
+      expect(returned.map((o) => [o.node.id, o.kind, o.name])).toEqual([
+        ['Deployment', 'Deployment', 'llama'],
+        ['Service', 'Service', 'llama'],
+      ]);
+      expect(returned[0]).toBeInstanceOf(k8s.KubeDeployment);
+      expect(returned[1]).toBeInstanceOf(k8s.KubeService);
+      expect(manifests.map((m) => `${m.apiVersion} ${m.kind} ${m.metadata.namespace}/${m.metadata.name}`)).toEqual([
+        'apps/v1 Deployment ml/llama',
+        'v1 Service ml/llama',
+      ]);
+    });
+
+    test('omits the namespace when the deployment has none', () => {
+      for (const m of synthOf({ namespace: null })) expect(m.metadata.namespace).toBeUndefined();
+    });
+
+    test('sets no ownerReferences and puts the common labels on every object', () => {
+      for (const m of synthOf()) {
+        expect(m.metadata.ownerReferences).toBeUndefined();
+        expect(m.metadata.labels).toEqual(COMMON_LABELS);
+      }
+    });
+
+    test('labels the model source as given', () => {
+      const manifests = synthOf({ spec: { model: { source: 'custom' } } });
+      for (const m of manifests) expect(m.metadata.labels['airunway.ai/model-source']).toBe('custom');
+    });
+
+    test('uses scaling.replicas, and 1 when it is 0 or unset', () => {
+      expect(find(synthOf({ spec: { scaling: { replicas: 3 } } }), 'Deployment', 'llama').spec.replicas).toBe(3);
+      expect(find(synthOf({ spec: { scaling: { replicas: 0 } } }), 'Deployment', 'llama').spec.replicas).toBe(1);
+      expect(find(synthOf({ spec: { scaling: undefined } }), 'Deployment', 'llama').spec.replicas).toBe(1);
+    });
+
+    test('renders the Service as ClusterIP http 8000 selecting the Deployment pods', () => {
+      const manifests = synthOf();
+      const svc = find(manifests, 'Service', 'llama');
+      expect(svc.spec).toEqual({
+        type: 'ClusterIP',
+        selector: { 'airunway.ai/deployment': 'llama', 'app': 'llama' },
+        ports: [{ name: 'http', port: 8000, targetPort: 8000, protocol: 'TCP' }],
+      });
+      expect(find(manifests, 'Deployment', 'llama').spec.selector).toEqual({ matchLabels: svc.spec.selector });
+    });
+  });
+
+  describe('image', () => {
+    test('defaults to vllm/vllm-openai:v0.9.1', () => {
+      expect(LLMD_DEFAULT_IMAGE).toBe('vllm/vllm-openai:v0.9.1');
+      expect(container(synthOf()).image).toBe('vllm/vllm-openai:v0.9.1');
+    });
+
+    test('uses the legacy spec.image when engine.image is unset', () => {
+      expect(container(synthOf({ spec: { image: 'registry.example/vllm:legacy' } })).image).toBe('registry.example/vllm:legacy');
+    });
+
+    test('prefers spec.engine.image over spec.image', () => {
+      const c = container(synthOf({ spec: { image: 'registry.example/vllm:legacy', engine: { image: 'registry.example/vllm:v1' } } }));
+      expect(c.image).toBe('registry.example/vllm:v1');
+    });
+  });
+
+  describe('arguments', () => {
+    test('render model and prefix caching by default, without --host or --port', () => {
+      expect(argsOf()).toEqual(BASE_ARGS);
+      expect(LLMD_VLLM_PORT).toBe(8000);
+    });
+
+    test('render every structured flag in llm-d order, then sorted args, then extraArgs verbatim', () => {
+      expect(
+        argsOf({
+          spec: {
+            model: { servedName: 'llama-8b' },
+            engine: {
+              contextLength: 8192,
+              trustRemoteCode: true,
+              enforceEager: true,
+              args: { 'max-num-seqs': '64', 'disable-log-stats': '', 'dtype': 'bfloat16' },
+              extraArgs: ['--swap-space', '4', '-q', 'awq'],
+            },
+            resources: { gpu: { count: 4, type: 'nvidia.com/gpu' } },
+          },
+        }),
+      ).toEqual([
+        '--model', MODEL,
+        '--served-model-name', 'llama-8b',
+        '--max-model-len', '8192',
+        '--trust-remote-code',
+        // llm-d puts prefix caching before --enforce-eager (Direct vLLM puts it after).
+        '--enable-prefix-caching',
+        '--enforce-eager',
+        '--tensor-parallel-size', '4',
+        '--disable-log-stats',
+        '--dtype', 'bfloat16',
+        '--max-num-seqs', '64',
+        '--swap-space', '4', '-q', 'awq',
+      ]);
+    });
+
+    test('render an explicit contextLength of 0', () => {
+      expect(argsOf({ spec: { engine: { contextLength: 0 } } })).toEqual(['--model', MODEL, '--max-model-len', '0', '--enable-prefix-caching']);
+    });
+
+    test('render --no-enable-prefix-caching when prefix caching is disabled (kept: vLLM V1 caches by default)', () => {
+      expect(argsOf({ spec: { engine: { enablePrefixCaching: false } } })).toEqual(['--model', MODEL, '--no-enable-prefix-caching']);
+    });
+
+    test('treat an unset enablePrefixCaching as the CRD default, on', () => {
+      expect(argsOf({ spec: { engine: { enablePrefixCaching: undefined } } })).toEqual(BASE_ARGS);
+    });
+
+    test('derive --tensor-parallel-size from the GPU count only when it exceeds 1', () => {
+      expect(argsOf({ spec: { resources: { gpu: { count: 1 } } } })).not.toContain('--tensor-parallel-size');
+      expect(argsOf({ spec: { resources: { gpu: { count: 2 } } } })).toEqual([...BASE_ARGS, '--tensor-parallel-size', '2']);
+      expect(argsOf({ spec: { resources: { gpu: { count: 8 } } } })).toEqual([...BASE_ARGS, '--tensor-parallel-size', '8']);
+    });
+
+    test('append extraArgs verbatim after everything else, single-dash and value tokens included', () => {
+      expect(argsOf({ spec: { engine: { extraArgs: ['-tp', '2', '--foo=bar', 'positional', '---odd'] } } })).toEqual([
+        ...BASE_ARGS, '-tp', '2', '--foo=bar', 'positional', '---odd',
+      ]);
+    });
+
+    test('do not drop derived flags the user also sets: the later explicit flag wins in vLLM', () => {
+      const args = argsOf({
+        spec: {
+          model: { servedName: 'llama-8b' },
+          engine: {
+            enablePrefixCaching: false,
+            args: { 'tensor-parallel-size': '2', 'model': '/models/llama' },
+            extraArgs: ['--served-model-name=custom', '--enable-prefix-caching'],
+          },
+          resources: { gpu: { count: 4 } },
+        },
+      });
+      expect(args).toEqual([
+        '--model', MODEL,
+        '--served-model-name', 'llama-8b',
+        '--no-enable-prefix-caching',
+        '--tensor-parallel-size', '4',
+        '--model', '/models/llama',
+        '--tensor-parallel-size', '2',
+        '--served-model-name=custom', '--enable-prefix-caching',
+      ]);
+    });
+
+    test('pass an empty model id through for a custom source (as AI Runway does)', () => {
+      expect(argsOf({ spec: { model: { source: 'custom', id: undefined } } }).slice(0, 2)).toEqual(['--model', '']);
+    });
+  });
+
+  describe('container', () => {
+    test('is named vllm, uses the image entrypoint and exposes http 8000', () => {
+      const c = container(synthOf());
+      expect(c.name).toBe('vllm');
+      expect(c.command).toBeUndefined();
+      expect(c.ports).toEqual([{ name: 'http', containerPort: 8000, protocol: 'TCP' }]);
+    });
+
+    test('has no probes, volume mounts or /dev/shm, even with several GPUs', () => {
+      const deployment = find(synthOf({ spec: { resources: { gpu: { count: 4 } } } }), 'Deployment', 'llama');
+      const c = deployment.spec.template.spec.containers[0];
+      expect(Object.keys(c).sort()).toEqual(['args', 'image', 'name', 'ports', 'resources']);
+      expect(deployment.spec.template.spec.volumes).toBeUndefined();
+    });
+
+    test('requests GPUs as nvidia.com/gpu, memory in limits and requests, cpu in requests', () => {
+      const c = container(synthOf({ spec: { resources: { gpu: { count: 2, type: 'nvidia.com/gpu' }, memory: '32Gi', cpu: '4' } } }));
+      expect(c.resources).toEqual({
+        limits: { 'nvidia.com/gpu': '2', 'memory': '32Gi' },
+        requests: { 'nvidia.com/gpu': '2', 'memory': '32Gi', 'cpu': '4' },
+      });
+    });
+
+    test('requests nvidia.com/gpu whatever gpu.type says, and warns', () => {
+      const { manifests, warnings } = synth(llmdDeployment({ spec: { resources: { gpu: { count: 1, type: 'amd.com/gpu' } } } }));
+      expect(container(manifests).resources).toEqual({ limits: { 'nvidia.com/gpu': '1' }, requests: { 'nvidia.com/gpu': '1' } });
+      expect(warnings).toEqual(['llm-d ignores spec.resources.gpu.type "amd.com/gpu": it always requests GPUs as nvidia.com/gpu']);
+    });
+
+    test('omits resources when nothing is requested', () => {
+      // Only reachable when validation is bypassed: aggregated llm-d requires GPUs.
+      expect(container(synthOf({ spec: { resources: undefined } })).resources).toBeUndefined();
+    });
+  });
+
+  describe('env', () => {
+    test('is omitted when there is nothing to set', () => {
+      expect(container(synthOf()).env).toBeUndefined();
+    });
+
+    test('lists spec.env in order, then HF_TOKEN from the token Secret', () => {
+      const c = container(
+        synthOf({
+          spec: {
+            env: [{ name: 'B', value: '2' }, { name: 'A', value: '1' }],
+            secrets: { huggingFaceToken: 'hf-token' },
+          },
+        }),
+      );
+      expect(c.env).toEqual([
+        { name: 'B', value: '2' },
+        { name: 'A', value: '1' },
+        { name: 'HF_TOKEN', valueFrom: { secretKeyRef: { name: 'hf-token', key: 'HF_TOKEN' } } },
+      ]);
+    });
+
+    test('drops a user HF_TOKEN when the Secret provides it (llm-d would list it twice, which server-side apply rejects)', () => {
+      const { manifests, warnings } = synth(
+        llmdDeployment({ spec: { env: [{ name: 'A', value: '1' }, { name: 'HF_TOKEN', value: 'hf_inline' }], secrets: { huggingFaceToken: 'hf-token' } } }),
+      );
+      expect(container(manifests).env).toEqual([
+        { name: 'A', value: '1' },
+        { name: 'HF_TOKEN', valueFrom: { secretKeyRef: { name: 'hf-token', key: 'HF_TOKEN' } } },
+      ]);
+      expect(warnings).toEqual([]);
+    });
+
+    test('keeps a user HF_TOKEN without a Secret, with no warning', () => {
+      const { manifests, warnings } = synth(llmdDeployment({ spec: { env: [{ name: 'HF_TOKEN', value: 'hf_inline' }] } }));
+      expect(container(manifests).env).toEqual([{ name: 'HF_TOKEN', value: 'hf_inline' }]);
+      expect(warnings).toEqual([]);
+    });
+
+    test('keeps every valueFrom source and prefers it over value (where llm-d would emit both)', () => {
+      const c = container(
+        synthOf({
+          spec: {
+            env: [
+              { name: 'BOTH', value: 'ignored', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } },
+              { name: 'CM', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k' } } },
+              { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+              { name: 'EMPTY', value: '' },
+            ],
+          },
+        }),
+      );
+      expect(c.env).toEqual([
+        { name: 'BOTH', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } },
+        { name: 'CM', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k' } } },
+        { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+        { name: 'EMPTY' },
+      ]);
+    });
+
+    test('sets no HF_HOME, even with a modelCache volume', () => {
+      const volumes = [{ name: 'cache', purpose: 'modelCache' as const, claimName: 'c' }];
+      expect(container(synthOf({ spec: { model: { storage: { volumes } } } })).env).toBeUndefined();
+    });
+  });
+
+  describe('storage', () => {
+    test('is ignored: no volumes, mounts or PVCs, and a warning says so', () => {
+      const volumes = [
+        { name: 'model-cache', purpose: 'modelCache' as const, size: '100Gi' },
+        { name: 'extra', purpose: 'custom' as const, claimName: 'extra-pvc', mountPath: '/extra' },
+      ];
+      const { returned, manifests, warnings } = synth(llmdDeployment({ spec: { model: { storage: { volumes } } } }));
+      expect(manifests.map((m) => m.kind)).toEqual(['Deployment', 'Service']);
+      const pod = find(manifests, 'Deployment', 'llama').spec.template.spec;
+      expect(pod.volumes).toBeUndefined();
+      expect(pod.containers[0].volumeMounts).toBeUndefined();
+      expect(warnings).toEqual([
+        'llm-d ignores spec.model.storage.volumes: its Deployments mount no volumes, so vLLM downloads the model into the container ' +
+          'on every start (the vllm and dynamo providers mount a model cache)',
+      ]);
+      // Recorded on the primary Deployment.
+      expect(Warnings.collect(returned[0]).length).toBe(1);
+    });
+
+    test('records no warning for a plain deployment', () => {
+      expect(synth(llmdDeployment()).warnings).toEqual([]);
+      expect(synth(disaggregatedLlmdDeployment()).warnings).toEqual([]);
+    });
+  });
+
+  describe('scheduling and pod metadata', () => {
+    test('copies nodeSelector and tolerations into the pod spec', () => {
+      const pod = find(
+        synthOf({
+          spec: {
+            nodeSelector: { pool: 'gpu' },
+            tolerations: [
+              { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
+              { key: 'spot', operator: 'Equal', value: 'true', effect: 'NoExecute', tolerationSeconds: 300 },
+            ],
+          },
+        }),
+        'Deployment',
+        'llama',
+      ).spec.template.spec;
+      expect(pod.nodeSelector).toEqual({ pool: 'gpu' });
+      expect(pod.tolerations).toEqual([
+        { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
+        { key: 'spot', operator: 'Equal', value: 'true', effect: 'NoExecute', tolerationSeconds: 300 },
+      ]);
+    });
+
+    test('omits nodeSelector and tolerations when empty', () => {
+      const pod = find(synthOf({ spec: { nodeSelector: {}, tolerations: [] } }), 'Deployment', 'llama').spec.template.spec;
+      expect(pod.nodeSelector).toBeUndefined();
+      expect(pod.tolerations).toBeUndefined();
+    });
+
+    test('labels pods with the selector and airunway.ai/model-deployment by default', () => {
+      const deployment = find(synthOf(), 'Deployment', 'llama');
+      expect(deployment.spec.template.metadata).toEqual({
+        labels: { 'airunway.ai/deployment': 'llama', 'app': 'llama', 'airunway.ai/model-deployment': 'llama' },
+      });
+      expect(deployment.metadata.annotations).toBeUndefined();
+    });
+
+    test('merges podTemplate labels without clobbering the selector, model-deployment or common labels', () => {
+      const manifests = synthOf({
+        spec: {
+          podTemplate: {
+            metadata: {
+              labels: {
+                'team': 'ml',
+                'app': 'hijack',
+                'airunway.ai/deployment': 'hijack',
+                'airunway.ai/model-deployment': 'hijack',
+                'airunway.ai/managed-by': 'someone-else',
+              },
+              annotations: { 'prometheus.io/scrape': 'true' },
+            },
+          },
+        },
+      });
+      const deployment = find(manifests, 'Deployment', 'llama');
+      expect(deployment.spec.selector).toEqual({ matchLabels: { 'airunway.ai/deployment': 'llama', 'app': 'llama' } });
+      expect(deployment.spec.template.metadata).toEqual({
+        labels: {
+          'team': 'ml',
+          'app': 'llama',
+          'airunway.ai/deployment': 'llama',
+          'airunway.ai/model-deployment': 'llama',
+          'airunway.ai/managed-by': 'someone-else',
+        },
+        annotations: { 'prometheus.io/scrape': 'true' },
+      });
+      expect(deployment.metadata.labels).toEqual({
+        'team': 'ml',
+        'app': 'hijack',
+        'airunway.ai/model-deployment': 'hijack',
+        ...COMMON_LABELS,
+      });
+      expect(deployment.metadata.annotations).toEqual({ 'prometheus.io/scrape': 'true' });
+      const service = find(manifests, 'Service', 'llama');
+      expect(service.metadata.labels).toEqual(COMMON_LABELS);
+      expect(service.metadata.annotations).toBeUndefined();
+    });
+  });
+
+  describe('overrides', () => {
+    test('deep-merge into the Deployment and leave the Service alone', () => {
+      const manifests = synthOf(
+        withOverrides({
+          spec: {
+            progressDeadlineSeconds: 1800,
+            strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '50%', maxUnavailable: 0 } },
+            template: { metadata: { labels: { team: 'ml' }, annotations: { 'sidecar.istio.io/inject': 'false' } } },
+          },
+        }),
+      );
+      const deployment = find(manifests, 'Deployment', 'llama');
+      expect(deployment.spec.progressDeadlineSeconds).toBe(1800);
+      expect(deployment.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: '50%', maxUnavailable: 0 } });
+      // Merged, not replaced: the rendered parts are still there.
+      expect(deployment.spec.template.metadata).toEqual({
+        labels: { 'airunway.ai/deployment': 'llama', 'app': 'llama', 'airunway.ai/model-deployment': 'llama', 'team': 'ml' },
+        annotations: { 'sidecar.istio.io/inject': 'false' },
+      });
+      expect(deployment.spec.replicas).toBe(1);
+      expect(deployment.spec.template.spec.containers[0].name).toBe('vllm');
+      expect(find(manifests, 'Service', 'llama').spec.progressDeadlineSeconds).toBeUndefined();
+    });
+
+    test('set a key to JSON null when the override value is null', () => {
+      const md = llmdDeployment(withOverrides({ spec: { strategy: null } }));
+      // A null is not schema-valid; the API server would drop it. Checked without the validator.
+      const { manifests } = synth(md, { validateSchema: false });
+      expect(find(manifests, 'Deployment', 'llama').spec.strategy).toBeNull();
+    });
+
+    test('apply to both Deployments in disaggregated mode', () => {
+      const { manifests } = synth(disaggregatedLlmdDeployment(withOverrides({ spec: { minReadySeconds: 30 } })));
+      expect(find(manifests, 'Deployment', 'llama-decode').spec.minReadySeconds).toBe(30);
+      expect(find(manifests, 'Deployment', 'llama-prefill').spec.minReadySeconds).toBe(30);
+      expect(find(manifests, 'Service', 'llama-decode').spec.minReadySeconds).toBeUndefined();
+    });
+
+    test.each([
+      ['a pod spec field', { spec: { template: { spec: { schedulerName: 'gpu-scheduler' } } } }],
+      ['an empty pod spec', { spec: { template: { spec: {} } } }],
+      ['a null pod spec', { spec: { template: { spec: null } } }],
+    ])('fails when overrides reach spec.template.spec (%s)', (_, overrides) => {
+      expect(errorsOf(withOverrides(overrides))).toEqual([
+        'spec.provider.overrides.spec.template.spec: Forbidden: overriding "spec.template.spec" is not allowed',
+      ]);
+    });
+
+    test('fails when overrides reach spec.template.spec, in translate too (transformer message per Deployment)', () => {
+      const overrides = { spec: { template: { spec: { tolerations: [] } } } };
+      expect(() => llmdTranslator.translate(Testing.chart(), llmdDeployment(withOverrides(overrides)))).toThrow(
+        'failed to build Deployment: failed to apply provider overrides: overriding "spec.template.spec" is not allowed',
+      );
+      expect(() => llmdTranslator.translate(Testing.chart(), disaggregatedLlmdDeployment(withOverrides(overrides)))).toThrow(
+        'failed to build decode Deployment: failed to apply provider overrides: overriding "spec.template.spec" is not allowed',
+      );
+    });
+
+    test('fails when overrides replace spec or spec.template with a non-object (which would replace the pod spec)', () => {
+      expect(errorsOf(withOverrides({ spec: null }))).toEqual([
+        'spec.provider.overrides.spec: Forbidden: overriding "spec.template.spec" is not allowed (a non-object "spec" would replace it)',
+      ]);
+      expect(errorsOf(withOverrides({ spec: { template: null } }))).toEqual([
+        'spec.provider.overrides.spec.template: Forbidden: overriding "spec.template.spec" is not allowed (a non-object "spec.template" would replace it)',
+      ]);
+      expect(errorsOf(withOverrides({ spec: { template: [] } }))).toHaveLength(1);
+    });
+
+    test.each(['apiVersion', 'kind', 'metadata', 'status'])('fails when overrides set the top-level key %s', (key) => {
+      expect(errorsOf(withOverrides({ [key]: {} }))).toEqual([`spec.provider.overrides.${key}: Forbidden: overriding "${key}" is not allowed`]);
+    });
+
+    test('fails when overrides set a top-level key a Deployment does not have', () => {
+      expect(errorsOf(withOverrides({ template: { spec: {} }, spec: { paused: true } }))).toEqual([
+        'spec.provider.overrides.template: Forbidden: a Deployment has no root field "template"; llm-d overrides merge into each Deployment, so put fields under "spec"',
+      ]);
+    });
+
+    test('fails when overrides change the selector', () => {
+      expect(errorsOf(withOverrides({ spec: { selector: { matchLabels: { app: 'x' } } } }))).toEqual([
+        'spec.provider.overrides.spec.selector: Forbidden: overriding "spec.selector" is not allowed: it must match the pod labels llm-d sets, which its Service selects',
+      ]);
+    });
+
+    test.each(['app', 'airunway.ai/deployment', 'airunway.ai/model-deployment'])('fails when overrides set the pod label %s', (label) => {
+      expect(errorsOf(withOverrides({ spec: { template: { metadata: { labels: { [label]: 'x', team: 'ml' } } } } }))).toEqual([
+        `spec.provider.overrides.spec.template.metadata.labels.${label}: Forbidden: overriding pod label ${JSON.stringify(label)} is not allowed: ` +
+          'the Deployment selector, the Service and the InferencePool select llm-d pods by their labels',
+      ]);
+    });
+
+    test('fails when overrides replace the pod metadata or labels with a non-object', () => {
+      expect(errorsOf(withOverrides({ spec: { template: { metadata: null } } }))).toEqual([
+        'spec.provider.overrides.spec.template.metadata: Forbidden: overriding "spec.template.metadata" with a non-object is not allowed: ' +
+          'the Deployment selector, the Service and the InferencePool select llm-d pods by their labels',
+      ]);
+      expect(errorsOf(withOverrides({ spec: { template: { metadata: { labels: null } } } }))).toEqual([
+        'spec.provider.overrides.spec.template.metadata.labels: Forbidden: overriding "spec.template.metadata.labels" with a non-object is not allowed: ' +
+          'the Deployment selector, the Service and the InferencePool select llm-d pods by their labels',
+      ]);
+    });
+
+    test('fails when overrides are not an object', () => {
+      const md = llmdDeployment(withOverrides(['x']));
+      expect(errorsOf(md)).toEqual(['spec.provider.overrides: Invalid value: "<array>": overrides must be a JSON object']);
+      expect(() => llmdTranslator.translate(Testing.chart(), md)).toThrow(
+        'failed to build Deployment: failed to apply provider overrides: overrides must be a JSON object',
+      );
+    });
+
+    test('accept absent and empty overrides', () => {
+      expect(validateLlmdOverrides(undefined)).toEqual([]);
+      expect(validateLlmdOverrides(null)).toEqual([]);
+      expect(validateLlmdOverrides({})).toEqual([]);
+      expect(find(synthOf(withOverrides({})), 'Deployment', 'llama').spec.replicas).toBe(1);
+    });
+  });
+
+  describe('disaggregated (prefill/decode)', () => {
+    test('matches the snapshot', () => {
+      expect(synth(disaggregatedLlmdDeployment()).manifests).toMatchSnapshot();
+    });
+
+    test('creates decode and prefill Deployments, then their Services, decode first', () => {
+      const { returned, manifests } = synth(disaggregatedLlmdDeployment());
+      expect(returned.map((o) => [o.node.id, o.kind, o.name])).toEqual([
+        ['DecodeDeployment', 'Deployment', 'llama-decode'],
+        ['PrefillDeployment', 'Deployment', 'llama-prefill'],
+        ['DecodeService', 'Service', 'llama-decode'],
+        ['PrefillService', 'Service', 'llama-prefill'],
+      ]);
+      for (const component of ['decode', 'prefill']) {
+        const name = `llama-${component}`;
+        const selector = { 'airunway.ai/deployment': 'llama', 'app': name };
+        expect(find(manifests, 'Service', name).spec.selector).toEqual(selector);
+        const deployment = find(manifests, 'Deployment', name);
+        expect(deployment.spec.selector.matchLabels).toEqual(selector);
+        expect(deployment.spec.template.metadata.labels).toEqual({ ...selector, 'airunway.ai/model-deployment': 'llama' });
+        expect(deployment.metadata.labels).toEqual(COMMON_LABELS);
+      }
+    });
+
+    test('give each component its replicas, resources, tensor parallel size and PyNccl KV role', () => {
+      const manifests = synth(disaggregatedLlmdDeployment()).manifests;
+      const decode = find(manifests, 'Deployment', 'llama-decode');
+      const prefill = find(manifests, 'Deployment', 'llama-prefill');
+      expect(decode.spec.replicas).toBe(2);
+      expect(prefill.spec.replicas).toBe(3);
+      expect(decode.spec.template.spec.containers[0].args).toEqual([
+        ...BASE_ARGS, '--tensor-parallel-size', '4', '--kv-transfer-config', KV_CONSUMER,
+      ]);
+      expect(prefill.spec.template.spec.containers[0].args).toEqual([
+        ...BASE_ARGS, '--tensor-parallel-size', '2', '--kv-transfer-config', KV_PRODUCER,
+      ]);
+      expect(decode.spec.template.spec.containers[0].resources).toEqual({
+        limits: { 'nvidia.com/gpu': '4', 'memory': '64Gi' },
+        requests: { 'nvidia.com/gpu': '4', 'memory': '64Gi' },
+      });
+      expect(prefill.spec.template.spec.containers[0].resources).toEqual({
+        limits: { 'nvidia.com/gpu': '2', 'memory': '32Gi' },
+        requests: { 'nvidia.com/gpu': '2', 'memory': '32Gi' },
+      });
+      for (const d of [decode, prefill]) expect(d.spec.template.spec.volumes).toBeUndefined();
+    });
+
+    test('omit --tensor-parallel-size for a single-GPU component and put the KV config before user args', () => {
+      const md = disaggregatedLlmdDeployment({
+        spec: {
+          engine: { args: { 'max-num-seqs': '32' }, extraArgs: ['--block-size', '16'] },
+          scaling: {
+            decode: { replicas: 1, gpu: { count: 1 } },
+            prefill: { replicas: 1, gpu: { count: 1 } },
+          },
+        },
+      });
+      const manifests = synth(md).manifests;
+      expect(container(manifests, 'llama-decode').args).toEqual([
+        ...BASE_ARGS, '--kv-transfer-config', KV_CONSUMER, '--max-num-seqs', '32', '--block-size', '16',
+      ]);
+      expect(container(manifests, 'llama-prefill').args).toEqual([
+        ...BASE_ARGS, '--kv-transfer-config', KV_PRODUCER, '--max-num-seqs', '32', '--block-size', '16',
+      ]);
+    });
+
+    test('share image, env, scheduling and pod metadata across components', () => {
+      const manifests = synth(
+        disaggregatedLlmdDeployment({
+          spec: {
+            engine: { image: 'registry.example/vllm:pd' },
+            secrets: { huggingFaceToken: 'hf' },
+            nodeSelector: { pool: 'gpu' },
+            podTemplate: { metadata: { annotations: { a: 'b' } } },
+          },
+        }),
+      ).manifests;
+      for (const name of ['llama-decode', 'llama-prefill']) {
+        const deployment = find(manifests, 'Deployment', name);
+        const pod = deployment.spec.template;
+        expect(pod.spec.containers[0].image).toBe('registry.example/vllm:pd');
+        expect(pod.spec.containers[0].env).toEqual([{ name: 'HF_TOKEN', valueFrom: { secretKeyRef: { name: 'hf', key: 'HF_TOKEN' } } }]);
+        expect(pod.spec.nodeSelector).toEqual({ pool: 'gpu' });
+        expect(pod.metadata.annotations).toEqual({ a: 'b' });
+        expect(deployment.metadata.annotations).toEqual({ a: 'b' });
+      }
+    });
+
+    test('keep an explicit 0 component replicas', () => {
+      const md = disaggregatedLlmdDeployment({
+        spec: { scaling: { decode: { replicas: 0, gpu: { count: 1 } }, prefill: { replicas: 1, gpu: { count: 1 } } } },
+      });
+      expect(find(synth(md).manifests, 'Deployment', 'llama-decode').spec.replicas).toBe(0);
+    });
+
+    test('warn about non-NVIDIA component GPU types', () => {
+      const md = disaggregatedLlmdDeployment({
+        spec: { scaling: { decode: { replicas: 1, gpu: { count: 1, type: 'amd.com/gpu' } }, prefill: { replicas: 1, gpu: { count: 1, type: 'amd.com/gpu' } } } },
+      });
+      expect(synth(md).warnings).toEqual([
+        'llm-d ignores spec.scaling.prefill.gpu.type "amd.com/gpu": it always requests GPUs as nvidia.com/gpu',
+        'llm-d ignores spec.scaling.decode.gpu.type "amd.com/gpu": it always requests GPUs as nvidia.com/gpu',
+      ]);
+    });
+
+    test.each([
+      ['spec.scaling is required for disaggregated serving mode', undefined],
+      // The transformer checks decode before prefill.
+      ['spec.scaling.decode is required for disaggregated serving mode', {}],
+      ['spec.scaling.prefill is required for disaggregated serving mode', { decode: { gpu: { count: 1 } } }],
+      ['llm-d provider requires GPU resources for decode (spec.scaling.decode.gpu.count > 0)', { decode: { replicas: 1 }, prefill: { gpu: { count: 1 } } }],
+      ['llm-d provider requires GPU resources for prefill (spec.scaling.prefill.gpu.count > 0)', { decode: { gpu: { count: 1 } }, prefill: { replicas: 1 } }],
+    ])('fails when rendering disaggregated mode without validation: %s', (message, scaling) => {
+      const md = disaggregatedLlmdDeployment({ spec: { scaling } });
+      expect(() => llmdTranslator.translate(Testing.chart(), md)).toThrow(message);
+    });
+  });
+
+  describe('validate', () => {
+    test('accepts valid aggregated and disaggregated deployments', () => {
+      expect(validateLlmd(llmdDeployment())).toEqual([]);
+      expect(validateLlmd(disaggregatedLlmdDeployment())).toEqual([]);
+    });
+
+    test('fails when the engine is not vllm', () => {
+      const md = { ...llmdDeployment({ spec: { engine: { type: 'sglang' } } }), engine: 'sglang' as const };
+      expect(llmdTranslator.validate(md)).toEqual([
+        { path: 'spec.engine.type', kind: FieldErrorKind.INVALID, value: 'sglang', message: 'llm-d provider only supports vllm engine, got sglang' },
+      ]);
+      expect(() => llmdTranslator.translate(Testing.chart(), md)).toThrow('llm-d provider only supports vllm engine, got sglang');
+    });
+
+    test('fails when no GPU is requested in aggregated mode', () => {
+      expect(errorsOf({ spec: { resources: { gpu: { count: 0 } } } })).toEqual([
+        'spec.resources.gpu.count: Invalid value: 0: llm-d provider requires GPU resources (spec.resources.gpu.count > 0)',
+      ]);
+      expect(errorsOf({ spec: { resources: { memory: '16Gi' } } })).toEqual([
+        'spec.resources.gpu.count: Required value: llm-d provider requires GPU resources (spec.resources.gpu.count > 0)',
+      ]);
+      expect(errorsOf({ spec: { resources: undefined } })).toEqual([
+        'spec.resources.gpu.count: Required value: llm-d provider requires GPU resources (spec.resources.gpu.count > 0)',
+      ]);
+    });
+
+    test('fails when disaggregated mode lacks a component', () => {
+      expect(errorsOf(disaggregatedLlmdDeployment({ spec: { scaling: undefined } }))).toEqual([
+        'spec.scaling.prefill: Required value: spec.scaling.prefill is required for disaggregated serving mode',
+        'spec.scaling.decode: Required value: spec.scaling.decode is required for disaggregated serving mode',
+      ]);
+      expect(errorsOf(disaggregatedLlmdDeployment({ spec: { scaling: { decode: { replicas: 1, gpu: { count: 1 } } } } }))).toEqual([
+        'spec.scaling.prefill: Required value: spec.scaling.prefill is required for disaggregated serving mode',
+      ]);
+      expect(errorsOf(disaggregatedLlmdDeployment({ spec: { scaling: { prefill: { replicas: 1, gpu: { count: 1 } } } } }))).toEqual([
+        'spec.scaling.decode: Required value: spec.scaling.decode is required for disaggregated serving mode',
+      ]);
+    });
+
+    test('fails when a disaggregated component has no GPUs', () => {
+      const md = disaggregatedLlmdDeployment({ spec: { scaling: { prefill: { replicas: 1, gpu: { count: 0 } }, decode: { replicas: 1 } } } });
+      expect(errorsOf(md)).toEqual([
+        'spec.scaling.prefill.gpu.count: Invalid value: 0: llm-d provider requires GPU resources for prefill (spec.scaling.prefill.gpu.count > 0)',
+        'spec.scaling.decode.gpu.count: Required value: llm-d provider requires GPU resources for decode (spec.scaling.decode.gpu.count > 0)',
+      ]);
+    });
+
+    test('does not require spec.resources GPUs in disaggregated mode', () => {
+      expect(errorsOf(disaggregatedLlmdDeployment({ spec: { resources: undefined } }))).toEqual([]);
+    });
+
+    test.each(['', '-dtype', 'max model len', 'dtype=half', 'flag.with.dots'])('fails when an engine.args key is invalid: %j', (key) => {
+      expect(errorsOf({ spec: { engine: { args: { [key]: 'x' } } } })).toEqual([
+        `spec.engine.args.${key}: Invalid value: ${JSON.stringify(key)}: invalid engine arg key ${JSON.stringify(key)}: ` +
+          'must contain only alphanumeric characters, hyphens, and underscores',
+      ]);
+    });
+
+    test('fails when rendering args that were not validated (transformer wording)', () => {
+      const md = llmdDeployment({ spec: { engine: { args: { 'bad key': '' } } } });
+      expect(() => llmdTranslator.translate(Testing.chart(), md)).toThrow(
+        'failed to build vLLM args: invalid engine arg key "bad key": must contain only alphanumeric characters, hyphens, and underscores',
+      );
+      expect(() => llmdTranslator.translate(Testing.chart(), disaggregatedLlmdDeployment({ spec: { engine: { args: { 'bad key': '' } } } }))).toThrow(
+        'failed to build decode vLLM args: invalid engine arg key "bad key"',
+      );
+      expect(() => renderLlmdArgs(md.spec, { gpuCount: 1 })).toThrow('invalid engine arg key "bad key"');
+    });
+
+    test('fails when engine.args sets port', () => {
+      expect(errorsOf({ spec: { engine: { args: { port: '9000' } } } })).toEqual([
+        'spec.engine.args.port: Invalid value: "9000": engine arg "port" cannot be set for llm-d: the llm-d vLLM server must listen on 8000, ' +
+          'where its container port, Service and InferencePool send traffic; remove the flag',
+      ]);
+    });
+
+    test.each(['--port', '--port=9000'])('fails when extraArgs sets the port flag %s', (token) => {
+      expect(errorsOf({ spec: { engine: { extraArgs: ['--dtype', 'half', token, '9000'] } } })).toEqual([
+        `spec.engine.extraArgs[2]: Invalid value: ${JSON.stringify(token)}: engine extraArg ${JSON.stringify(token)} cannot be set for llm-d: ` +
+          'the llm-d vLLM server must listen on 8000, where its container port, Service and InferencePool send traffic; remove the flag',
+      ]);
+    });
+
+    test('accepts host and non-flag port-like tokens', () => {
+      expect(errorsOf({ spec: { engine: { args: { host: '0.0.0.0' }, extraArgs: ['-port', '--portal', 'port'] } } })).toEqual([]);
+    });
+
+    test('reports every problem at once, engine first', () => {
+      const md = {
+        ...llmdDeployment({
+          spec: {
+            engine: { type: 'sglang', args: { 'port': '1', 'bad key': '' } },
+            resources: { gpu: { count: 0 } },
+            provider: { name: 'llmd', overrides: { metadata: {}, spec: { template: { spec: {} } } } },
+          },
+        }),
+        engine: 'sglang' as const,
+      };
+      expect(llmdTranslator.validate(md).map((e) => e.path)).toEqual([
+        'spec.engine.type',
+        'spec.resources.gpu.count',
+        'spec.provider.overrides.metadata',
+        'spec.provider.overrides.spec.template.spec',
+        'spec.engine.args.bad key',
+        'spec.engine.args.port',
+      ]);
+    });
+  });
+});
