@@ -1,0 +1,256 @@
+import type { ApiObject } from 'cdk8s';
+import type { Construct } from 'constructs';
+import { FieldError, formatFieldError, invalid, notSupported, required } from '../../core/field-error';
+import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { DynamoGraphDeployment, DynamoGraphDeploymentV1Beta1 } from '../../imports/nvidia.com';
+import { addManagedClaims } from '../../storage/managed-claim';
+import { addModelDownloadJob, DEFAULT_MODEL_DOWNLOAD_IMAGE } from '../../storage/model-download-job';
+import { Warnings } from '../../warnings';
+import type { ProviderTranslator, TranslationOptions } from '../provider-translator';
+import { DROPPED_VLLM_ARG, dynamoArgKeyErrors } from './args';
+import { DYNAMO_PROVIDER_NAME } from './config';
+import {
+  buildDynamoGraph,
+  DynamoGraph,
+  dynamoLabels,
+  gatewayEnabled,
+  generatedServiceNames,
+  isMocker,
+} from './graph';
+import { dynamoImages, DYNAMO_VERSION, hasSemverTag } from './images';
+import {
+  applyDgdOverrides,
+  DgdShape,
+  dynamoOverrideErrors,
+  dynamoOverrideShapeErrors,
+  DynamoTypedOverrides,
+  parseTypedOverrides,
+} from './overrides';
+import { v1alpha1Spec } from './v1alpha1';
+import { v1beta1Spec } from './v1beta1';
+
+/** Human name of the provider in messages. */
+export const DYNAMO_DISPLAY_NAME = 'Dynamo';
+
+/**
+ * ModelDeployment annotation that picks the DynamoGraphDeployment version of one deployment,
+ * over the registry-wide `TranslationOptions.dynamoApiVersion`.
+ */
+export const DYNAMO_API_VERSION_ANNOTATION = 'inference.cdk8s.io/dynamo-api-version';
+/** `nvidia.com/v1alpha1`: what AI Runway emits (deprecated upstream, still served). */
+export const DYNAMO_V1ALPHA1 = 'nvidia.com/v1alpha1';
+/** `nvidia.com/v1beta1`: Dynamo's storage version. */
+export const DYNAMO_V1BETA1 = 'nvidia.com/v1beta1';
+/** The DynamoGraphDeployment versions this provider emits. */
+export const DYNAMO_API_VERSIONS: readonly string[] = [DYNAMO_V1ALPHA1, DYNAMO_V1BETA1];
+
+/** Controller rejection of llama.cpp. */
+export const DYNAMO_LLAMACPP_NOT_SUPPORTED = 'Dynamo does not support llamacpp engine';
+/** Controller rejection of a deployment without GPUs. */
+export const DYNAMO_GPU_REQUIRED = 'Dynamo requires GPU (set resources.gpu.count > 0)';
+/** Controller rejection of a non-vLLM engine in mocker mode. */
+export const DYNAMO_MOCKER_ENGINE = 'Dynamo mocker mode only supports the vllm engine';
+/** Controller rejection of a disaggregated mocker deployment without both components. */
+export const DYNAMO_MOCKER_DISAGGREGATED = 'Dynamo mocker disaggregated mode requires spec.scaling.prefill and spec.scaling.decode';
+
+const ANNOTATION_PATH = `metadata.annotations[${JSON.stringify(DYNAMO_API_VERSION_ANNOTATION)}]`;
+
+/** The version the annotation asks for: undefined when unset, the raw value when not supported. */
+function annotatedApiVersion(md: ResolvedModelDeployment): string | undefined {
+  const value = md.annotations[DYNAMO_API_VERSION_ANNOTATION];
+  return value === undefined ? undefined : value;
+}
+
+/**
+ * The DynamoGraphDeployment version of a deployment: its annotation, else the registry-wide
+ * option, else v1alpha1 (AI Runway's). Throws on an annotation value that is not a version.
+ */
+export function dynamoApiVersionOf(md: ResolvedModelDeployment, options: TranslationOptions = {}): string {
+  const annotated = annotatedApiVersion(md);
+  if (annotated !== undefined) {
+    if (!DYNAMO_API_VERSIONS.includes(annotated)) throw new Error(formatFieldError(apiVersionAnnotationError(annotated)));
+    return annotated;
+  }
+  return options.dynamoApiVersion ?? DYNAMO_V1ALPHA1;
+}
+
+function apiVersionAnnotationError(value: string): FieldError {
+  return notSupported(ANNOTATION_PATH, value, DYNAMO_API_VERSIONS);
+}
+
+function shapeOf(apiVersion: string): DgdShape {
+  return apiVersion === DYNAMO_V1BETA1 ? 'v1beta1' : 'v1alpha1';
+}
+
+/** Engine and GPU checks (the controller's `validateCompatibility`, mocker rules included). */
+function compatibilityErrors(md: ResolvedModelDeployment): FieldError[] {
+  const errors: FieldError[] = [];
+  const engine: string = md.engine;
+  const scaling = md.spec.scaling;
+  const disaggregated = md.mode === 'disaggregated';
+  if (isMocker(md)) {
+    if (engine !== 'vllm') errors.push(invalid('spec.engine.type', engine, DYNAMO_MOCKER_ENGINE));
+    if (disaggregated) {
+      if (!scaling?.prefill) errors.push(required('spec.scaling.prefill', DYNAMO_MOCKER_DISAGGREGATED));
+      if (!scaling?.decode) errors.push(required('spec.scaling.decode', DYNAMO_MOCKER_DISAGGREGATED));
+    }
+    return errors;
+  }
+  if (engine === 'llamacpp') errors.push(invalid('spec.engine.type', engine, DYNAMO_LLAMACPP_NOT_SUPPORTED));
+  if (disaggregated) {
+    // The transformer's messages; admission normally guarantees both components.
+    if (!scaling) {
+      errors.push(required('spec.scaling', 'spec.scaling is required for disaggregated serving mode'));
+      return errors;
+    }
+    if (!scaling.prefill) errors.push(required('spec.scaling.prefill', 'spec.scaling.prefill is required for disaggregated serving mode'));
+    if (!scaling.decode) errors.push(required('spec.scaling.decode', 'spec.scaling.decode is required for disaggregated serving mode'));
+  }
+  const topLevelGpus = md.spec.resources?.gpu?.count ?? 0;
+  const prefillGpus = scaling?.prefill?.gpu?.count ?? 0;
+  const hasGpu = topLevelGpus > 0 || (disaggregated && prefillGpus > 0);
+  if (!hasGpu && !(disaggregated && !scaling?.prefill)) {
+    // The path of the count the rule reads: the prefill component's in disaggregated mode.
+    const path = disaggregated ? 'spec.scaling.prefill.gpu.count' : 'spec.resources.gpu.count';
+    const count = disaggregated ? scaling?.prefill?.gpu?.count : md.spec.resources?.gpu?.count;
+    errors.push(count === undefined || count === null ? required(path, DYNAMO_GPU_REQUIRED) : invalid(path, count, DYNAMO_GPU_REQUIRED));
+  }
+  return errors;
+}
+
+/**
+ * The Dynamo controller's rejections and the errors its transformer would raise, as field
+ * errors, so they fail the synth at their path:
+ *
+ * - an annotation `inference.cdk8s.io/dynamo-api-version` that names no supported version;
+ * - llama.cpp (`Dynamo does not support llamacpp engine`); no GPU, i.e. neither
+ *   `resources.gpu.count > 0` nor, disaggregated, `scaling.prefill.gpu.count > 0`
+ *   (`Dynamo requires GPU (set resources.gpu.count > 0)`); disaggregated without `scaling`,
+ *   `scaling.prefill` or `scaling.decode`. In mocker mode instead: the engine must be vLLM and a
+ *   disaggregated mocker needs both components; no GPU is needed;
+ * - every invalid `engine.args` key;
+ * - overrides: a JSON object without apiVersion/kind/metadata/status, typed settings of the right
+ *   type, only root fields a DynamoGraphDeployment has, no service added without an image, and
+ *   (when the annotation fixes the version) no `spec` field of the other version.
+ */
+export function validateDynamo(md: ResolvedModelDeployment): FieldError[] {
+  const errors: FieldError[] = [];
+  const annotated = annotatedApiVersion(md);
+  const annotationValid = annotated === undefined || DYNAMO_API_VERSIONS.includes(annotated);
+  if (!annotationValid) errors.push(apiVersionAnnotationError(annotated!));
+  errors.push(...compatibilityErrors(md));
+  errors.push(...dynamoArgKeyErrors(md.spec));
+  const overrides = md.spec.provider?.overrides;
+  errors.push(...dynamoOverrideErrors(overrides, { names: generatedServiceNames(md) }));
+  // Without the annotation the registry decides the version; translate checks the shape then.
+  if (annotated !== undefined && annotationValid) errors.push(...dynamoOverrideShapeErrors(overrides, shapeOf(annotated)));
+  return errors;
+}
+
+/** Settings of a Dynamo translator. */
+export interface DynamoTranslatorOptions {
+  /**
+   * Tag of the default Dynamo images (worker runtimes, endpoint picker, mocker).
+   * @default DYNAMO_VERSION ('1.1.1')
+   */
+  readonly dynamoVersion?: string;
+  /**
+   * Image of the model download Job (the Dynamo shim's `--download-job-image`).
+   * @default DEFAULT_MODEL_DOWNLOAD_IMAGE
+   */
+  readonly modelDownloadImage?: string;
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function warnAboutIgnoredSettings(dgd: ApiObject, md: ResolvedModelDeployment, graph: DynamoGraph, typed: DynamoTypedOverrides): void {
+  const engine = md.spec.engine ?? {};
+  if ((engine.extraArgs?.length ?? 0) > 0) {
+    Warnings.add(dgd, `${DYNAMO_DISPLAY_NAME} ignores spec.engine.extraArgs (as AI Runway does); set worker flags in spec.engine.args`);
+  }
+  if (md.engine === 'vllm' && !isMocker(md) && engine.args && DROPPED_VLLM_ARG in engine.args) {
+    Warnings.add(dgd, `${DYNAMO_DISPLAY_NAME} drops spec.engine.args.${DROPPED_VLLM_ARG} for vLLM workers: the KV connector is Dynamo's (NIXL when disaggregated)`);
+  }
+  const gateway = gatewayEnabled(md);
+  if (gateway && (typed.routerMode !== undefined || typed.frontendReplicas !== undefined || typed.frontendCpu !== undefined || typed.frontendMemory !== undefined)) {
+    Warnings.add(dgd, 'overrides routerMode and frontend.* configure the Frontend service, which a deployment with the gateway enabled does not have (its workers carry frontend sidecars)');
+  }
+  if (!gateway && (typed.eppReplicas !== undefined || typed.eppImage !== undefined)) {
+    Warnings.add(dgd, 'overrides epp.* configure the Epp service, which a deployment without the gateway does not have');
+  }
+  const overridesText = JSON.stringify(md.spec.provider?.overrides ?? {});
+  if (!overridesText.includes('"runtimeVersionOverride"')) {
+    for (const c of graph.components) {
+      if (!hasSemverTag(c.image)) {
+        Warnings.add(dgd, `image ${JSON.stringify(c.image)} of service ${c.name} has no semantic-version tag; Dynamo 1.5+ admission then requires ` +
+          `runtimeVersionOverride (set it through spec.provider.overrides)`);
+      }
+    }
+  }
+}
+
+/**
+ * Creates the Dynamo objects under `scope` and returns them, DynamoGraphDeployment first:
+ *
+ * - the DynamoGraphDeployment (child `DynamoGraphDeployment`) in the version chosen by
+ *   `dynamoApiVersionOf`, named and namespaced like the deployment, labelled managed-by,
+ *   model-deployment, model-id and engine-type; `spec.provider.overrides` deep-merged into its
+ *   final JSON (typed keys excluded, `null` removes);
+ * - one PVC per managed storage volume and the model download Job when the first modelCache
+ *   volume is writable and the model comes from Hugging Face. AI Runway's controller creates
+ *   these imperatively and waits for them before creating the DynamoGraphDeployment; at build
+ *   time they are plain objects applied together with it (the workers mount the same claim, and
+ *   the Hugging Face cache tolerates a concurrent download).
+ *
+ * No ownerReferences: the ModelDeployment's uid is unknown at build time; the labels tie the
+ * objects to it. Overrides that use a `spec` field of the other version (possible only when the
+ * registry, not the annotation, picks the version) are reported as validation errors of `scope`.
+ */
+export function translateDynamo(
+  scope: Construct,
+  md: ResolvedModelDeployment,
+  options: TranslationOptions = {},
+  translatorOptions: DynamoTranslatorOptions = {},
+): ApiObject[] {
+  if (md.engine === 'llamacpp') throw new Error(DYNAMO_LLAMACPP_NOT_SUPPORTED);
+  const apiVersion = dynamoApiVersionOf(md, options);
+  const shape = shapeOf(apiVersion);
+  const overrides = md.spec.provider?.overrides;
+  const overrideErrors = dynamoOverrideErrors(overrides, { names: generatedServiceNames(md) });
+  if (overrideErrors.length > 0) throw new Error(`failed to apply provider overrides: ${overrideErrors[0].message}`);
+  const shapeErrors = dynamoOverrideShapeErrors(overrides, shape);
+  if (shapeErrors.length > 0) scope.node.addValidation({ validate: () => shapeErrors.map(formatFieldError) });
+
+  const { typed } = parseTypedOverrides(overrides);
+  const graph = buildDynamoGraph(md, { images: dynamoImages(translatorOptions.dynamoVersion ?? DYNAMO_VERSION), overrides: typed });
+  const labels = dynamoLabels(md);
+  const metadata = { name: md.name, ...(md.namespace !== undefined && { namespace: md.namespace }), labels };
+  const dgd: ApiObject = shape === 'v1beta1'
+    ? new DynamoGraphDeploymentV1Beta1(scope, 'DynamoGraphDeployment', { metadata, spec: v1beta1Spec(graph) })
+    : new DynamoGraphDeployment(scope, 'DynamoGraphDeployment', { metadata, spec: v1alpha1Spec(graph) });
+  if (isJsonObject(overrides)) applyDgdOverrides(dgd, overrides, shape);
+  warnAboutIgnoredSettings(dgd, md, graph, typed);
+
+  const objects: ApiObject[] = [dgd, ...addManagedClaims(scope, md, labels)];
+  const job = addModelDownloadJob(scope, md, {
+    image: translatorOptions.modelDownloadImage ?? DEFAULT_MODEL_DOWNLOAD_IMAGE,
+    extraLabels: labels,
+  });
+  if (job) objects.push(job);
+  return objects;
+}
+
+/** A Dynamo translator with the given image settings. */
+export function createDynamoTranslator(translatorOptions: DynamoTranslatorOptions = {}): ProviderTranslator {
+  return {
+    providerName: DYNAMO_PROVIDER_NAME,
+    displayName: DYNAMO_DISPLAY_NAME,
+    validate: validateDynamo,
+    translate: (scope, md, options) => translateDynamo(scope, md, options, translatorOptions),
+  };
+}
+
+/** The Dynamo provider (`dynamo`): one NVIDIA Dynamo DynamoGraphDeployment, plus PVCs and the model download Job. */
+export const dynamoTranslator: ProviderTranslator = createDynamoTranslator();

@@ -1,0 +1,87 @@
+import type { ModelDeploymentSpec } from '../../../src/core/generated/model-deployment-spec';
+import type { EngineName } from '../../../src/core/model-deployment-object';
+import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
+
+/** Options of a test ModelDeployment; `spec` parts are merged over an admitted baseline. */
+export interface FixtureOptions {
+  readonly name?: string;
+  /** `null` for no namespace (the chart's applies). @default 'ml' */
+  readonly namespace?: string | null;
+  readonly annotations?: Record<string, string>;
+  readonly spec?: Partial<Omit<ModelDeploymentSpec, 'model' | 'engine'>> & {
+    readonly model?: Partial<ModelDeploymentSpec['model']>;
+    readonly engine?: Partial<NonNullable<ModelDeploymentSpec['engine']>>;
+  };
+}
+
+/**
+ * A ModelDeployment as it reaches the Dynamo translator after admission defaults and selection:
+ * Qwen3-0.6B from Hugging Face, engine vllm (prefix caching on, as the CRD defaults it),
+ * aggregated, one replica, one GPU, provider dynamo, gateway not mentioned (so on). Top-level
+ * `spec` fields given replace the baseline's, except `model` and `engine`, which are merged.
+ */
+export function dynamoDeployment(options: FixtureOptions = {}): ResolvedModelDeployment {
+  const { model, engine, ...rest } = options.spec ?? {};
+  const spec: ModelDeploymentSpec = {
+    model: { id: 'Qwen/Qwen3-0.6B', source: 'huggingface', ...model },
+    engine: { type: 'vllm', enablePrefixCaching: true, trustRemoteCode: false, enforceEager: false, ...engine },
+    provider: { name: 'dynamo' },
+    serving: { mode: 'aggregated' },
+    scaling: { replicas: 1 },
+    resources: { gpu: { count: 1, type: 'nvidia.com/gpu' } },
+    ...rest,
+  };
+  return {
+    name: options.name ?? 'qwen',
+    namespace: options.namespace === null ? undefined : options.namespace ?? 'ml',
+    labels: {},
+    annotations: { ...options.annotations },
+    spec,
+    engine: (spec.engine?.type ?? 'vllm') as EngineName,
+    mode: spec.serving?.mode === 'disaggregated' ? 'disaggregated' : 'aggregated',
+    provider: spec.provider?.name ?? 'dynamo',
+    engineReason: 'explicit engine selection',
+    providerReason: 'explicit provider selection',
+  };
+}
+
+/** Disaggregated: 2 decode replicas × 2 GPUs (64Gi), 1 prefill replica × 1 GPU (32Gi). */
+export function disaggregatedDeployment(options: FixtureOptions = {}): ResolvedModelDeployment {
+  return dynamoDeployment({
+    ...options,
+    spec: {
+      serving: { mode: 'disaggregated' },
+      resources: undefined,
+      scaling: {
+        decode: { replicas: 2, gpu: { count: 2, type: 'nvidia.com/gpu' }, memory: '64Gi' },
+        prefill: { replicas: 1, gpu: { count: 1, type: 'nvidia.com/gpu' }, memory: '32Gi' },
+      },
+      ...options.spec,
+    },
+  });
+}
+
+/** The mocker test backend (annotation `airunway.ai/dynamo-test-backend: mocker`), no GPU. */
+export function mockerDeployment(options: FixtureOptions = {}): ResolvedModelDeployment {
+  return dynamoDeployment({
+    ...options,
+    annotations: { 'airunway.ai/dynamo-test-backend': 'mocker', ...options.annotations },
+    spec: { resources: undefined, ...options.spec },
+  });
+}
+
+/** AI Runway's e2e multi-node fixture: Qwen2.5-72B on two nodes of 2 GPUs, pre-existing cache PVC. */
+export function multinodeDeployment(overrides: Record<string, unknown>): ResolvedModelDeployment {
+  return dynamoDeployment({
+    name: 'qwen25-72b-multinode',
+    spec: {
+      model: {
+        id: 'Qwen/Qwen2.5-72B-Instruct',
+        storage: { volumes: [{ name: 'model-cache', purpose: 'modelCache', claimName: 'shared-amlfs-storage', mountPath: '/model-cache', readOnly: false }] },
+      },
+      engine: { contextLength: 4096, args: { 'tensor-parallel-size': '2' } },
+      resources: { gpu: { count: 2, type: 'nvidia.com/gpu' } },
+      provider: { name: 'dynamo', overrides },
+    },
+  });
+}
