@@ -48,6 +48,9 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   docgen: true,
   eslint: true,
   jestOptions: {
+    // Snapshots are assertions: a changed synthesized YAML must fail the test run (update them
+    // deliberately with `npx jest -u` and review the YAML diff), never be rewritten silently.
+    updateSnapshot: javascript.UpdateSnapshot.NEVER,
     jestConfig: {
       testTimeout: 60_000,
       testPathIgnorePatterns: ['/node_modules/', '/lib/', '/dist/'],
