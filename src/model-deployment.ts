@@ -234,10 +234,12 @@ export class ModelDeployment extends Construct {
     if (!input.md) return;
 
     const registry = props.providerRegistry ?? ProviderRegistry.tryOf(this);
+    const translationOptions = registry?._translationOptions() ?? {};
     const resolution: Resolution = resolveModelDeployment(
       input.md,
       registry ? registry._entries() : defaultProviderEntries(),
       (name) => (registry ? registry._translator(name) : defaultTranslator(name)),
+      translationOptions,
     );
     for (const w of resolution.warnings) Warnings.add(this, w);
     this.fieldErrors.push(...resolution.errors);
@@ -249,7 +251,7 @@ export class ModelDeployment extends Construct {
     this.engineSelectedReason = resolved.engineReason;
     this.providerSelectedReason = resolved.providerReason;
 
-    const objects = resolution.translator.translate(this, resolved, registry?._translationOptions() ?? {});
+    const objects = resolution.translator.translate(this, resolved, translationOptions);
     const nameErrors = checkDerivedObjectNames(resolved.name, objects.map((o) => ({ kind: o.kind, name: o.name })));
     if (nameErrors.length > 0) {
       // Nothing half-written: an invalid deployment contributes no objects to the output.

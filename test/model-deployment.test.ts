@@ -209,11 +209,18 @@ describe('ModelDeployment', () => {
     expect(() => app.synth()).toThrow(/\[test\/bad\] spec\.model\.id: Required value/);
   });
 
-  test('fails when the selected provider has no translation yet, naming it', () => {
-    const chart = Testing.chart();
+  test('fails when the selected provider has no translation, naming it', () => {
+    const app = Testing.app();
+    const registry = new ProviderRegistry(app, 'Providers');
+    registry.register(new InferenceProviderConfig({
+      name: 'inhouse',
+      engines: [{ engineType: EngineType.VLLM, gpuSupport: true }],
+      selectionRules: [{ condition: "spec.model.id.startsWith('Qwen/')", priority: 500 }],
+    }));
+    const chart = new Chart(app, 'test');
     new ModelDeployment(chart, 'qwen', { model: { id: 'Qwen/Qwen3-0.6B' }, engine: { engineType: EngineType.VLLM } });
     expect(validationErrors(chart)).toEqual([
-      'spec.provider.name: Invalid value: "dynamo": provider "dynamo" (matched capabilities: engine=vllm, gpu=true, mode=aggregated) has no translation in cdk8s-inference yet; set spec.provider.name to a translated provider, or declare "dynamo" not ready (ProviderRegistry.setReady, or an InferenceProviderConfig document with status.ready: false)',
+      'spec.provider.name: Invalid value: "inhouse": provider "inhouse" (matched capabilities: engine=vllm, gpu=true, mode=aggregated) has no translation in cdk8s-inference yet; set spec.provider.name to a translated provider, or declare "inhouse" not ready (ProviderRegistry.setReady, or an InferenceProviderConfig document with status.ready: false)',
     ]);
   });
 

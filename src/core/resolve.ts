@@ -6,7 +6,7 @@ import type { ProviderConfigEntry } from './provider-config-entry';
 import { selectProvider, ProviderSelection } from './provider-selection';
 import type { ResolvedModelDeployment } from './resolved-model-deployment';
 import { validateModelDeployment, validateResolvedEngine } from './validation';
-import type { ProviderTranslator } from '../providers/provider-translator';
+import type { ProviderTranslator, TranslationOptions } from '../providers/provider-translator';
 
 /**
  * The outcome of taking one ModelDeployment through AI Runway's admission and selection at build
@@ -37,6 +37,7 @@ export function resolveModelDeployment(
   input: ModelDeploymentObject,
   configs: readonly ProviderConfigEntry[],
   translatorFor: (providerName: string) => ProviderTranslator | undefined,
+  options: TranslationOptions = {},
 ): Resolution {
   const defaulted = applyDefaults(input);
   const admission = validateModelDeployment(defaulted, configs);
@@ -99,7 +100,7 @@ export function resolveModelDeployment(
       warnings,
     };
   }
-  const providerErrors = translator.validate(resolved);
+  const providerErrors = translator.validate(resolved, options);
   if (providerErrors.length > 0) return { defaulted, engineSelection, providerSelection, resolved, errors: providerErrors, warnings };
   return { defaulted, engineSelection, providerSelection, resolved, translator, errors: [], warnings };
 }

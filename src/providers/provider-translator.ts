@@ -27,7 +27,7 @@ export interface ProviderTranslator {
   /** Human name used in messages, e.g. `vLLM`. */
   readonly displayName: string;
   /** Provider-side rejections (the provider controller's compatibility check). */
-  validate(md: ResolvedModelDeployment): FieldError[];
+  validate(md: ResolvedModelDeployment, options?: TranslationOptions): FieldError[];
   /** Creates the upstream objects as L1 children of `scope` and returns them in output order. */
   translate(scope: Construct, md: ResolvedModelDeployment, options?: TranslationOptions): ApiObject[];
 }

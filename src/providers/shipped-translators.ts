@@ -1,3 +1,4 @@
+import { dynamoTranslator } from './dynamo/translator';
 import { kaitoTranslator } from './kaito/translator';
 import { kuberayTranslator } from './kuberay/translator';
 import { llmdTranslator } from './llmd/translator';
@@ -8,4 +9,4 @@ import { vllmTranslator } from './vllm/translator';
  * Providers whose translation into upstream objects is implemented. A selected provider that is
  * not here fails the synth with a message naming it.
  */
-export const SHIPPED_TRANSLATORS: readonly ProviderTranslator[] = [kaitoTranslator, kuberayTranslator, llmdTranslator, vllmTranslator];
+export const SHIPPED_TRANSLATORS: readonly ProviderTranslator[] = [dynamoTranslator, kaitoTranslator, kuberayTranslator, llmdTranslator, vllmTranslator];

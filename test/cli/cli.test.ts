@@ -153,11 +153,18 @@ spec:
 describe('cdk8s-inference explain', () => {
   test('prints the engine and provider chosen and why', async () => {
     const r = await run('explain', '-f', file('qwen.yaml', QWEN_AUTO));
-    expect(r.code).toBe(1); // dynamo wins and is not translated yet
+    expect(r.code).toBe(0);
     expect(r.stdout).toContain('  engine: vllm (auto-selected from provider dynamo capabilities)');
     expect(r.stdout).toContain('  provider: dynamo (matched capabilities: engine=vllm, gpu=true, mode=aggregated)');
     expect(r.stdout).toContain('    candidates: dynamo=50, kaito=0, kuberay=0, llmd=0, vllm=0 (highest priority wins; ties go to the smallest name)');
     expect(r.stdout).toContain("      [50] has(spec.resources.gpu) && spec.resources.gpu.count > 0 && spec.engine.type == 'vllm' -> matched");
+  });
+
+  test('exits 1 and prints the errors when a deployment is invalid', async () => {
+    const r = await run('explain', '-f', file('bad.yaml', QWEN_AUTO.replace('count: 1', 'count: 65')));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('  error: spec.resources.gpu.count: Invalid value: 65: exceeds maximum allowed (64)');
+    expect(r.stderr).toEqual([expect.stringContaining('bad.yaml[doc 0]: ModelDeployment qwen: spec.resources.gpu.count: Invalid value: 65')]);
   });
 
   test('shows excluded providers and exits 0 when everything resolves', async () => {

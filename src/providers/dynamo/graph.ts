@@ -1,4 +1,7 @@
 import type { k8s } from 'cdk8s-plus-34';
+import { DisaggregationRole, dynamoEngineArgs, mockerArgs, MOCKER_COMMAND, workerCommand } from './args';
+import { DynamoImages, dynamoWorkerImage } from './images';
+import type { DynamoTypedOverrides } from './overrides';
 import { LABEL_ENGINE_TYPE, LABEL_MANAGED_BY, LABEL_MODEL_DEPLOYMENT, MANAGED_BY_VALUE } from '../../core/labels';
 import { isDynamoMocker, resolvedClaimName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
@@ -6,9 +9,6 @@ import { firstModelCacheVolume, storageVolumesOf, volumeMountPath } from '../../
 import { HF_HOME_ENV, toKubeEnvVar } from '../common/env';
 import { nodeSelectorOf, tolerationsOf } from '../common/pod-template';
 import type { SpecComponentScaling } from '../common/spec-types';
-import { DisaggregationRole, dynamoEngineArgs, mockerArgs, MOCKER_COMMAND, workerCommand } from './args';
-import { DynamoImages, dynamoWorkerImage } from './images';
-import type { DynamoTypedOverrides } from './overrides';
 
 /*
  * The DynamoGraphDeployment as a version-neutral plan: what each service runs and needs. The
@@ -168,8 +168,8 @@ export function gatewayEnabled(md: ResolvedModelDeployment): boolean {
 /** The services the deployment generates, sorted (what overrides may address without an image). */
 export function generatedServiceNames(md: ResolvedModelDeployment): string[] {
   const front = gatewayEnabled(md) ? EPP_SERVICE : FRONTEND_SERVICE;
-  const workers = md.mode === 'disaggregated' ? [DECODE_WORKER_SERVICE, PREFILL_WORKER_SERVICE] : [WORKER_SERVICE];
-  return [front, ...workers].sort();
+  const workerNames = md.mode === 'disaggregated' ? [DECODE_WORKER_SERVICE, PREFILL_WORKER_SERVICE] : [WORKER_SERVICE];
+  return [front, ...workerNames].sort();
 }
 
 function podMetadataOf(md: ResolvedModelDeployment): DynamoPodMetadata | undefined {
@@ -254,6 +254,7 @@ function worker(md: ResolvedModelDeployment, settings: DynamoGraphSettings, w: W
     ...(nodeSelector && { nodeSelector }),
     ...(tolerations && { tolerations }),
     ...(podMetadata && { podMetadata }),
+    // Quirk fixed: the sidecar runs the worker image (AI Runway: always the vLLM runtime).
     ...(gatewayEnabled(md) && { frontendSidecar: { image, args: sidecarArgs, ...(secret && { envFromSecret: secret }) } }),
   };
 }
@@ -268,6 +269,7 @@ function workers(md: ResolvedModelDeployment, settings: DynamoGraphSettings): Dy
     const configured = md.spec.scaling?.replicas ?? 0;
     const { gpu, memory, cpu } = md.spec.resources ?? {};
     return [worker(md, settings, {
+      // Quirk kept: `VllmWorker` whatever the engine (overrides address it by this key).
       name: WORKER_SERVICE,
       role: 'worker',
       replicas: configured > 0 ? configured : 1,
@@ -363,6 +365,7 @@ function frontendService(md: ResolvedModelDeployment, settings: DynamoGraphSetti
     name: FRONTEND_SERVICE,
     role: 'frontend',
     replicas: settings.overrides.frontendReplicas ?? 1,
+    // Quirk kept: the Frontend runs the worker image, not dynamo-frontend.
     image: dynamoWorkerImage(md, settings.images, isMocker(md)),
     env: [{ name: 'DYN_ROUTER_MODE', value: settings.overrides.routerMode ?? DEFAULT_ROUTER_MODE }],
     ...(secret && { envFromSecret: secret }),
@@ -386,6 +389,7 @@ export function buildDynamoGraph(md: ResolvedModelDeployment, settings: DynamoGr
   return {
     backendFramework: md.engine,
     claimNames: storageVolumesOf(md.spec).map((v) => resolvedClaimName(md.name, v)),
+    // Quirk fixed: spec.env is kept, as the graph-wide env (AI Runway drops it).
     env: (md.spec.env ?? []).map(toKubeEnvVar),
     components,
   };

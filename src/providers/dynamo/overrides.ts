@@ -244,6 +244,7 @@ export function dynamoOverrideShapeErrors(overrides: unknown, shape: DgdShape): 
 
 /** The overrides without the typed keys, which are settings and not DynamoGraphDeployment fields. */
 export function mergeableOverrides(overrides: Record<string, unknown>): Record<string, unknown> {
+  // Quirk fixed: AI Runway merged the typed keys into the DGD root too, where they were dropped.
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(overrides)) {
     if (!TYPED_OVERRIDE_KEYS.includes(key)) out[key] = value;

@@ -131,9 +131,9 @@ function compatibilityErrors(md: ResolvedModelDeployment): FieldError[] {
  * - every invalid `engine.args` key;
  * - overrides: a JSON object without apiVersion/kind/metadata/status, typed settings of the right
  *   type, only root fields a DynamoGraphDeployment has, no service added without an image, and
- *   (when the annotation fixes the version) no `spec` field of the other version.
+ *   no `spec` field of the other version (the version from the annotation, else the registry).
  */
-export function validateDynamo(md: ResolvedModelDeployment): FieldError[] {
+export function validateDynamo(md: ResolvedModelDeployment, options: TranslationOptions = {}): FieldError[] {
   const errors: FieldError[] = [];
   const annotated = annotatedApiVersion(md);
   const annotationValid = annotated === undefined || DYNAMO_API_VERSIONS.includes(annotated);
@@ -142,8 +142,7 @@ export function validateDynamo(md: ResolvedModelDeployment): FieldError[] {
   errors.push(...dynamoArgKeyErrors(md.spec));
   const overrides = md.spec.provider?.overrides;
   errors.push(...dynamoOverrideErrors(overrides, { names: generatedServiceNames(md) }));
-  // Without the annotation the registry decides the version; translate checks the shape then.
-  if (annotated !== undefined && annotationValid) errors.push(...dynamoOverrideShapeErrors(overrides, shapeOf(annotated)));
+  if (annotationValid) errors.push(...dynamoOverrideShapeErrors(overrides, shapeOf(dynamoApiVersionOf(md, options))));
   return errors;
 }
 
@@ -174,7 +173,8 @@ function warnAboutIgnoredSettings(dgd: ApiObject, md: ResolvedModelDeployment, g
     Warnings.add(dgd, `${DYNAMO_DISPLAY_NAME} drops spec.engine.args.${DROPPED_VLLM_ARG} for vLLM workers: the KV connector is Dynamo's (NIXL when disaggregated)`);
   }
   const gateway = gatewayEnabled(md);
-  if (gateway && (typed.routerMode !== undefined || typed.frontendReplicas !== undefined || typed.frontendCpu !== undefined || typed.frontendMemory !== undefined)) {
+  const frontendTyped = [typed.routerMode, typed.frontendReplicas, typed.frontendCpu, typed.frontendMemory];
+  if (gateway && frontendTyped.some((v) => v !== undefined)) {
     Warnings.add(dgd, 'overrides routerMode and frontend.* configure the Frontend service, which a deployment with the gateway enabled does not have (its workers carry frontend sidecars)');
   }
   if (!gateway && (typed.eppReplicas !== undefined || typed.eppImage !== undefined)) {
@@ -185,7 +185,7 @@ function warnAboutIgnoredSettings(dgd: ApiObject, md: ResolvedModelDeployment, g
     for (const c of graph.components) {
       if (!hasSemverTag(c.image)) {
         Warnings.add(dgd, `image ${JSON.stringify(c.image)} of service ${c.name} has no semantic-version tag; Dynamo 1.5+ admission then requires ` +
-          `runtimeVersionOverride (set it through spec.provider.overrides)`);
+          'runtimeVersionOverride (set it through spec.provider.overrides)');
       }
     }
   }
@@ -205,8 +205,7 @@ function warnAboutIgnoredSettings(dgd: ApiObject, md: ResolvedModelDeployment, g
  *   the Hugging Face cache tolerates a concurrent download).
  *
  * No ownerReferences: the ModelDeployment's uid is unknown at build time; the labels tie the
- * objects to it. Overrides that use a `spec` field of the other version (possible only when the
- * registry, not the annotation, picks the version) are reported as validation errors of `scope`.
+ * objects to it.
  */
 export function translateDynamo(
   scope: Construct,
@@ -218,10 +217,8 @@ export function translateDynamo(
   const apiVersion = dynamoApiVersionOf(md, options);
   const shape = shapeOf(apiVersion);
   const overrides = md.spec.provider?.overrides;
-  const overrideErrors = dynamoOverrideErrors(overrides, { names: generatedServiceNames(md) });
+  const overrideErrors = [...dynamoOverrideErrors(overrides, { names: generatedServiceNames(md) }), ...dynamoOverrideShapeErrors(overrides, shape)];
   if (overrideErrors.length > 0) throw new Error(`failed to apply provider overrides: ${overrideErrors[0].message}`);
-  const shapeErrors = dynamoOverrideShapeErrors(overrides, shape);
-  if (shapeErrors.length > 0) scope.node.addValidation({ validate: () => shapeErrors.map(formatFieldError) });
 
   const { typed } = parseTypedOverrides(overrides);
   const graph = buildDynamoGraph(md, { images: dynamoImages(translatorOptions.dynamoVersion ?? DYNAMO_VERSION), overrides: typed });

@@ -1,4 +1,5 @@
 import { k8s } from 'cdk8s-plus-34';
+import type { DynamoComponent, DynamoGraph, DynamoResourceList, DynamoVolumeMount } from './graph';
 import type {
   DynamoGraphDeploymentSpec,
   DynamoGraphDeploymentSpecBackendFramework,
@@ -7,7 +8,6 @@ import type {
   DynamoGraphDeploymentSpecServicesResources,
   DynamoGraphDeploymentSpecServicesResourcesLimits,
 } from '../../imports/nvidia.com';
-import type { DynamoComponent, DynamoGraph, DynamoResourceList, DynamoVolumeMount } from './graph';
 
 /*
  * nvidia.com/v1alpha1 (what AI Runway emits): `spec.services` is a map of service key to service;

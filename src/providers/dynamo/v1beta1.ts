@@ -1,4 +1,5 @@
 import { k8s } from 'cdk8s-plus-34';
+import { DynamoComponent, DynamoGraph, DynamoResourceList, FRONTEND_SIDECAR_CONTAINER } from './graph';
 import type {
   DynamoGraphDeploymentV1Beta1Spec,
   DynamoGraphDeploymentV1Beta1SpecBackendFramework,
@@ -7,7 +8,6 @@ import type {
   DynamoGraphDeploymentV1Beta1SpecComponentsType,
 } from '../../imports/nvidia.com';
 import { NVIDIA_GPU_RESOURCE } from '../common/resources';
-import { DynamoComponent, DynamoGraph, DynamoResourceList, FRONTEND_SIDECAR_CONTAINER } from './graph';
 
 /*
  * nvidia.com/v1beta1 (Dynamo's storage version): `spec.components` is a list of named
