@@ -21,7 +21,8 @@ export function runExplain(files: readonly string[], io: CliIo): number {
     if (doc.content?.kind !== 'ModelDeployment') continue;
     io.stdout(`${subject(doc)} (${doc.file}[doc ${doc.index}])\n`);
     const { md, errors } = parseModelDeploymentManifest(doc.content);
-    const resolution: Resolution | undefined = md && resolveModelDeployment(md, registry._entries(), (n) => registry._translator(n), registry._translationOptions());
+    const resolution: Resolution | undefined =
+      md && resolveModelDeployment(md, registry._entries(), (n) => registry._translator(n), registry._translationOptions());
     const allErrors = [...errors, ...(resolution?.errors ?? [])];
     if (resolution) io.stdout(explainResolution(resolution));
     for (const w of resolution?.warnings ?? []) io.stdout(`  warning: ${w}\n`);

@@ -9,4 +9,10 @@ import { vllmTranslator } from './vllm/translator';
  * Providers whose translation into upstream objects is implemented. A selected provider that is
  * not here fails the synth with a message naming it.
  */
-export const SHIPPED_TRANSLATORS: readonly ProviderTranslator[] = [dynamoTranslator, kaitoTranslator, kuberayTranslator, llmdTranslator, vllmTranslator];
+export const SHIPPED_TRANSLATORS: readonly ProviderTranslator[] = [
+  dynamoTranslator,
+  kaitoTranslator,
+  kuberayTranslator,
+  llmdTranslator,
+  vllmTranslator,
+];
