@@ -1,6 +1,6 @@
-import { FieldError, invalid } from '../../core/field-error';
+import { FieldError } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
-import { invalidEngineArgKeyMessage, isValidEngineArgKey } from '../vllm/args';
+import { invalidEngineArgKeyError, isValidEngineArgKey, namedEngineFlags, sortedEngineArgKeys } from '../common/engine-flags';
 
 /** `--kv-transfer-config` of every disaggregated vLLM worker: NIXL, both roles. */
 export const NIXL_KV_TRANSFER_CONFIG = '{"kv_connector":"NixlConnector","kv_role":"kv_both"}';
@@ -22,19 +22,12 @@ export function workerCommand(engine: string): string[] {
 /** Entry point of the mocker test backend. */
 export const MOCKER_COMMAND: readonly string[] = ['python3', '-m', 'dynamo.mocker'];
 
-function sortedArgKeys(spec: ModelDeploymentSpec): string[] {
-  // Plain code-unit order, which is Go's byte order for the ASCII keys that pass validation.
-  return Object.keys(spec.engine?.args ?? {}).sort();
-}
-
 /**
  * The Dynamo transformer's key check of `spec.engine.args` (the same rule as llm-d and Direct
  * vLLM): one error per invalid key, in sorted key order, at `spec.engine.args.<key>`.
  */
 export function dynamoArgKeyErrors(spec: ModelDeploymentSpec): FieldError[] {
-  return sortedArgKeys(spec)
-    .filter((key) => !isValidEngineArgKey(key))
-    .map((key) => invalid(`spec.engine.args.${key}`, key, invalidEngineArgKeyMessage(key)));
+  return sortedEngineArgKeys(spec).filter((key) => !isValidEngineArgKey(key)).map(invalidEngineArgKeyError);
 }
 
 /**
@@ -73,13 +66,7 @@ export function dynamoEngineArgs(spec: ModelDeploymentSpec, engine: string, role
   if (tuned && e.enablePrefixCaching) out.push('--enable-prefix-caching');
   if (tuned && e.enforceEager) out.push('--enforce-eager');
 
-  const args = e.args ?? {};
-  for (const key of sortedArgKeys(spec)) {
-    if (engine === 'vllm' && key === DROPPED_VLLM_ARG) continue;
-    const value = args[key];
-    if (value !== '' && value !== undefined && value !== null) out.push(`--${key}`, value);
-    else out.push(`--${key}`);
-  }
+  out.push(...namedEngineFlags(spec, engine === 'vllm' ? new Set([DROPPED_VLLM_ARG]) : undefined));
   if (role) {
     out.push('--disaggregation-mode', role);
     if (engine === 'vllm') out.push('--kv-transfer-config', NIXL_KV_TRANSFER_CONFIG);

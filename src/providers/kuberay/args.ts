@@ -1,5 +1,6 @@
 import { extraArgFlagKey } from '../../core/engine-args';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
+import { namedEngineFlags } from '../common/engine-flags';
 
 /** Name of the env var that carries the vLLM command line to the Ray Serve application. */
 export const VLLM_ENGINE_ARGS_ENV = 'VLLM_ENGINE_ARGS';
@@ -54,12 +55,7 @@ export function renderKubeRayEngineArgs(spec: ModelDeploymentSpec, options: Kube
     out.push('--tensor-parallel-size', String(gpus));
   }
 
-  // Plain code-unit order, which is Go's byte order for ASCII keys.
-  for (const key of Object.keys(engineArgs).sort()) {
-    const value = engineArgs[key];
-    if (value !== '' && value !== undefined && value !== null) out.push(`--${key}`, value);
-    else out.push(`--${key}`);
-  }
+  out.push(...namedEngineFlags(spec));
   out.push(...extraArgs);
   return out;
 }

@@ -2,11 +2,13 @@ import { extraArgFlagKey } from '../../core/engine-args';
 import { FieldError, invalid } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
 import {
-  invalidEngineArgKeyMessage,
+  invalidEngineArgKeyError,
   isValidEngineArgKey,
-  KV_TRANSFER_CONFIG_DECODE,
-  KV_TRANSFER_CONFIG_PREFILL,
-} from '../vllm/args';
+  namedEngineFlags,
+  PYNCCL_KV_TRANSFER_CONFIG_DECODE,
+  PYNCCL_KV_TRANSFER_CONFIG_PREFILL,
+  sortedEngineArgKeys,
+} from '../common/engine-flags';
 
 /**
  * Port the llm-d vLLM server listens on: vLLM's own default, which llm-d never passes. The
@@ -15,9 +17,9 @@ import {
 export const LLMD_VLLM_PORT = 8000;
 
 /** `--kv-transfer-config` of a disaggregated llm-d decode worker (PyNccl consumer). */
-export const LLMD_KV_TRANSFER_CONFIG_DECODE = KV_TRANSFER_CONFIG_DECODE;
+export const LLMD_KV_TRANSFER_CONFIG_DECODE = PYNCCL_KV_TRANSFER_CONFIG_DECODE;
 /** `--kv-transfer-config` of a disaggregated llm-d prefill worker (PyNccl producer). */
-export const LLMD_KV_TRANSFER_CONFIG_PREFILL = KV_TRANSFER_CONFIG_PREFILL;
+export const LLMD_KV_TRANSFER_CONFIG_PREFILL = PYNCCL_KV_TRANSFER_CONFIG_PREFILL;
 
 const PORT_REASON =
   `the llm-d vLLM server must listen on ${LLMD_VLLM_PORT}, where its container port, Service and InferencePool send traffic; remove the flag`;
@@ -30,11 +32,6 @@ export function llmdPortArgMessage(key: string): string {
 /** The rejection of a `--port` / `--port=<n>` token in `spec.engine.extraArgs`. */
 export function llmdPortExtraArgMessage(token: string): string {
   return `engine extraArg ${JSON.stringify(token)} cannot be set for llm-d: ${PORT_REASON}`;
-}
-
-function sortedArgKeys(spec: ModelDeploymentSpec): string[] {
-  // Plain code-unit order, which equals Go's byte order for the ASCII keys that pass validation.
-  return Object.keys(spec.engine?.args ?? {}).sort();
 }
 
 /**
@@ -52,11 +49,11 @@ function sortedArgKeys(spec: ModelDeploymentSpec): string[] {
 export function llmdArgErrors(spec: ModelDeploymentSpec): FieldError[] {
   const errors: FieldError[] = [];
   const args = spec.engine?.args ?? {};
-  for (const key of sortedArgKeys(spec)) {
+  for (const key of sortedEngineArgKeys(spec)) {
     if (key === 'port') {
       errors.push(invalid(`spec.engine.args.${key}`, args[key], llmdPortArgMessage(key)));
     } else if (!isValidEngineArgKey(key)) {
-      errors.push(invalid(`spec.engine.args.${key}`, key, invalidEngineArgKeyMessage(key)));
+      errors.push(invalidEngineArgKeyError(key));
     }
   }
   (spec.engine?.extraArgs ?? []).forEach((token, i) => {
@@ -118,12 +115,7 @@ export function renderLlmdArgs(spec: ModelDeploymentSpec, options: LlmdArgsOptio
   if (options.gpuCount > 1) out.push('--tensor-parallel-size', String(options.gpuCount));
   if (options.kvTransferConfig) out.push('--kv-transfer-config', options.kvTransferConfig);
 
-  const engineArgs = engine.args ?? {};
-  for (const key of sortedArgKeys(spec)) {
-    const value = engineArgs[key];
-    if (value !== '' && value !== undefined && value !== null) out.push(`--${key}`, value);
-    else out.push(`--${key}`);
-  }
+  out.push(...namedEngineFlags(spec));
   out.push(...(engine.extraArgs ?? []));
   return out;
 }

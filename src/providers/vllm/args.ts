@@ -1,31 +1,13 @@
 import { extraArgFlagKey, validateEngineArgs } from '../../core/engine-args';
 import { FieldError, invalid } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
+import { invalidEngineArgKeyMessage, isValidEngineArgKey, namedEngineFlags, sortedEngineArgKeys } from '../common/engine-flags';
 
 /** Address the Direct vLLM server binds; the container port, Service and probes assume it. */
 export const DIRECT_VLLM_HOST = '0.0.0.0';
 /** Port of the Direct vLLM server, container, probes and Service. */
 export const DIRECT_VLLM_PORT = 8000;
 
-/** `--kv-transfer-config` of a disaggregated decode worker (PyNccl consumer). */
-export const KV_TRANSFER_CONFIG_DECODE = '{"kv_connector":"PyNcclConnector","kv_role":"kv_consumer"}';
-/** `--kv-transfer-config` of a disaggregated prefill worker (PyNccl producer). */
-export const KV_TRANSFER_CONFIG_PREFILL = '{"kv_connector":"PyNcclConnector","kv_role":"kv_producer"}';
-
-const ARG_KEY = /^[A-Za-z0-9_-]+$/;
-
-/**
- * AI Runway's engine-arg key rule (Dynamo, llm-d, Direct vLLM): non-empty, not starting with `-`,
- * only letters, digits, `-` and `_`.
- */
-export function isValidEngineArgKey(key: string): boolean {
-  return key !== '' && !key.startsWith('-') && ARG_KEY.test(key);
-}
-
-/** The error text of an invalid `spec.engine.args` key. */
-export function invalidEngineArgKeyMessage(key: string): string {
-  return `invalid engine arg key ${JSON.stringify(key)}: must contain only alphanumeric characters, hyphens, and underscores`;
-}
 
 const NETWORKING_REASON = `Direct vLLM currently requires host ${DIRECT_VLLM_HOST} and port ${DIRECT_VLLM_PORT} to keep the container, Service, and probes aligned`;
 
@@ -36,11 +18,6 @@ function isReservedNetworkingKey(key: string): boolean {
   if (eq >= 0) normalized = normalized.slice(0, eq);
   normalized = normalized.trim();
   return normalized === 'host' || normalized === 'port';
-}
-
-function sortedArgKeys(spec: ModelDeploymentSpec): string[] {
-  // Plain code-unit order, which equals Go's byte order for the ASCII keys that pass validation.
-  return Object.keys(spec.engine?.args ?? {}).sort();
 }
 
 /**
@@ -55,7 +32,7 @@ export function directVllmArgErrors(spec: ModelDeploymentSpec): FieldError[] {
   const extraArgs = spec.engine?.extraArgs ?? [];
   const reserved = new Set<string>();
 
-  for (const key of sortedArgKeys(spec)) {
+  for (const key of sortedEngineArgKeys(spec)) {
     if (isReservedNetworkingKey(key)) {
       reserved.add(key);
       errors.push(
@@ -81,7 +58,7 @@ export function directVllmArgErrors(spec: ModelDeploymentSpec): FieldError[] {
     errors.push(invalid(`spec.engine.extraArgs[${index}]`, extraArgs[index], conflict));
   }
 
-  for (const key of sortedArgKeys(spec)) {
+  for (const key of sortedEngineArgKeys(spec)) {
     if (!reserved.has(key) && !isValidEngineArgKey(key)) {
       errors.push(invalid(`spec.engine.args.${key}`, key, invalidEngineArgKeyMessage(key)));
     }
@@ -139,11 +116,7 @@ export function renderDirectVllmArgs(spec: ModelDeploymentSpec, options: DirectV
   if (tensorParallel > 1 && derived('tensor-parallel-size')) out.push('--tensor-parallel-size', String(tensorParallel));
   if (options.kvTransferConfig) out.push('--kv-transfer-config', options.kvTransferConfig);
 
-  for (const key of Object.keys(engineArgs).sort()) {
-    const value = engineArgs[key];
-    if (value !== '' && value !== undefined && value !== null) out.push(`--${key}`, value);
-    else out.push(`--${key}`);
-  }
+  out.push(...namedEngineFlags(spec));
   out.push(...extraArgs);
   return out;
 }

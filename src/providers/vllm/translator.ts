@@ -6,6 +6,7 @@ import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { addManagedClaims } from '../../storage/managed-claim';
 import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
+import { PYNCCL_KV_TRANSFER_CONFIG_DECODE, PYNCCL_KV_TRANSFER_CONFIG_PREFILL } from '../common/engine-flags';
 import { HF_HOME_ENV, modelServerEnv } from '../common/env';
 import { commonLabels, objectMeta } from '../common/metadata';
 import { mergeIntoFinalJson, validateOverrideKeys } from '../common/overrides';
@@ -22,8 +23,6 @@ import type { ProviderTranslator } from '../provider-translator';
 import {
   directVllmArgErrors,
   DIRECT_VLLM_PORT,
-  KV_TRANSFER_CONFIG_DECODE,
-  KV_TRANSFER_CONFIG_PREFILL,
   renderDirectVllmArgs,
 } from './args';
 
@@ -238,8 +237,8 @@ function addDisaggregated(scope: Construct, md: ResolvedModelDeployment): ApiObj
   const prefillName = `${md.name}-prefill`;
   const decodeSizing = componentSizing(decode);
   const prefillSizing = componentSizing(prefill);
-  const decodeArgs = renderDirectVllmArgs(md.spec, { gpuCount: decodeSizing.gpuCount, kvTransferConfig: KV_TRANSFER_CONFIG_DECODE });
-  const prefillArgs = renderDirectVllmArgs(md.spec, { gpuCount: prefillSizing.gpuCount, kvTransferConfig: KV_TRANSFER_CONFIG_PREFILL });
+  const decodeArgs = renderDirectVllmArgs(md.spec, { gpuCount: decodeSizing.gpuCount, kvTransferConfig: PYNCCL_KV_TRANSFER_CONFIG_DECODE });
+  const prefillArgs = renderDirectVllmArgs(md.spec, { gpuCount: prefillSizing.gpuCount, kvTransferConfig: PYNCCL_KV_TRANSFER_CONFIG_PREFILL });
   // Component replicas are used as given (the CRD defaults them to 1).
   return [
     addDeployment(scope, 'DecodeDeployment', md, decodeName, decode.replicas ?? 1, decodeSizing, decodeArgs),

@@ -1,0 +1,48 @@
+import { invalid, FieldError } from '../../core/field-error';
+import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
+
+/** `--kv-transfer-config` of a disaggregated vLLM decode worker (PyNccl consumer). */
+export const PYNCCL_KV_TRANSFER_CONFIG_DECODE = '{"kv_connector":"PyNcclConnector","kv_role":"kv_consumer"}';
+/** `--kv-transfer-config` of a disaggregated vLLM prefill worker (PyNccl producer). */
+export const PYNCCL_KV_TRANSFER_CONFIG_PREFILL = '{"kv_connector":"PyNcclConnector","kv_role":"kv_producer"}';
+
+const ARG_KEY = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * AI Runway's engine-arg key rule (Dynamo, llm-d, Direct vLLM): non-empty, not starting with `-`,
+ * only letters, digits, `-` and `_`.
+ */
+export function isValidEngineArgKey(key: string): boolean {
+  return key !== '' && !key.startsWith('-') && ARG_KEY.test(key);
+}
+
+/** The error text of an invalid `spec.engine.args` key. */
+export function invalidEngineArgKeyMessage(key: string): string {
+  return `invalid engine arg key ${JSON.stringify(key)}: must contain only alphanumeric characters, hyphens, and underscores`;
+}
+
+/** The field error of an invalid `spec.engine.args` key. */
+export function invalidEngineArgKeyError(key: string): FieldError {
+  return invalid(`spec.engine.args.${key}`, key, invalidEngineArgKeyMessage(key));
+}
+
+/** `spec.engine.args` keys in plain code-unit order, which is Go's byte order for ASCII keys. */
+export function sortedEngineArgKeys(spec: ModelDeploymentSpec): string[] {
+  return Object.keys(spec.engine?.args ?? {}).sort();
+}
+
+/**
+ * `spec.engine.args` as flags, sorted by key: `--key value`, or a bare `--key` for an empty
+ * value (AI Runway's convention for boolean flags). Keys in `skip` are left out.
+ */
+export function namedEngineFlags(spec: ModelDeploymentSpec, skip: ReadonlySet<string> = new Set()): string[] {
+  const args = spec.engine?.args ?? {};
+  const out: string[] = [];
+  for (const key of sortedEngineArgKeys(spec)) {
+    if (skip.has(key)) continue;
+    const value = args[key];
+    if (value !== '' && value !== undefined && value !== null) out.push(`--${key}`, value);
+    else out.push(`--${key}`);
+  }
+  return out;
+}
