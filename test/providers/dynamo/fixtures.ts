@@ -1,18 +1,7 @@
-import type { ModelDeploymentSpec } from '../../../src/core/generated/model-deployment-spec';
-import type { EngineName } from '../../../src/core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
+import { admittedDeployment, FixtureOptions } from '../../support/resolved-deployment';
 
-/** Options of a test ModelDeployment; `spec` parts are merged over an admitted baseline. */
-export interface FixtureOptions {
-  readonly name?: string;
-  /** `null` for no namespace (the chart's applies). @default 'ml' */
-  readonly namespace?: string | null;
-  readonly annotations?: Record<string, string>;
-  readonly spec?: Partial<Omit<ModelDeploymentSpec, 'model' | 'engine'>> & {
-    readonly model?: Partial<ModelDeploymentSpec['model']>;
-    readonly engine?: Partial<NonNullable<ModelDeploymentSpec['engine']>>;
-  };
-}
+export type { FixtureOptions };
 
 /**
  * A ModelDeployment as it reaches the Dynamo translator after admission defaults and selection:
@@ -21,28 +10,7 @@ export interface FixtureOptions {
  * `spec` fields given replace the baseline's, except `model` and `engine`, which are merged.
  */
 export function dynamoDeployment(options: FixtureOptions = {}): ResolvedModelDeployment {
-  const { model, engine, ...rest } = options.spec ?? {};
-  const spec: ModelDeploymentSpec = {
-    model: { id: 'Qwen/Qwen3-0.6B', source: 'huggingface', ...model },
-    engine: { type: 'vllm', enablePrefixCaching: true, trustRemoteCode: false, enforceEager: false, ...engine },
-    provider: { name: 'dynamo' },
-    serving: { mode: 'aggregated' },
-    scaling: { replicas: 1 },
-    resources: { gpu: { count: 1, type: 'nvidia.com/gpu' } },
-    ...rest,
-  };
-  return {
-    name: options.name ?? 'qwen',
-    namespace: options.namespace === null ? undefined : options.namespace ?? 'ml',
-    labels: {},
-    annotations: { ...options.annotations },
-    spec,
-    engine: (spec.engine?.type ?? 'vllm') as EngineName,
-    mode: spec.serving?.mode === 'disaggregated' ? 'disaggregated' : 'aggregated',
-    provider: spec.provider?.name ?? 'dynamo',
-    engineReason: 'explicit engine selection',
-    providerReason: 'explicit provider selection',
-  };
+  return admittedDeployment('dynamo', options);
 }
 
 /** Disaggregated: 2 decode replicas × 2 GPUs (64Gi), 1 prefill replica × 1 GPU (32Gi). */

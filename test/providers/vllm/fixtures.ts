@@ -1,17 +1,7 @@
-import type { ModelDeploymentSpec } from '../../../src/core/generated/model-deployment-spec';
-import type { EngineName } from '../../../src/core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
+import { admittedDeployment, FixtureOptions } from '../../support/resolved-deployment';
 
-/** Options of a test ModelDeployment; `spec` parts are merged over an admitted baseline. */
-export interface FixtureOptions {
-  readonly name?: string;
-  /** `null` for no namespace (the chart's applies). @default 'ml' */
-  readonly namespace?: string | null;
-  readonly spec?: Partial<Omit<ModelDeploymentSpec, 'model' | 'engine'>> & {
-    readonly model?: Partial<ModelDeploymentSpec['model']>;
-    readonly engine?: Partial<NonNullable<ModelDeploymentSpec['engine']>>;
-  };
-}
+export type { FixtureOptions };
 
 /**
  * A ModelDeployment as it reaches the Direct vLLM translator after admission defaults and
@@ -20,28 +10,7 @@ export interface FixtureOptions {
  * `model` and `engine`, which are merged field by field.
  */
 export function vllmDeployment(options: FixtureOptions = {}): ResolvedModelDeployment {
-  const { model, engine, ...rest } = options.spec ?? {};
-  const spec: ModelDeploymentSpec = {
-    model: { id: 'Qwen/Qwen3-0.6B', source: 'huggingface', ...model },
-    engine: { type: 'vllm', enablePrefixCaching: true, trustRemoteCode: false, enforceEager: false, ...engine },
-    provider: { name: 'vllm' },
-    serving: { mode: 'aggregated' },
-    scaling: { replicas: 1 },
-    resources: { gpu: { count: 1, type: 'nvidia.com/gpu' } },
-    ...rest,
-  };
-  return {
-    name: options.name ?? 'qwen',
-    namespace: options.namespace === null ? undefined : options.namespace ?? 'ml',
-    labels: {},
-    annotations: {},
-    spec,
-    engine: (spec.engine?.type ?? 'vllm') as EngineName,
-    mode: spec.serving?.mode === 'disaggregated' ? 'disaggregated' : 'aggregated',
-    provider: spec.provider?.name ?? 'vllm',
-    engineReason: 'explicit engine selection',
-    providerReason: 'explicit provider selection',
-  };
+  return admittedDeployment('vllm', options);
 }
 
 /** A disaggregated deployment: 2 decode replicas × 2 GPUs, 1 prefill replica × 1 GPU. */

@@ -1,0 +1,70 @@
+/**
+ * Test builders of `ResolvedModelDeployment`s: a ModelDeployment as it reaches a provider's
+ * translator after admission defaults and engine/provider selection.
+ */
+import type { ModelDeploymentSpec } from '../../src/core/generated/model-deployment-spec';
+import type { EngineName } from '../../src/core/model-deployment-object';
+import type { ResolvedModelDeployment } from '../../src/core/resolved-model-deployment';
+
+/** Options of a test ModelDeployment; `spec` parts are merged over an admitted baseline. */
+export interface FixtureOptions {
+  readonly name?: string;
+  /** `null` for no namespace (the chart's applies). @default 'ml' */
+  readonly namespace?: string | null;
+  /** @default {} */
+  readonly annotations?: Record<string, string>;
+  readonly spec?: Partial<Omit<ModelDeploymentSpec, 'model' | 'engine'>> & {
+    readonly model?: Partial<ModelDeploymentSpec['model']>;
+    readonly engine?: Partial<NonNullable<ModelDeploymentSpec['engine']>>;
+  };
+}
+
+/** What differs between providers' admitted baselines. */
+export interface Baseline {
+  /** @default 'qwen' */
+  readonly name?: string;
+  /** @default 'Qwen/Qwen3-0.6B' */
+  readonly modelId?: string;
+}
+
+/** The engine fields the CRD defaults (besides `type`). */
+export const ENGINE_CRD_DEFAULTS = { enablePrefixCaching: true, trustRemoteCode: false, enforceEager: false } as const;
+
+/**
+ * A ModelDeployment after admission defaults and selection: the baseline model from Hugging
+ * Face, engine vllm (with the CRD's defaults), aggregated, one replica, one GPU, provider
+ * `provider`. Top-level `spec` fields given replace the baseline's, except `model` and `engine`,
+ * which are merged field by field.
+ */
+export function admittedDeployment(provider: string, options: FixtureOptions = {}, baseline: Baseline = {}): ResolvedModelDeployment {
+  const { model, engine, ...rest } = options.spec ?? {};
+  return resolvedDeployment({
+    model: { id: baseline.modelId ?? 'Qwen/Qwen3-0.6B', source: 'huggingface', ...model },
+    engine: { type: 'vllm', ...ENGINE_CRD_DEFAULTS, ...engine },
+    provider: { name: provider },
+    serving: { mode: 'aggregated' },
+    scaling: { replicas: 1 },
+    resources: { gpu: { count: 1, type: 'nvidia.com/gpu' } },
+    ...rest,
+  }, { ...options, name: options.name ?? baseline.name }, provider);
+}
+
+/**
+ * `spec` (taken as is) as a resolved deployment of `options.name` (default 'qwen') in
+ * `options.namespace`, engine and provider explicitly selected (`provider` unless the spec names
+ * one). `options.spec` is ignored.
+ */
+export function resolvedDeployment(spec: ModelDeploymentSpec, options: FixtureOptions, provider: string): ResolvedModelDeployment {
+  return {
+    name: options.name ?? 'qwen',
+    namespace: options.namespace === null ? undefined : options.namespace ?? 'ml',
+    labels: {},
+    annotations: { ...options.annotations },
+    spec,
+    engine: (spec.engine?.type ?? 'vllm') as EngineName,
+    mode: spec.serving?.mode === 'disaggregated' ? 'disaggregated' : 'aggregated',
+    provider: spec.provider?.name ?? provider,
+    engineReason: 'explicit engine selection',
+    providerReason: 'explicit provider selection',
+  };
+}
