@@ -8,7 +8,7 @@ import type { ModelDeploymentObject } from './core/model-deployment-object';
 import { checkDerivedObjectNames, defaultDeploymentName } from './core/object-names';
 import { resolveModelDeployment, Resolution } from './core/resolve';
 import { EngineOptions, EngineType } from './engine';
-import { GatewayOptions } from './gateway';
+import { GatewayOptions, GatewayRef, InferencePoolApiVersion } from './gateway';
 import * as airunway from './imports/airunway.ai';
 import { ModelOptions } from './model';
 import { ensureNoNameCollisions } from './object-collisions';
@@ -17,6 +17,8 @@ import { ProviderOptions } from './provider-options';
 import { ProviderRegistry } from './provider-registry';
 import { defaultProviderEntries, defaultTranslator } from './providers/default-registry';
 import { ResourceOptions } from './resources';
+import { DEFAULT_ENDPOINT_PICKER_IMAGE } from './routing/endpoint-picker';
+import { addModelRouting, attachToGateway, planModelRouting, RoutingDefaults } from './routing/model-routing';
 import { ScalingOptions } from './scaling';
 import { ServingMode } from './serving';
 import { StorageVolume } from './storage';
@@ -45,6 +47,24 @@ export interface ModelDeploymentOptions {
    * @default true
    */
   readonly emitRecord?: boolean;
+}
+
+/**
+ * Options of `ModelDeployment.fromManifest`: where routes attach, which an AI Runway manifest
+ * does not say (AI Runway's controller takes it from its flags).
+ */
+export interface ModelDeploymentManifestOptions extends ModelDeploymentOptions {
+  /**
+   * The Gateway the deployment's HTTPRoute attaches to.
+   * @default - the ProviderRegistry's `gateway`
+   */
+  readonly gatewayRef?: GatewayRef;
+
+  /**
+   * API version of the synthesized InferencePool.
+   * @default - the ProviderRegistry's `inferencePoolApiVersion`
+   */
+  readonly inferencePoolApiVersion?: InferencePoolApiVersion;
 }
 
 /**
@@ -148,6 +168,9 @@ export interface ModelDeploymentProps extends ModelDeploymentOptions {
   readonly tolerations?: k8s.Toleration[];
 }
 
+/** Routing settings where no ProviderRegistry is in scope. */
+const DEFAULT_ROUTING: RoutingDefaults = { inferencePoolApiVersion: InferencePoolApiVersion.V1, endpointPickerImage: DEFAULT_ENDPOINT_PICKER_IMAGE };
+
 /** The input of the construct being built by `fromManifest` (jsii has no constructor overloads). */
 let manifestInput: { md?: ModelDeploymentObject; errors: FieldError[] } | undefined;
 
@@ -165,10 +188,11 @@ export class ModelDeployment extends Construct {
    * A ModelDeployment from an AI Runway manifest (a parsed YAML object with `apiVersion:
    * airunway.ai/v1alpha1`, `kind: ModelDeployment`, `metadata` and `spec`).
    */
-  public static fromManifest(scope: Construct, id: string, manifest: any, options: ModelDeploymentOptions = {}): ModelDeployment {
+  public static fromManifest(scope: Construct, id: string, manifest: any, options: ModelDeploymentManifestOptions = {}): ModelDeployment {
     manifestInput = parseModelDeploymentManifest(manifest);
     try {
-      return new ModelDeployment(scope, id, { ...options, model: {} });
+      const { gatewayRef, inferencePoolApiVersion, ...rest } = options;
+      return new ModelDeployment(scope, id, { ...rest, model: {}, gateway: { gatewayRef, inferencePoolApiVersion } });
     } finally {
       manifestInput = undefined;
     }
@@ -235,9 +259,10 @@ export class ModelDeployment extends Construct {
 
     const registry = props.providerRegistry ?? ProviderRegistry.tryOf(this);
     const translationOptions = registry?._translationOptions() ?? {};
+    const entries = registry ? registry._entries() : defaultProviderEntries();
     const resolution: Resolution = resolveModelDeployment(
       input.md,
-      registry ? registry._entries() : defaultProviderEntries(),
+      entries,
       (name) => (registry ? registry._translator(name) : defaultTranslator(name)),
       translationOptions,
     );
@@ -246,12 +271,20 @@ export class ModelDeployment extends Construct {
     const resolved = resolution.resolved;
     if (!resolved || !resolution.translator || this.fieldErrors.length > 0) return;
 
-    this.engineType = resolved.engine as EngineType;
-    this.providerName = resolved.provider;
-    this.engineSelectedReason = resolved.engineReason;
-    this.providerSelectedReason = resolved.providerReason;
+    const routing = planModelRouting({
+      md: resolved,
+      providerConfig: entries.find((e) => e.name === resolved.provider),
+      poolTarget: resolution.translator.inferencePoolTarget?.(resolved),
+      deployment: { gatewayRef: props.gateway?.gatewayRef, inferencePoolApiVersion: props.gateway?.inferencePoolApiVersion },
+      defaults: registry?._routingDefaults() ?? DEFAULT_ROUTING,
+    });
+    if (routing.errors.length > 0) {
+      this.fieldErrors.push(...routing.errors);
+      return;
+    }
 
     const objects = resolution.translator.translate(this, resolved, translationOptions);
+    if (routing.plan) objects.push(...addModelRouting(this, routing.plan));
     const nameErrors = checkDerivedObjectNames(resolved.name, objects.map((o) => ({ kind: o.kind, name: o.name })));
     if (nameErrors.length > 0) {
       // Nothing half-written: an invalid deployment contributes no objects to the output.
@@ -260,6 +293,11 @@ export class ModelDeployment extends Construct {
       return;
     }
     this.apiObjects.push(...objects);
+    if (routing.plan) attachToGateway(this, routing.plan);
+    this.engineType = resolved.engine as EngineType;
+    this.providerName = resolved.provider;
+    this.engineSelectedReason = resolved.engineReason;
+    this.providerSelectedReason = resolved.providerReason;
 
     if (props.emitRecord ?? true) {
       // A plain ApiObject with the L1's GVK: the L1's typed props would re-map the JSON spec.

@@ -53,7 +53,11 @@ export function propsToSpec(props: ModelDeploymentProps): ModelDeploymentSpec {
     spec.podTemplate = { metadata: compact({ labels, annotations }) };
   }
   if (props.huggingFaceTokenSecret !== undefined) spec.secrets = { huggingFaceToken: props.huggingFaceTokenSecret };
-  if (props.gateway) spec.gateway = compact({ ...props.gateway });
+  if (props.gateway) {
+    // Only the AI Runway fields; where the route attaches and the pool version are build inputs.
+    const { enabled, modelName, httpRouteRef } = props.gateway;
+    spec.gateway = compact({ enabled, modelName, httpRouteRef });
+  }
   if (props.nodeSelector) spec.nodeSelector = { ...props.nodeSelector };
   if (props.tolerations) spec.tolerations = props.tolerations.map((t) => k8s.toJson_Toleration(t) as any);
   return spec;

@@ -1,9 +1,12 @@
 import { Construct, IConstruct } from 'constructs';
 import type { ProviderConfigEntry } from './core/provider-config-entry';
+import { GatewayRef, InferencePoolApiVersion } from './gateway';
 import { InferenceProviderConfig } from './inference-provider-config';
 import type { ProviderTranslator, TranslationOptions } from './providers/provider-translator';
 import { SHIPPED_PROVIDER_CONFIGS } from './providers/shipped-configs';
 import { SHIPPED_TRANSLATORS } from './providers/shipped-translators';
+import { DEFAULT_ENDPOINT_PICKER_IMAGE } from './routing/endpoint-picker';
+import type { RoutingDefaults } from './routing/model-routing';
 
 const REGISTRY_SYMBOL = Symbol.for('cdk8s-inference.ProviderRegistry');
 
@@ -21,6 +24,26 @@ export enum DynamoApiVersion {
  * Props of a `ProviderRegistry`.
  */
 export interface ProviderRegistryProps {
+  /**
+   * The Gateway that model routes attach to unless a deployment names its own (AI Runway's
+   * `--gateway-name`/`--gateway-namespace`). Knowing a Gateway turns routing on for deployments
+   * that do not set `gateway.enabled`.
+   * @default - no Gateway: routing is off unless a deployment names one
+   */
+  readonly gateway?: GatewayRef;
+
+  /**
+   * API version of the InferencePools synthesized for controller-managed routing.
+   * @default InferencePoolApiVersion.V1
+   */
+  readonly inferencePoolApiVersion?: InferencePoolApiVersion;
+
+  /**
+   * Endpoint picker image for providers that do not name their own (AI Runway's `--epp-image`).
+   * @default 'registry.k8s.io/gateway-api-inference-extension/epp:v1.5.0'
+   */
+  readonly endpointPickerImage?: string;
+
   /**
    * DynamoGraphDeployment version for every deployment of this registry; a deployment may choose
    * its own with the annotation `inference.cdk8s.io/dynamo-api-version`.
@@ -69,6 +92,15 @@ export class ProviderRegistry extends Construct {
   /** DynamoGraphDeployment version emitted for this registry's deployments. */
   public readonly dynamoApiVersion: DynamoApiVersion;
 
+  /** The default Gateway of model routes, if any. */
+  public readonly gateway?: GatewayRef;
+
+  /** API version of synthesized InferencePools. */
+  public readonly inferencePoolApiVersion: InferencePoolApiVersion;
+
+  /** Endpoint picker image for providers that do not name their own. */
+  public readonly endpointPickerImage: string;
+
   private readonly configsByName = new Map<string, InferenceProviderConfig>();
   /** Translators by provider name; user-registered configs without one cannot be translated. */
   private readonly translators = new Map<string, ProviderTranslator>();
@@ -77,6 +109,9 @@ export class ProviderRegistry extends Construct {
     super(scope, id);
     Object.defineProperty(this, REGISTRY_SYMBOL, { value: true });
     this.dynamoApiVersion = props.dynamoApiVersion ?? DynamoApiVersion.V1ALPHA1;
+    this.gateway = props.gateway;
+    this.inferencePoolApiVersion = props.inferencePoolApiVersion ?? InferencePoolApiVersion.V1;
+    this.endpointPickerImage = props.endpointPickerImage ?? DEFAULT_ENDPOINT_PICKER_IMAGE;
     if (props.includeShippedProviders ?? true) {
       for (const entry of SHIPPED_PROVIDER_CONFIGS) this.register(InferenceProviderConfig._fromEntry(entry));
     }
@@ -127,6 +162,11 @@ export class ProviderRegistry extends Construct {
   /** @internal */
   public _translationOptions(): TranslationOptions {
     return { dynamoApiVersion: this.dynamoApiVersion };
+  }
+
+  /** @internal */
+  public _routingDefaults(): RoutingDefaults {
+    return { gateway: this.gateway, inferencePoolApiVersion: this.inferencePoolApiVersion, endpointPickerImage: this.endpointPickerImage };
   }
 }
 

@@ -1,10 +1,12 @@
-import { App, Chart } from 'cdk8s';
+import { ApiObject, App, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { formatFieldError } from '../core/field-error';
 import { readInferenceProviderConfigManifest } from '../core/inference-provider-config-manifest';
+import { GatewayRef, InferencePoolApiVersion } from '../gateway';
 import { InferenceProviderConfig } from '../inference-provider-config';
 import { ModelDeployment } from '../model-deployment';
 import { ProviderRegistry } from '../provider-registry';
+import type { CliRouting } from './arguments';
 import { InputDocument, InputProblem } from './input-documents';
 
 /** A ModelDeployment built from one input document. */
@@ -17,6 +19,8 @@ export interface BuiltApp {
   readonly app: App;
   readonly registry: ProviderRegistry;
   readonly deployments: DocumentDeployment[];
+  /** Gateway documents of the input, passed through to the output. */
+  readonly gateways: ApiObject[];
   readonly problems: InputProblem[];
 }
 
@@ -25,21 +29,24 @@ export interface BuiltApp {
  * file, so a provider may be defined after the deployments that use it), then one
  * ModelDeployment construct per ModelDeployment document. Collects every problem.
  */
-export function buildApp(documents: readonly InputDocument[]): BuiltApp {
+export function buildApp(documents: readonly InputDocument[], routing: CliRouting = {}): BuiltApp {
   const app = new App();
-  const chart = new Chart(app, 'models', { disableResourceNameHashes: true });
   const problems: InputProblem[] = [];
-  const registry = buildRegistry(app, documents, problems);
+  const gateways = addGatewayDocuments(new Chart(app, 'gateways', { disableResourceNameHashes: true }), documents, problems);
+  const registry = buildRegistry(app, documents, problems, routing, gateways);
+  const chart = new Chart(app, 'models', { disableResourceNameHashes: true });
   const deployments: DocumentDeployment[] = [];
 
   documents.forEach((doc, n) => {
     const kind = doc.content?.kind;
-    if (kind === 'InferenceProviderConfig') return;
+    if (kind === 'InferenceProviderConfig' || isGatewayDocument(doc)) return;
     if (kind !== 'ModelDeployment') {
       problems.push({
         file: doc.file,
         index: doc.index,
-        message: `unsupported kind ${JSON.stringify(kind ?? null)}: expected ModelDeployment or InferenceProviderConfig (apiVersion airunway.ai/v1alpha1)`,
+        message:
+          `unsupported kind ${JSON.stringify(kind ?? null)}: expected ModelDeployment or InferenceProviderConfig (apiVersion airunway.ai/v1alpha1), ` +
+          'or Gateway (gateway.networking.k8s.io/v1)',
       });
       return;
     }
@@ -52,15 +59,50 @@ export function buildApp(documents: readonly InputDocument[]): BuiltApp {
 
   // Cross-deployment checks (name collisions) are registered on the app root.
   for (const message of app.node.validate()) problems.push({ file: '<all inputs>', message });
-  return { app, registry, deployments, problems };
+  return { app, registry, deployments, gateways, problems };
+}
+
+function isGatewayDocument(doc: InputDocument): boolean {
+  return doc.content?.kind === 'Gateway' && doc.content?.apiVersion === 'gateway.networking.k8s.io/v1';
+}
+
+/** Gateway documents become objects of the app, so routes can be admitted by their listeners. */
+function addGatewayDocuments(chart: Chart, documents: readonly InputDocument[], problems: InputProblem[]): ApiObject[] {
+  const gateways: ApiObject[] = [];
+  documents.filter(isGatewayDocument).forEach((doc, n) => {
+    const meta = doc.content.metadata ?? {};
+    if (typeof meta.name !== 'string' || typeof meta.namespace !== 'string') {
+      problems.push({ file: doc.file, index: doc.index, subject: subject(doc), message: 'metadata.name and metadata.namespace: Required value: a Gateway needs both' });
+      return;
+    }
+    gateways.push(new ApiObject(chart, `gateway-${n}`, doc.content));
+  });
+  return gateways;
+}
+
+/** The `--gateway` reference: the input's Gateway document of that name when there is one. */
+function gatewayRefOf(routing: CliRouting, gateways: readonly ApiObject[]): GatewayRef | undefined {
+  const wanted = routing.gateway;
+  if (!wanted) return undefined;
+  const inApp = gateways.find((g) => g.name === wanted.name && g.metadata.namespace === wanted.namespace);
+  return inApp ? GatewayRef.fromGateway(inApp) : GatewayRef.fromName(wanted.name, wanted.namespace);
 }
 
 /**
  * The shipped providers, with every InferenceProviderConfig document of the input added or
  * replacing a shipped one of the same name.
  */
-export function buildRegistry(scope: Construct, documents: readonly InputDocument[], problems: InputProblem[]): ProviderRegistry {
-  const registry = new ProviderRegistry(scope, 'Providers');
+export function buildRegistry(
+  scope: Construct,
+  documents: readonly InputDocument[],
+  problems: InputProblem[],
+  routing: CliRouting = {},
+  gateways: readonly ApiObject[] = [],
+): ProviderRegistry {
+  const registry = new ProviderRegistry(scope, 'Providers', {
+    gateway: gatewayRefOf(routing, gateways),
+    inferencePoolApiVersion: routing.inferencePoolApiVersion === 'v1alpha2' ? InferencePoolApiVersion.V1ALPHA2 : InferencePoolApiVersion.V1,
+  });
   for (const doc of documents) {
     if (doc.content?.kind !== 'InferenceProviderConfig') continue;
     const { entry, errors } = readInferenceProviderConfigManifest(doc.content);

@@ -1,4 +1,5 @@
 import { App } from 'cdk8s';
+import type { CliRouting } from './arguments';
 import { buildRegistry, subject } from './build-app';
 import { formatProblem, InputProblem, readInputDocuments } from './input-documents';
 import type { CliIo } from './io';
@@ -11,9 +12,9 @@ import { resolveModelDeployment, Resolution } from '../core/resolve';
  * considered, why it was excluded or its priority, and how each selection rule evaluated.
  * Exits 1 when any input has errors (after printing everything it could decide).
  */
-export function runExplain(files: readonly string[], io: CliIo): number {
+export function runExplain(files: readonly string[], routing: CliRouting, io: CliIo): number {
   const { documents, problems } = readInputDocuments(files);
-  const registry = buildRegistry(new App(), documents, problems);
+  const registry = buildRegistry(new App(), documents, problems, routing);
   let failed = problems.length > 0;
   for (const p of problems) io.stderr(`error: ${formatProblem(p)}`);
 

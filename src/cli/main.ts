@@ -25,9 +25,9 @@ export async function main(argv: readonly string[], io: CliIo = PROCESS_IO): Pro
         io.stdout(`${USAGE}\n`);
         return 0;
       case 'synth':
-        return runSynth(args.files, args.outdir, io);
+        return runSynth(args.files, args.outdir, args.routing, io);
       case 'explain':
-        return runExplain(args.files, io);
+        return runExplain(args.files, args.routing, io);
     }
   } catch (e: any) {
     io.stderr(`internal error: ${e?.message ?? e}`);

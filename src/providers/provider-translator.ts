@@ -15,6 +15,12 @@ export interface TranslationOptions {
   readonly dynamoApiVersion?: 'nvidia.com/v1alpha1' | 'nvidia.com/v1beta1';
 }
 
+/** Pods and port behind a controller-managed InferencePool. */
+export interface InferencePoolTarget {
+  readonly selector: Record<string, string>;
+  readonly targetPort: number;
+}
+
 /**
  * What a provider contributes at build time: the checks its AI Runway controller makes before
  * creating anything (as field errors, so they fail the synth), and the translation into upstream
@@ -28,6 +34,12 @@ export interface ProviderTranslator {
   readonly displayName: string;
   /** Provider-side rejections (the provider controller's compatibility check). */
   validate(md: ResolvedModelDeployment, options?: TranslationOptions): FieldError[];
+  /**
+   * The pods and port a controller-managed InferencePool selects for this deployment: the model
+   * server pods' labels and the port serving the OpenAI API. Undefined when the provider has no
+   * such pods of its own (it manages its own pool, like Dynamo).
+   */
+  inferencePoolTarget?(md: ResolvedModelDeployment): InferencePoolTarget | undefined;
   /** Creates the upstream objects as L1 children of `scope` and returns them in output order. */
   translate(scope: Construct, md: ResolvedModelDeployment, options?: TranslationOptions): ApiObject[];
 }

@@ -109,7 +109,7 @@ metadata: {name: x}
       `error: ${bad}[doc 1]: ModelDeployment llama-3.1: metadata.name: Invalid value: "llama-3.1": name must not contain dots (dots are invalid in derived Kubernetes volume and service names)`,
       `error: ${bad}[doc 1]: ModelDeployment llama-3.1: spec.model.id: Required value: model.id is required when source is huggingface`,
       `error: ${bad}[doc 1]: ModelDeployment llama-3.1: spec.scaling.replicas: Invalid value: 40: exceeds maximum allowed (32)`,
-      `error: ${bad}[doc 2]: unsupported kind "ConfigMap": expected ModelDeployment or InferenceProviderConfig (apiVersion airunway.ai/v1alpha1)`,
+      `error: ${bad}[doc 2]: unsupported kind "ConfigMap": expected ModelDeployment or InferenceProviderConfig (apiVersion airunway.ai/v1alpha1), or Gateway (gateway.networking.k8s.io/v1)`,
       '4 error(s); nothing was written.',
     ]);
     expect(fs.existsSync(out)).toBe(false);
@@ -150,6 +150,45 @@ spec:
   });
 });
 
+describe('cdk8s-inference synth with a Gateway', () => {
+  const GATEWAY_DOC = `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: inference-gateway, namespace: gateway-system}
+spec:
+  gatewayClassName: istio
+  listeners: [{name: http, port: 80, protocol: HTTP}]
+`;
+
+  test('--gateway names a Gateway of the input: routes attach and its listeners admit their namespaces', async () => {
+    const r = await run('synth', '-f', file('all.yaml', `${PHI}---\n${GATEWAY_DOC}`), '--gateway', 'gateway-system/inference-gateway');
+    expect(r.code).toBe(0);
+    const docs = parseAllDocuments(r.stdout).map((d) => d.toJS());
+    expectValidManifests(docs);
+    expect(docs.map((d) => d.kind)).toEqual([
+      'Deployment', 'Service', 'InferencePool', 'ServiceAccount', 'Role', 'RoleBinding', 'ConfigMap', 'Deployment', 'Service', 'HTTPRoute', 'ModelDeployment', 'Gateway',
+    ]);
+    const gateway = docs[docs.length - 1];
+    expect(gateway.spec.listeners[0].allowedRoutes.namespaces.selector.matchExpressions[0].values).toEqual(['gateway-system', 'team-a']);
+    expect(r.stderr).toEqual([]);
+  });
+
+  test('--gateway naming a Gateway outside the input warns about allowedRoutes; v1alpha2 pools on request', async () => {
+    const r = await run('synth', '-f', file('phi.yaml', PHI), '--gateway=gateway-system/external', '--inference-pool-api-version', 'v1alpha2');
+    expect(r.code).toBe(0);
+    const docs = parseAllDocuments(r.stdout).map((d) => d.toJS());
+    expectValidManifests(docs);
+    expect(docs.find((d) => d.kind === 'InferencePool').apiVersion).toBe('inference.networking.x-k8s.io/v1alpha2');
+    expect(r.stderr).toEqual([expect.stringMatching(/^warning: .*phi\.yaml\[doc 0\]: .*external.*team-a/)]);
+  });
+
+  test('-o writes the Gateway to its own file', async () => {
+    const out = path.join(dir, 'out');
+    const r = await run('synth', '-f', file('all.yaml', `${PHI}---\n${GATEWAY_DOC}`), '--gateway', 'gateway-system/inference-gateway', '-o', out);
+    expect(r.code).toBe(0);
+    expect(fs.readdirSync(out).sort()).toEqual(['gateway-gateway-system-inference-gateway.k8s.yaml', 'team-a-phi.k8s.yaml']);
+  });
+});
+
 describe('cdk8s-inference explain', () => {
   test('prints the engine and provider chosen and why', async () => {
     const r = await run('explain', '-f', file('qwen.yaml', QWEN_AUTO));
@@ -184,6 +223,8 @@ describe('usage', () => {
     [['synth', '-f', 'x.yaml', '--bogus'], 2],
     [['explain', '-f', 'x.yaml', '-o', 'out'], 2],
     [['deploy'], 2],
+    [['synth', '-f', 'x.yaml', '--gateway', 'no-slash'], 2],
+    [['synth', '-f', 'x.yaml', '--inference-pool-api-version', 'v2'], 2],
   ])('%j exits %d', async (argv, code) => {
     const r = await run(...(argv as string[]));
     expect(r.code).toBe(code);

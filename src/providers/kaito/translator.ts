@@ -26,6 +26,8 @@ export const KAITO_DISPLAY_NAME = 'KAITO';
 
 /** Port the llama.cpp server listens on inside its container (`--address=:5000`). */
 export const KAITO_LLAMACPP_PORT = 5000;
+/** Label KAITO puts on the pods of a Workspace, valued with the Workspace name. */
+export const KAITO_WORKSPACE_LABEL = 'kaito.sh/workspace';
 /** Name of the llama.cpp serving container. */
 export const KAITO_LLAMACPP_CONTAINER_NAME = 'model';
 /** `engine.args` key holding the exact GGUF file to serve (llama.cpp); other keys are ignored. */
@@ -324,6 +326,8 @@ export function createKaitoTranslator(options: KaitoTranslatorOptions = {}): Pro
     providerName: KAITO_PROVIDER_NAME,
     displayName: KAITO_DISPLAY_NAME,
     validate: validateKaito,
+    // KAITO labels every pod of a Workspace with its name; presets and templates serve on 5000.
+    inferencePoolTarget: (md) => ({ selector: { [KAITO_WORKSPACE_LABEL]: md.name }, targetPort: KAITO_LLAMACPP_PORT }),
     translate: (scope, md) => translateKaito(scope, md, provisioning),
   };
 }

@@ -4,6 +4,7 @@ import type { Construct } from 'constructs';
 import { MODEL_ID_ENV, kuberayEngineArgString, VLLM_ENGINE_ARGS_ENV } from './args';
 import { KUBERAY_PROVIDER_NAME } from './config';
 import { kuberayServeConfig, serveReplicas } from './serve-config';
+import { RAY_SERVE_PORT } from './status';
 import { FieldError, invalid, required } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { imageOverride } from '../../core/model-deployment-object';
@@ -350,5 +351,7 @@ export const kuberayTranslator: ProviderTranslator = {
   providerName: KUBERAY_PROVIDER_NAME,
   displayName: KUBERAY_DISPLAY_NAME,
   validate: validateKubeRay,
+  // Ray Serve's HTTP proxy listens on every Ray pod (head and workers), all of which carry the label.
+  inferencePoolTarget: (md) => ({ selector: { [LABEL_MODEL_DEPLOYMENT]: md.name }, targetPort: RAY_SERVE_PORT }),
   translate: translateKubeRay,
 };

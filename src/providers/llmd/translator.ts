@@ -3,7 +3,7 @@ import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { FieldError, forbidden, invalid, required } from '../../core/field-error';
 import { LABEL_DEPLOYMENT, LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
-import { imageOverride } from '../../core/model-deployment-object';
+import { imageOverride, ServingModeName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { Warnings } from '../../warnings';
 import { modelServerEnv } from '../common/env';
@@ -62,6 +62,12 @@ export const LLMD_SCALING_REQUIRED = 'spec.scaling is required for disaggregated
 /** llm-d's exact rejection of an override that reaches the pod spec. */
 export const LLMD_TEMPLATE_SPEC_OVERRIDE_BLOCKED = 'overriding "spec.template.spec" is not allowed';
 
+/**
+ * Pod label by which llm-d's endpoint picker tells prefill pods (`prefill`) from decode pods
+ * (`decode`) in disaggregated mode (its `prefill-filter` and `decode-filter`).
+ */
+export const LLMD_ROLE_LABEL = 'llm-d.ai/role';
+
 /** Pod labels that select llm-d's pods (Deployment selector, Service, InferencePool). */
 const PROTECTED_POD_LABELS: readonly string[] = [LABEL_DEPLOYMENT, 'app', LABEL_MODEL_DEPLOYMENT];
 
@@ -86,10 +92,10 @@ function has(obj: Record<string, unknown>, key: string): boolean {
  *   `spec.selector`, a non-object `spec.template.metadata` or `.labels`, and the pod labels
  *   `airunway.ai/deployment`, `app` and `airunway.ai/model-deployment` (they tie the pods to the
  *   Deployment selector, the Service and the InferencePool; users cannot clobber them through
- *   `spec.podTemplate` either); any other root key (a Deployment has none, the API server
- *   would drop it).
+ *   `spec.podTemplate` either), and in disaggregated mode `llm-d.ai/role` (the endpoint picker
+ *   routes by it); any other root key (a Deployment has none, the API server would drop it).
  */
-export function validateLlmdOverrides(overrides: unknown): FieldError[] {
+export function validateLlmdOverrides(overrides: unknown, mode: ServingModeName = 'aggregated'): FieldError[] {
   const errors = validateOverrideKeys(overrides);
   if (!isJsonObject(overrides)) return errors;
   for (const key of Object.keys(overrides)) {
@@ -139,6 +145,12 @@ export function validateLlmdOverrides(overrides: unknown): FieldError[] {
       errors.push(forbidden(`${OVERRIDES_SPEC}.template.metadata.labels.${key}`, `overriding pod label ${JSON.stringify(key)} is not allowed: ${podLabelsReason}`));
     }
   }
+  if (mode === 'disaggregated' && has(labels, LLMD_ROLE_LABEL)) {
+    errors.push(forbidden(
+      `${OVERRIDES_SPEC}.template.metadata.labels.${LLMD_ROLE_LABEL}`,
+      `overriding pod label ${JSON.stringify(LLMD_ROLE_LABEL)} is not allowed: llm-d's endpoint picker tells prefill from decode pods by it`,
+    ));
+  }
   return errors;
 }
 
@@ -172,7 +184,7 @@ export function validateLlmd(md: ResolvedModelDeployment): FieldError[] {
   } else {
     errors.push(...checkGpuCount('spec.resources.gpu.count', md.spec.resources?.gpu?.count, LLMD_GPU_REQUIRED));
   }
-  errors.push(...validateLlmdOverrides(md.spec.provider?.overrides));
+  errors.push(...validateLlmdOverrides(md.spec.provider?.overrides, md.mode));
   errors.push(...llmdArgErrors(md.spec));
   return errors;
 }
@@ -222,11 +234,13 @@ interface DeploymentPlan {
   readonly args: string[];
   /** How a failure names this Deployment: `Deployment`, `decode Deployment`, `prefill Deployment`. */
   readonly what: string;
+  /** Disaggregated component: its pods carry `llm-d.ai/role: <component>`. */
+  readonly role?: 'decode' | 'prefill';
 }
 
 function addDeployment(scope: Construct, md: ResolvedModelDeployment, plan: DeploymentPlan): k8s.KubeDeployment {
   const overrides = md.spec.provider?.overrides;
-  const blocked = validateLlmdOverrides(overrides);
+  const blocked = validateLlmdOverrides(overrides, md.mode);
   if (blocked.length > 0) throw new Error(`failed to build ${plan.what}: failed to apply provider overrides: ${blocked[0].message}`);
 
   const annotations = userPodAnnotations(md);
@@ -237,7 +251,8 @@ function addDeployment(scope: Construct, md: ResolvedModelDeployment, plan: Depl
       selector: { matchLabels: selectorLabels(md, plan.name) },
       template: {
         metadata: {
-          labels: podTemplateLabels(md, plan.name),
+          // The role label goes last: neither spec.podTemplate nor overrides may change it.
+          labels: { ...podTemplateLabels(md, plan.name), ...(plan.role ? { [LLMD_ROLE_LABEL]: plan.role } : {}) },
           ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
         },
         spec: llmdPodSpec(md, plan.args, plan.sizing),
@@ -302,6 +317,7 @@ function componentPlan(
     sizing,
     args: renderArgs(md, `${component} `, sizing.gpuCount, kvTransferConfig),
     what: `${component} Deployment`,
+    role: component,
   };
 }
 
@@ -351,7 +367,9 @@ function ignoredFieldWarnings(md: ResolvedModelDeployment): string[] {
  * - disaggregated: Deployments `<md>-decode` and `<md>-prefill` (`DecodeDeployment`,
  *   `PrefillDeployment`), then Services `<md>-decode` and `<md>-prefill` (`DecodeService`,
  *   `PrefillService`). Each component gets its own GPUs, memory, replicas, tensor parallelism
- *   and PyNccl KV-transfer role (decode consumes, prefill produces).
+ *   and PyNccl KV-transfer role (decode consumes, prefill produces), and its pods the label
+ *   `llm-d.ai/role: decode|prefill` that llm-d's P/D endpoint picker selects them by (not in
+ *   the Deployment selector, so adding it changes no selector).
  *
  * Same object set, names, labels and selectors as Direct vLLM, with llm-d's own image
  * (`vllm/vllm-openai:v0.9.1`), arguments (`renderLlmdArgs`) and env, and none of Direct vLLM's
@@ -375,5 +393,7 @@ export const llmdTranslator: ProviderTranslator = {
   providerName: LLMD_PROVIDER_NAME,
   displayName: LLMD_DISPLAY_NAME,
   validate: validateLlmd,
+  // Prefill and decode pods are one pool; llm-d's endpoint picker tells them apart.
+  inferencePoolTarget: (md) => ({ selector: { [LABEL_MODEL_DEPLOYMENT]: md.name }, targetPort: LLMD_VLLM_PORT }),
   translate: translateLlmd,
 };

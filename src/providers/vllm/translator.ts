@@ -2,6 +2,7 @@ import type { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { FieldError, invalid, required } from '../../core/field-error';
+import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { addManagedClaims } from '../../storage/managed-claim';
@@ -253,5 +254,6 @@ export const vllmTranslator: ProviderTranslator = {
   providerName: 'vllm',
   displayName: PROVIDER_DISPLAY_NAME,
   validate: validateDirectVllm,
+  inferencePoolTarget: (md) => ({ selector: { [LABEL_MODEL_DEPLOYMENT]: md.name }, targetPort: DIRECT_VLLM_PORT }),
   translate: translateDirectVllm,
 };

@@ -6,6 +6,7 @@ import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-d
 import { LLMD_VLLM_PORT, renderLlmdArgs } from '../../../src/providers/llmd/args';
 import {
   LLMD_DEFAULT_IMAGE,
+  LLMD_ROLE_LABEL,
   llmdTranslator,
   translateLlmd,
   validateLlmd,
@@ -594,9 +595,41 @@ describe('llmdTranslator', () => {
         expect(find(manifests, 'Service', name).spec.selector).toEqual(selector);
         const deployment = find(manifests, 'Deployment', name);
         expect(deployment.spec.selector.matchLabels).toEqual(selector);
-        expect(deployment.spec.template.metadata.labels).toEqual({ ...selector, 'airunway.ai/model-deployment': 'llama' });
+        expect(deployment.spec.template.metadata.labels).toEqual({
+          ...selector,
+          'airunway.ai/model-deployment': 'llama',
+          'llm-d.ai/role': component,
+        });
         expect(deployment.metadata.labels).toEqual(COMMON_LABELS);
       }
+    });
+
+    test('label prefill pods llm-d.ai/role=prefill and decode pods decode, outside selectors, unclobberable', () => {
+      const manifests = synth(
+        disaggregatedLlmdDeployment({ spec: { podTemplate: { metadata: { labels: { 'llm-d.ai/role': 'both', 'team': 'ml' } } } } }),
+      ).manifests;
+      for (const component of ['decode', 'prefill']) {
+        const name = `llama-${component}`;
+        const deployment = find(manifests, 'Deployment', name);
+        expect(deployment.spec.template.metadata.labels[LLMD_ROLE_LABEL]).toBe(component);
+        expect(deployment.spec.template.metadata.labels.team).toBe('ml');
+        expect(deployment.spec.selector.matchLabels).not.toHaveProperty(LLMD_ROLE_LABEL);
+        expect(find(manifests, 'Service', name).spec.selector).not.toHaveProperty(LLMD_ROLE_LABEL);
+      }
+    });
+
+    test('fails when overrides set the llm-d.ai/role pod label', () => {
+      const overrides = { spec: { template: { metadata: { labels: { 'llm-d.ai/role': 'decode' } } } } };
+      const md = disaggregatedLlmdDeployment(withOverrides(overrides));
+      expect(errorsOf(md)).toEqual([
+        'spec.provider.overrides.spec.template.metadata.labels.llm-d.ai/role: Forbidden: overriding pod label "llm-d.ai/role" is not allowed: ' +
+          'llm-d\'s endpoint picker tells prefill from decode pods by it',
+      ]);
+      expect(() => llmdTranslator.translate(Testing.chart(), md)).toThrow(
+        'failed to build decode Deployment: failed to apply provider overrides: overriding pod label "llm-d.ai/role" is not allowed',
+      );
+      // Aggregated pods carry no role label of ours; a user's is left alone.
+      expect(errorsOf(withOverrides(overrides))).toEqual([]);
     });
 
     test('give each component its replicas, resources, tensor parallel size and PyNccl KV role', () => {

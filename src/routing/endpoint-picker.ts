@@ -1,0 +1,264 @@
+import type { ApiObject } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-34';
+import type { Construct } from 'constructs';
+import { checkPortNumber, inferencePoolGroup, InferencePoolApiVersionString, INFERENCE_POOL_V1 } from './inference-pool';
+
+/** The endpoint picker image AI Runway deploys when neither the provider nor the operator names one. */
+export const DEFAULT_ENDPOINT_PICKER_IMAGE = 'registry.k8s.io/gateway-api-inference-extension/epp:v1.5.0';
+
+/** gRPC (ext-proc) port of the endpoint picker, and of its Service. */
+export const DEFAULT_ENDPOINT_PICKER_PORT = 9002;
+
+/** The endpoint picker's gRPC health port (the image's default `--grpc-health-port`). */
+export const ENDPOINT_PICKER_HEALTH_PORT = 9003;
+
+/**
+ * The configuration AI Runway writes when the provider gives none: an EndpointPickerConfig with
+ * no plugins, so the endpoint picker runs its built-in default scheduling.
+ */
+export const DEFAULT_ENDPOINT_PICKER_CONFIG = `apiVersion: inference.networking.x-k8s.io/v1alpha1
+kind: EndpointPickerConfig
+`;
+
+/**
+ * The EndpointPickerConfig for llm-d in prefill/decode mode (llm-d inference scheduler plugins).
+ *
+ * The P/D profile handler runs the `decode` profile for every request and the `prefill` profile
+ * when the prompt is worth prefilling remotely; the prefill header handler then tells the decode
+ * pod's sidecar which prefill pod to use. Each profile keeps only its role's pods (the filters
+ * read the pod label `llm-d.ai/role`, `prefill` or `decode`, which the llm-d translator sets in
+ * disaggregated mode), scores them by prefix-cache affinity (weight 2) and takes the best.
+ */
+export const LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG = `apiVersion: inference.networking.x-k8s.io/v1alpha1
+kind: EndpointPickerConfig
+plugins:
+- type: prefill-header-handler
+- type: prefix-cache-scorer
+- type: prefill-filter
+- type: decode-filter
+- type: max-score-picker
+- type: pd-profile-handler
+schedulingProfiles:
+- name: prefill
+  plugins:
+  - pluginRef: prefill-filter
+  - pluginRef: max-score-picker
+  - pluginRef: prefix-cache-scorer
+    weight: 2
+- name: decode
+  plugins:
+  - pluginRef: decode-filter
+  - pluginRef: max-score-picker
+  - pluginRef: prefix-cache-scorer
+    weight: 2
+`;
+
+/** Key of the configuration file in the endpoint picker's ConfigMap. */
+export const ENDPOINT_PICKER_CONFIG_FILE = 'default-plugins.yaml';
+
+/** The `grpc.service` the endpoint picker's health server answers for. */
+const HEALTH_SERVICE = 'inference-extension';
+const CONFIG_VOLUME = 'plugins-config';
+const CONFIG_MOUNT_PATH = '/config';
+const CONTAINER_NAME = 'epp';
+const MAX_NAME_LENGTH = 63;
+
+/** What the controller-managed endpoint picker of one ModelDeployment is made of. */
+export interface EndpointPickerOptions {
+  /** The ModelDeployment name; every object is named `<deploymentName>-epp`. */
+  readonly deploymentName: string;
+  /**
+   * Namespace of the objects and of the pool. When undefined, metadata carries none (the chart's
+   * namespace applies) and the pool namespace comes from the pod's own namespace.
+   */
+  readonly namespace?: string;
+  /** Labels on every object's metadata (not on selectors or pods). */
+  readonly labels: Record<string, string>;
+  /** Name of the InferencePool the picker serves. */
+  readonly poolName: string;
+  /** API version of that pool: decides its RBAC group and the picker's `--pool-group`. */
+  readonly poolApiVersion: InferencePoolApiVersionString;
+  /** Container image. */
+  readonly image: string;
+  /** Content of `default-plugins.yaml`; an empty string means DEFAULT_ENDPOINT_PICKER_CONFIG. */
+  readonly configData: string;
+  /** gRPC port of the picker and its Service (also the pool's endpoint picker port). */
+  readonly port: number;
+}
+
+/** Name of every endpoint picker object of a ModelDeployment. */
+export function endpointPickerName(deploymentName: string): string {
+  return `${deploymentName}-epp`;
+}
+
+/** Selector and pod labels of the endpoint picker Deployment. */
+export function endpointPickerSelectorLabels(deploymentName: string): Record<string, string> {
+  return {
+    'app.kubernetes.io/name': endpointPickerName(deploymentName),
+    'app.kubernetes.io/instance': deploymentName,
+    'app.kubernetes.io/managed-by': 'airunway',
+  };
+}
+
+function metadata(options: EndpointPickerOptions): k8s.ObjectMeta {
+  return {
+    name: endpointPickerName(options.deploymentName),
+    ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
+    ...(Object.keys(options.labels).length > 0 ? { labels: { ...options.labels } } : {}),
+  };
+}
+
+function checkOptions(options: EndpointPickerOptions): void {
+  const name = endpointPickerName(options.deploymentName);
+  // The Service name and the app.kubernetes.io/name label value are both limited to 63 characters.
+  if (name.length > MAX_NAME_LENGTH) {
+    throw new Error(
+      `endpoint picker name ${JSON.stringify(name)} (${name.length} characters) must be at most ${MAX_NAME_LENGTH} characters: ` +
+        `shorten the ModelDeployment name ${JSON.stringify(options.deploymentName)} to ${MAX_NAME_LENGTH - 4} characters or fewer`,
+    );
+  }
+  checkPortNumber('port', options.port);
+  if (options.port === ENDPOINT_PICKER_HEALTH_PORT) {
+    throw new Error(`'port' (${options.port}) must differ from the endpoint picker's health port ${ENDPOINT_PICKER_HEALTH_PORT}`);
+  }
+  inferencePoolGroup(options.poolApiVersion);
+}
+
+function rules(poolApiVersion: InferencePoolApiVersionString): k8s.PolicyRule[] {
+  const read = ['get', 'watch', 'list'];
+  return [
+    { apiGroups: [''], resources: ['pods'], verbs: read },
+    { apiGroups: [inferencePoolGroup(poolApiVersion)], resources: ['inferencepools'], verbs: read },
+    // Leader election, should the picker be run with it.
+    { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create', 'get', 'update'] },
+    { apiGroups: ['inference.networking.x-k8s.io'], resources: ['inferenceobjectives', 'inferencemodelrewrites'], verbs: read },
+  ];
+}
+
+/**
+ * The picker's arguments (§6.5.3). Two additions, each for a case AI Runway does not have:
+ * - without a namespace, `--pool-namespace` is the pod's own (`$(NAMESPACE)`, expanded by the
+ *   kubelet from the env var of the same name), which is where the chart puts the pool;
+ * - for a v1alpha2 pool, `--pool-group inference.networking.x-k8s.io` (the picker watches
+ *   `inference.networking.k8s.io` pools otherwise).
+ */
+function args(options: EndpointPickerOptions): string[] {
+  return [
+    '--pool-name', options.poolName,
+    '--pool-namespace', options.namespace ?? '$(NAMESPACE)',
+    ...(options.poolApiVersion !== INFERENCE_POOL_V1 ? ['--pool-group', inferencePoolGroup(options.poolApiVersion)] : []),
+    '--zap-encoder', 'json',
+    '--config-file', `${CONFIG_MOUNT_PATH}/${ENDPOINT_PICKER_CONFIG_FILE}`,
+    '--tracing=false',
+  ];
+}
+
+function grpcHealthProbe(initialDelaySeconds: number, periodSeconds: number, failureThreshold?: number): k8s.Probe {
+  return {
+    grpc: { port: ENDPOINT_PICKER_HEALTH_PORT, service: HEALTH_SERVICE },
+    initialDelaySeconds,
+    periodSeconds,
+    ...(failureThreshold !== undefined ? { failureThreshold } : {}),
+  };
+}
+
+function container(options: EndpointPickerOptions): k8s.Container {
+  return {
+    name: CONTAINER_NAME,
+    image: options.image,
+    imagePullPolicy: 'IfNotPresent',
+    args: args(options),
+    ports: [
+      { name: 'grpc', containerPort: options.port },
+      { name: 'grpc-health', containerPort: ENDPOINT_PICKER_HEALTH_PORT },
+    ],
+    env: [
+      { name: 'NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+      { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+    ],
+    livenessProbe: grpcHealthProbe(30, 10, 5),
+    readinessProbe: grpcHealthProbe(10, 5),
+    volumeMounts: [{ name: CONFIG_VOLUME, mountPath: CONFIG_MOUNT_PATH }],
+  };
+}
+
+/**
+ * Creates the controller-managed endpoint picker of one ModelDeployment (spec §6.5.3), every
+ * object named `<md>-epp`, and returns them in this order (construct ids in parentheses):
+ * ServiceAccount (`EndpointPickerServiceAccount`), Role (`EndpointPickerRole`), RoleBinding
+ * (`EndpointPickerRoleBinding`), ConfigMap (`EndpointPickerConfig`), Deployment
+ * (`EndpointPicker`), Service (`EndpointPickerService`).
+ *
+ * - Role: read pods and InferencePools (in the group of `poolApiVersion`), leader-election
+ *   leases, read InferenceObjectives and InferenceModelRewrites.
+ * - ConfigMap: `default-plugins.yaml` = `configData`, or the default when empty.
+ * - Deployment: one replica, `Recreate` (two pickers must not serve one pool during a rollout),
+ *   130 s termination grace, container `epp` with gRPC ports `grpc` and `grpc-health` (9003),
+ *   gRPC liveness/readiness probes, the ConfigMap mounted at `/config`.
+ * - Service: ClusterIP, port `grpc-ext-proc` with `appProtocol: kubernetes.io/h2c` so gateways
+ *   speak HTTP/2 cleartext to the ext-proc server.
+ *
+ * `labels` go on every object's metadata; the Deployment selector, pod labels and Service
+ * selector use only the three `app.kubernetes.io` labels (`endpointPickerSelectorLabels`). No
+ * ownerReferences: the ModelDeployment's uid is unknown at build time.
+ *
+ * Not created: the Istio DestinationRule AI Runway adds (TLS `SIMPLE`, `insecureSkipVerify`)
+ * when the cluster serves `networking.istio.io` DestinationRules. Whether it is needed depends
+ * on the cluster's mesh, which is unknown at build time; Istio users add it themselves.
+ *
+ * Throws when `<md>-epp` is longer than 63 characters, or `port` is not a port number or is
+ * the health port.
+ */
+export function addEndpointPicker(scope: Construct, options: EndpointPickerOptions): ApiObject[] {
+  checkOptions(options);
+  const name = endpointPickerName(options.deploymentName);
+  const podLabels = endpointPickerSelectorLabels(options.deploymentName);
+
+  const serviceAccount = new k8s.KubeServiceAccount(scope, 'EndpointPickerServiceAccount', {
+    metadata: metadata(options),
+  });
+  const role = new k8s.KubeRole(scope, 'EndpointPickerRole', {
+    metadata: metadata(options),
+    rules: rules(options.poolApiVersion),
+  });
+  const roleBinding = new k8s.KubeRoleBinding(scope, 'EndpointPickerRoleBinding', {
+    metadata: metadata(options),
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
+    subjects: [{
+      kind: 'ServiceAccount',
+      name,
+      // A ServiceAccount subject without namespace means the RoleBinding's own.
+      ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
+    }],
+  });
+  const configMap = new k8s.KubeConfigMap(scope, 'EndpointPickerConfig', {
+    metadata: metadata(options),
+    data: { [ENDPOINT_PICKER_CONFIG_FILE]: options.configData !== '' ? options.configData : DEFAULT_ENDPOINT_PICKER_CONFIG },
+  });
+  const deployment = new k8s.KubeDeployment(scope, 'EndpointPicker', {
+    metadata: metadata(options),
+    spec: {
+      replicas: 1,
+      strategy: { type: 'Recreate' },
+      selector: { matchLabels: { ...podLabels } },
+      template: {
+        metadata: { labels: { ...podLabels } },
+        spec: {
+          serviceAccountName: name,
+          terminationGracePeriodSeconds: 130,
+          containers: [container(options)],
+          volumes: [{ name: CONFIG_VOLUME, configMap: { name } }],
+        },
+      },
+    },
+  });
+  const service = new k8s.KubeService(scope, 'EndpointPickerService', {
+    metadata: metadata(options),
+    spec: {
+      type: 'ClusterIP',
+      selector: { ...podLabels },
+      ports: [{ name: 'grpc-ext-proc', protocol: 'TCP', port: options.port, appProtocol: 'kubernetes.io/h2c' }],
+    },
+  });
+  return [serviceAccount, role, roleBinding, configMap, deployment, service];
+}

@@ -1,0 +1,81 @@
+import type { ApiObject } from 'cdk8s';
+import type { Construct } from 'constructs';
+import {
+  HttpRoute,
+  HttpRouteSpecRulesMatchesHeadersType,
+  HttpRouteSpecRulesMatchesPathType,
+} from '../imports/gateway.networking.k8s.io';
+
+/** Request header the body-based router fills with the request body's `model`; routes match on it. */
+export const MODEL_NAME_HEADER = 'X-Gateway-Model-Name';
+
+/** `timeouts.request` of the model route: generation requests routinely outlast proxy defaults. */
+export const ROUTE_REQUEST_TIMEOUT = '300s';
+
+/** Kind of the route's backend. */
+const INFERENCE_POOL_KIND = 'InferencePool';
+
+/** What the model route is called, where it attaches and where it sends matching requests. */
+export interface HttpRouteOptions {
+  /** `metadata.name` of the route (AI Runway: the ModelDeployment's name). */
+  readonly name: string;
+  /**
+   * `metadata.namespace` of the route.
+   * @default - the chart's namespace
+   */
+  readonly namespace?: string;
+  /** Labels of the route (omitted from the manifest when empty). */
+  readonly labels: Record<string, string>;
+  /** The Gateway the route attaches to (always referenced with its namespace). */
+  readonly gateway: { readonly name: string; readonly namespace: string };
+  /** Value the `X-Gateway-Model-Name` header must equal exactly. */
+  readonly modelName: string;
+  /** The InferencePool that serves matching requests: API group, name and namespace. */
+  readonly pool: { readonly group: string; readonly name: string; readonly namespace: string };
+}
+
+/**
+ * Adds the model's `HTTPRoute` (id `HTTPRoute`) to `scope`: attached to the Gateway, one rule
+ * matching every path whose `X-Gateway-Model-Name` header equals the model name, sending it to the
+ * InferencePool with a 300 s request timeout.
+ *
+ * AI Runway sets a controller ownerReference to the ModelDeployment; at build time the uid is
+ * unknown, so the labels are what tie the route to its deployment.
+ */
+export function addHttpRoute(scope: Construct, options: HttpRouteOptions): ApiObject {
+  if (options.modelName === '') {
+    throw new Error(`HTTPRoute "${options.name}": the model name matched in ${MODEL_NAME_HEADER} must not be empty`);
+  }
+  return new HttpRoute(scope, 'HTTPRoute', {
+    metadata: {
+      name: options.name,
+      ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
+      ...(Object.keys(options.labels).length > 0 ? { labels: { ...options.labels } } : {}),
+    },
+    spec: {
+      // The namespace is always written: the route usually lives elsewhere than the Gateway, and
+      // an omitted namespace would mean the route's own.
+      parentRefs: [{ name: options.gateway.name, namespace: options.gateway.namespace }],
+      rules: [
+        {
+          matches: [
+            {
+              path: { type: HttpRouteSpecRulesMatchesPathType.PATH_PREFIX, value: '/' },
+              headers: [{ type: HttpRouteSpecRulesMatchesHeadersType.EXACT, name: MODEL_NAME_HEADER, value: options.modelName }],
+            },
+          ],
+          // No port (an InferencePool is not a Service) and no weight: a single backend.
+          backendRefs: [
+            {
+              group: options.pool.group,
+              kind: INFERENCE_POOL_KIND,
+              name: options.pool.name,
+              namespace: options.pool.namespace,
+            },
+          ],
+          timeouts: { request: ROUTE_REQUEST_TIMEOUT },
+        },
+      ],
+    },
+  });
+}
