@@ -6,6 +6,8 @@ import type { CliIo } from './io';
 import { formatFieldError } from '../core/field-error';
 import { parseModelDeploymentManifest } from '../core/model-deployment-manifest';
 import { resolveModelDeployment, Resolution } from '../core/resolve';
+import type { ProviderRegistry } from '../provider-registry';
+import { planModelRouting } from '../routing/model-routing';
 
 /**
  * `explain`: for each ModelDeployment, the engine and provider chosen and why — every provider
@@ -26,6 +28,8 @@ export function runExplain(files: readonly string[], routing: CliRouting, io: Cl
       md && resolveModelDeployment(md, registry._entries(), (n) => registry._translator(n), registry._translationOptions());
     const allErrors = [...errors, ...(resolution?.errors ?? [])];
     if (resolution) io.stdout(explainResolution(resolution));
+    const routing = resolution?.resolved && resolution.translator && explainRouting(resolution, registry);
+    if (routing) io.stdout(routing);
     for (const w of resolution?.warnings ?? []) io.stdout(`  warning: ${w}\n`);
     for (const e of allErrors) {
       const problem: InputProblem = { file: doc.file, index: doc.index, subject: subject(doc), message: formatFieldError(e) };
@@ -36,6 +40,24 @@ export function runExplain(files: readonly string[], routing: CliRouting, io: Cl
     io.stdout('\n');
   }
   return failed ? 1 : 0;
+}
+
+/** One line on the gateway integration the synth would produce, or why there is none. */
+function explainRouting(r: Resolution, registry: ProviderRegistry): string {
+  const md = r.resolved!;
+  const { plan, errors } = planModelRouting({
+    md,
+    providerConfig: registry._entries().find((e) => e.name === md.provider),
+    poolTarget: r.translator!.inferencePoolTarget?.(md),
+    deployment: {},
+    defaults: registry._routingDefaults(),
+  });
+  if (errors.length > 0) return errors.map((e) => `  routing: error: ${formatFieldError(e)}\n`).join('');
+  if (!plan) return `  routing: off (${md.spec.gateway?.enabled === false ? 'spec.gateway.enabled is false' : 'no Gateway known; pass --gateway NAMESPACE/NAME'})\n`;
+  const pool = `${plan.pool.namespace}/${plan.pool.name}`;
+  const how = plan.controllerManaged ? `InferencePool ${pool} + endpoint picker ${plan.controllerManaged.endpointPickerImage}` : `provider-managed InferencePool ${pool}`;
+  const route = plan.httpRoute ? `HTTPRoute ${plan.namespace}/${md.name} on Gateway ${plan.gateway.namespace}/${plan.gateway.name}` : `user HTTPRoute ${md.spec.gateway?.httpRouteRef}`;
+  return `  routing: ${route}, model name "${plan.modelName}", ${how}\n`;
 }
 
 function explainResolution(r: Resolution): string {

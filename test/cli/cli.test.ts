@@ -206,6 +206,16 @@ describe('cdk8s-inference explain', () => {
     expect(r.stderr).toEqual([expect.stringContaining('bad.yaml[doc 0]: ModelDeployment qwen: spec.resources.gpu.count: Invalid value: 65')]);
   });
 
+  test('says how the model is routed, or why it is not', async () => {
+    const off = await run('explain', '-f', file('phi.yaml', PHI));
+    expect(off.stdout).toContain('  routing: off (no Gateway known; pass --gateway NAMESPACE/NAME)');
+    const on = await run('explain', '-f', file('phi.yaml', PHI), '--gateway', 'gateway-system/gw');
+    expect(on.stdout).toContain(
+      '  routing: HTTPRoute team-a/phi on Gateway gateway-system/gw, model name "microsoft/Phi-4-mini-instruct", ' +
+        'InferencePool team-a/phi + endpoint picker registry.k8s.io/gateway-api-inference-extension/epp:v1.5.0',
+    );
+  });
+
   test('shows excluded providers and exits 0 when everything resolves', async () => {
     const r = await run('explain', '-f', file('qwen.yaml', QWEN_AUTO), '-f', file('providers.yaml', ONLY_VLLM_READY));
     expect(r.code).toBe(0);
