@@ -28,8 +28,8 @@ export function runExplain(files: readonly string[], routing: CliRouting, io: Cl
       md && resolveModelDeployment(md, registry._entries(), (n) => registry._translator(n), registry._translationOptions());
     const allErrors = [...errors, ...(resolution?.errors ?? [])];
     if (resolution) io.stdout(explainResolution(resolution));
-    const routing = resolution?.resolved && resolution.translator && explainRouting(resolution, registry);
-    if (routing) io.stdout(routing);
+    const routingLine = resolution?.resolved && resolution.translator && explainRouting(resolution, registry);
+    if (routingLine) io.stdout(routingLine);
     for (const w of resolution?.warnings ?? []) io.stdout(`  warning: ${w}\n`);
     for (const e of allErrors) {
       const problem: InputProblem = { file: doc.file, index: doc.index, subject: subject(doc), message: formatFieldError(e) };

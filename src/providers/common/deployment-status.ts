@@ -1,4 +1,5 @@
 import { ProviderPhase, ProviderStatus, reconcileProviderStatus, ReconciledProviderStatus } from '../provider-status';
+import { ConditionInfo, conditionsByType, intField, isJsonObject, stringField } from './unstructured';
 
 /*
  * The status mapping of the Deployment-based providers. AI Runway's llm-d and Direct vLLM
@@ -15,36 +16,6 @@ export const DEPLOYMENT_PROVIDER_CREATED_WHAT = 'Deployments';
  */
 export const DEPLOYMENT_ENDPOINT_PORT = 8000;
 
-interface ConditionInfo {
-  readonly status: string;
-  readonly reason: string;
-  readonly message: string;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-/** An integer field, or 0 when absent or not an integer (as Go's NestedInt64 "not found"). */
-function int(value: unknown): number {
-  return typeof value === 'number' && Number.isInteger(value) ? value : 0;
-}
-
-/** Conditions by type; a later entry of the same type wins. */
-function conditionsByType(conditions: unknown[]): Map<string, ConditionInfo> {
-  const out = new Map<string, ConditionInfo>();
-  for (const c of conditions) {
-    if (!isObject(c)) continue;
-    const type = str(c.type);
-    if (type === '') continue;
-    out.set(type, { status: str(c.status), reason: str(c.reason), message: str(c.message) });
-  }
-  return out;
-}
 
 function phaseFromConditions(conditions: Map<string, ConditionInfo>): { phase: ProviderPhase; message: string } {
   const available = conditions.get('Available');
@@ -77,17 +48,17 @@ function phaseFromConditions(conditions: Map<string, ConditionInfo>): { phase: P
  * Throws when the input is not an object or `status.conditions` is not a list.
  */
 export function mapDeploymentStatus(deployment: unknown): ProviderStatus {
-  if (!isObject(deployment)) throw new Error('upstream resource is nil');
-  const metadata = isObject(deployment.metadata) ? deployment.metadata : {};
-  const spec = isObject(deployment.spec) ? deployment.spec : {};
-  const status = isObject(deployment.status) ? deployment.status : {};
+  if (!isJsonObject(deployment)) throw new Error('upstream resource is nil');
+  const metadata = isJsonObject(deployment.metadata) ? deployment.metadata : {};
+  const spec = isJsonObject(deployment.spec) ? deployment.spec : {};
+  const status = isJsonObject(deployment.status) ? deployment.status : {};
 
   const replicas = {
-    desired: int(spec.replicas),
-    ready: int(status.readyReplicas),
-    available: int(status.availableReplicas),
+    desired: intField(spec.replicas),
+    ready: intField(status.readyReplicas),
+    available: intField(status.availableReplicas),
   };
-  const endpoint = { service: str(metadata.name), port: DEPLOYMENT_ENDPOINT_PORT };
+  const endpoint = { service: stringField(metadata.name), port: DEPLOYMENT_ENDPOINT_PORT };
 
   const rawConditions = status.conditions;
   if (rawConditions !== undefined && rawConditions !== null && !Array.isArray(rawConditions)) {

@@ -1,4 +1,5 @@
 import type { ApiObject } from 'cdk8s';
+import { isJsonObject } from './unstructured';
 import { FieldError, forbidden, invalid } from '../../core/field-error';
 
 /** Where users put the provider escape hatch. */
@@ -7,9 +8,6 @@ export const PROVIDER_OVERRIDES_PATH = 'spec.provider.overrides';
 /** Top-level keys every AI Runway transformer refuses to take from overrides. */
 export const BLOCKED_OVERRIDE_KEYS: readonly string[] = ['apiVersion', 'kind', 'metadata', 'status'];
 
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The transformer-side check of `spec.provider.overrides`: it must be an object and may not name

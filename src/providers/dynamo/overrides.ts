@@ -8,6 +8,7 @@ import {
   PROVIDER_OVERRIDES_PATH,
   validateOverrideKeys,
 } from '../common/overrides';
+import { isJsonObject } from '../common/unstructured';
 
 /**
  * `spec.provider.overrides` keys the Dynamo provider reads as settings of the services it
@@ -41,9 +42,6 @@ export interface DynamoTypedOverrides {
   readonly eppImage?: string;
 }
 
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const PARSE_PREFIX = 'failed to parse provider overrides: ';
 

@@ -1,3 +1,4 @@
+import { isJsonObject, stringField } from '../common/unstructured';
 import { ProviderPhase, ProviderStatus, reconcileProviderStatus, ReconciledProviderStatus } from '../provider-status';
 
 /** How the Dynamo provider names what it created in status messages. */
@@ -7,13 +8,6 @@ export const DYNAMO_FRONTEND_PORT = 8000;
 /** Message of a failed DynamoGraphDeployment that says nothing about why. */
 export const DYNAMO_DEFAULT_FAILURE_MESSAGE = 'deployment failed';
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
 
 /** An integer field, or undefined when absent or not an integer (Go's NestedInt64 "not found"). */
 function intOrUndefined(value: unknown): number | undefined {
@@ -40,12 +34,12 @@ function phaseOf(state: string): ProviderPhase {
  * the first condition whose status is False and that has one, else `deployment failed`.
  */
 export function dynamoErrorMessage(status: unknown): string {
-  if (!isObject(status)) return DYNAMO_DEFAULT_FAILURE_MESSAGE;
-  if (str(status.message) !== '') return str(status.message);
-  if (str(status.error) !== '') return str(status.error);
+  if (!isJsonObject(status)) return DYNAMO_DEFAULT_FAILURE_MESSAGE;
+  if (stringField(status.message) !== '') return stringField(status.message);
+  if (stringField(status.error) !== '') return stringField(status.error);
   const conditions = Array.isArray(status.conditions) ? status.conditions : [];
   for (const c of conditions) {
-    if (isObject(c) && c.status === 'False' && str(c.message) !== '') return str(c.message);
+    if (isJsonObject(c) && c.status === 'False' && stringField(c.message) !== '') return stringField(c.message);
   }
   return DYNAMO_DEFAULT_FAILURE_MESSAGE;
 }
@@ -63,12 +57,12 @@ interface Replicas {
  * top-level `desiredReplicas`/`readyReplicas`/`availableReplicas` win where present.
  */
 function replicasOf(status: Record<string, unknown>): Replicas | undefined {
-  const perService = isObject(status.services) ? status.services : isObject(status.components) ? status.components : undefined;
+  const perService = isJsonObject(status.services) ? status.services : isJsonObject(status.components) ? status.components : undefined;
   let replicas: Replicas | undefined;
   if (perService) {
     replicas = { desired: 0, ready: 0, available: 0 };
     for (const s of Object.values(perService)) {
-      if (!isObject(s)) continue;
+      if (!isJsonObject(s)) continue;
       const ready = intOrUndefined(s.readyReplicas);
       const available = intOrUndefined(s.availableReplicas);
       replicas.desired += intOrUndefined(s.replicas) ?? 0;
@@ -89,9 +83,9 @@ function replicasOf(status: Record<string, unknown>): Replicas | undefined {
  * list), 1 for a service without `replicas`: what is desired before Dynamo reports anything.
  */
 function specReplicas(spec: unknown): number {
-  if (!isObject(spec)) return 0;
-  const services = isObject(spec.services) ? Object.values(spec.services) : Array.isArray(spec.components) ? spec.components : [];
-  return services.reduce<number>((sum, s) => sum + (isObject(s) ? intOrUndefined(s.replicas) ?? 1 : 0), 0);
+  if (!isJsonObject(spec)) return 0;
+  const services = isJsonObject(spec.services) ? Object.values(spec.services) : Array.isArray(spec.components) ? spec.components : [];
+  return services.reduce<number>((sum, s) => sum + (isJsonObject(s) ? intOrUndefined(s.replicas) ?? 1 : 0), 0);
 }
 
 /**
@@ -117,27 +111,27 @@ function specReplicas(spec: unknown): number {
  * Throws when the input is not an object.
  */
 export function mapDynamoGraphDeploymentStatus(dgd: unknown): ProviderStatus {
-  if (!isObject(dgd)) throw new Error('upstream resource is nil');
-  const metadata = isObject(dgd.metadata) ? dgd.metadata : {};
-  const name = str(metadata.name);
+  if (!isJsonObject(dgd)) throw new Error('upstream resource is nil');
+  const metadata = isJsonObject(dgd.metadata) ? dgd.metadata : {};
+  const name = stringField(metadata.name);
   const defaultEndpoint = { service: `${name}-frontend`, port: DYNAMO_FRONTEND_PORT };
   const notReported = { desired: specReplicas(dgd.spec), ready: 0, available: 0 };
-  if (!isObject(dgd.status)) {
+  if (!isJsonObject(dgd.status)) {
     return { phase: 'Pending', message: '', replicas: notReported, endpoint: defaultEndpoint };
   }
   const status = dgd.status;
-  const phase = phaseOf(str(status.state));
-  let message = str(status.message);
+  const phase = phaseOf(stringField(status.state));
+  let message = stringField(status.message);
   if (phase === 'Failed' && message === '') message = dynamoErrorMessage(status);
 
-  const endpoint = isObject(status.endpoint) ? status.endpoint : {};
+  const endpoint = isJsonObject(status.endpoint) ? status.endpoint : {};
   const port = intOrUndefined(endpoint.port);
   return {
     phase,
     message,
     replicas: replicasOf(status) ?? notReported,
     endpoint: {
-      service: str(endpoint.service) || defaultEndpoint.service,
+      service: stringField(endpoint.service) || defaultEndpoint.service,
       port: port !== undefined && port > 0 ? port : DYNAMO_FRONTEND_PORT,
     },
   };

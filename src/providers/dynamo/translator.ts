@@ -28,6 +28,7 @@ import {
 } from './overrides';
 import { v1alpha1Spec } from './v1alpha1';
 import { v1beta1Spec } from './v1beta1';
+import { isJsonObject } from '../common/unstructured';
 
 /** Human name of the provider in messages. */
 export const DYNAMO_DISPLAY_NAME = 'Dynamo';
@@ -160,9 +161,6 @@ export interface DynamoTranslatorOptions {
   readonly modelDownloadImage?: string;
 }
 
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function warnAboutIgnoredSettings(dgd: ApiObject, md: ResolvedModelDeployment, graph: DynamoGraph, typed: DynamoTypedOverrides): void {
   const engine = md.spec.engine ?? {};

@@ -1,3 +1,4 @@
+import { ConditionInfo, conditionsByType, intField, isJsonObject, stringField } from '../common/unstructured';
 import { ProviderPhase, ProviderStatus, reconcileProviderStatus, ReconciledProviderStatus } from '../provider-status';
 
 /** How the KAITO provider names what it created in status messages. */
@@ -9,34 +10,6 @@ export const WORKSPACE_CREATED_WHAT = 'Workspace';
  */
 export const KAITO_SERVICE_PORT = 80;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-/** An integer field, or 0 when absent or not an integer (as Go's NestedInt64 "not found"). */
-function int(value: unknown): number {
-  return typeof value === 'number' && Number.isInteger(value) ? value : 0;
-}
-
-interface ConditionInfo {
-  readonly status: string;
-  readonly message: string;
-}
-
-/** Conditions by type; a later entry of the same type wins. */
-function conditionsByType(conditions: readonly unknown[]): Map<string, ConditionInfo> {
-  const out = new Map<string, ConditionInfo>();
-  for (const c of conditions) {
-    if (!isObject(c)) continue;
-    const type = str(c.type);
-    if (type !== '') out.set(type, { status: str(c.status), message: str(c.message) });
-  }
-  return out;
-}
 
 interface PhaseAndMessage {
   readonly phase: ProviderPhase;
@@ -97,27 +70,27 @@ function phaseFromConditions(conditions: Map<string, ConditionInfo>): PhaseAndMe
  * Throws when the input is not an object or `status.conditions` is not a list.
  */
 export function mapWorkspaceStatus(workspace: unknown): ProviderStatus {
-  if (!isObject(workspace)) throw new Error('upstream resource is nil');
-  const metadata = isObject(workspace.metadata) ? workspace.metadata : {};
-  const resource = isObject(workspace.resource) ? workspace.resource : {};
-  const status = isObject(workspace.status) ? workspace.status : {};
+  if (!isJsonObject(workspace)) throw new Error('upstream resource is nil');
+  const metadata = isJsonObject(workspace.metadata) ? workspace.metadata : {};
+  const resource = isJsonObject(workspace.resource) ? workspace.resource : {};
+  const status = isJsonObject(workspace.status) ? workspace.status : {};
 
   const rawConditions = status.conditions;
   if (rawConditions !== undefined && rawConditions !== null && !Array.isArray(rawConditions)) {
     throw new Error('failed to get status conditions: status.conditions is not a list');
   }
   const conditions = conditionsByType(rawConditions ?? []);
-  const state = str(status.state);
+  const state = stringField(status.state);
 
   const { phase, message } = state !== '' ? phaseFromState(state) : phaseFromConditions(conditions);
 
-  const desired = int(resource.count);
+  const desired = intField(resource.count);
   const ready = state === 'Ready' || state === 'Succeeded' || conditions.get('WorkspaceSucceeded')?.status === 'True';
   return {
     phase,
     message,
     replicas: { desired, ready: ready ? desired : 0, available: ready ? desired : 0 },
-    endpoint: { service: str(metadata.name), port: KAITO_SERVICE_PORT },
+    endpoint: { service: stringField(metadata.name), port: KAITO_SERVICE_PORT },
   };
 }
 

@@ -20,6 +20,7 @@ import { userPodAnnotations } from '../common/pod-template';
 import type { ProviderTranslator } from '../provider-translator';
 import { KAITO_PROVIDER_NAME } from './config';
 import { kaitoInstanceType, KaitoNodeProvisioning } from './node-provisioning';
+import { isJsonObject } from '../common/unstructured';
 
 /** Human name of the provider in messages. */
 export const KAITO_DISPLAY_NAME = 'KAITO';
@@ -64,9 +65,6 @@ export function kaitoEngineNotSupported(engine: string): string {
   return `KAITO does not support ${engine} engine`;
 }
 
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function hasGpu(md: ResolvedModelDeployment): boolean {
   return (md.spec.resources?.gpu?.count ?? 0) > 0;

@@ -1,3 +1,4 @@
+import { intField, isJsonObject, stringField } from '../common/unstructured';
 import { ProviderPhase, ProviderStatus, reconcileProviderStatus, ReconciledProviderStatus } from '../provider-status';
 
 /** How the KubeRay provider names what it created in status messages. */
@@ -17,18 +18,6 @@ export const APP_STATUS_RUNNING = 'RUNNING';
 /** Ray Serve application status of an application that failed to deploy. */
 export const APP_STATUS_DEPLOY_FAILED = 'DEPLOY_FAILED';
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-/** An integer field, or 0 when absent or not an integer (as Go's NestedInt64 "not found"). */
-function int(value: unknown): number {
-  return typeof value === 'number' && Number.isInteger(value) ? value : 0;
-}
 
 interface ApplicationStatus {
   readonly name: string;
@@ -40,24 +29,24 @@ interface ApplicationStatus {
 function applicationStatuses(status: Record<string, unknown>): ApplicationStatus[] {
   const active = status.activeServiceStatus;
   if (active === undefined || active === null) return [];
-  if (!isObject(active)) throw new Error('failed to get application statuses: status.activeServiceStatus is not an object');
+  if (!isJsonObject(active)) throw new Error('failed to get application statuses: status.activeServiceStatus is not an object');
   const apps = active.applicationStatuses;
   if (apps === undefined || apps === null) return [];
-  if (!isObject(apps)) throw new Error('failed to get application statuses: status.activeServiceStatus.applicationStatuses is not a map');
+  if (!isJsonObject(apps)) throw new Error('failed to get application statuses: status.activeServiceStatus.applicationStatuses is not a map');
   return Object.keys(apps)
     .sort()
     .map((name) => {
-      const app = isObject(apps[name]) ? (apps[name] as Record<string, unknown>) : {};
-      return { name, status: str(app.status), message: str(app.message) };
+      const app = isJsonObject(apps[name]) ? (apps[name] as Record<string, unknown>) : {};
+      return { name, status: stringField(app.status), message: stringField(app.message) };
     });
 }
 
 /** Sum of `spec.rayClusterConfig.workerGroupSpecs[].replicas` (absent → 0). */
 function desiredWorkerReplicas(rayService: Record<string, unknown>): number {
-  const spec = isObject(rayService.spec) ? rayService.spec : {};
-  const cluster = isObject(spec.rayClusterConfig) ? spec.rayClusterConfig : {};
+  const spec = isJsonObject(rayService.spec) ? rayService.spec : {};
+  const cluster = isJsonObject(spec.rayClusterConfig) ? spec.rayClusterConfig : {};
   const groups = Array.isArray(cluster.workerGroupSpecs) ? cluster.workerGroupSpecs : [];
-  return groups.reduce((sum: number, g) => sum + (isObject(g) ? int(g.replicas) : 0), 0);
+  return groups.reduce((sum: number, g) => sum + (isJsonObject(g) ? intField(g.replicas) : 0), 0);
 }
 
 /**
@@ -85,9 +74,9 @@ function desiredWorkerReplicas(rayService: Record<string, unknown>): number {
  * application statuses are not a map.
  */
 export function mapRayServiceStatus(rayService: unknown): ProviderStatus {
-  if (!isObject(rayService)) throw new Error('upstream resource is nil');
-  const metadata = isObject(rayService.metadata) ? rayService.metadata : {};
-  const status = isObject(rayService.status) ? rayService.status : {};
+  if (!isJsonObject(rayService)) throw new Error('upstream resource is nil');
+  const metadata = isJsonObject(rayService.metadata) ? rayService.metadata : {};
+  const status = isJsonObject(rayService.status) ? rayService.status : {};
 
   const rawConditions = status.conditions;
   if (rawConditions !== undefined && rawConditions !== null && !Array.isArray(rawConditions)) {
@@ -97,12 +86,12 @@ export function mapRayServiceStatus(rayService: unknown): ProviderStatus {
   let phase: ProviderPhase = 'Pending';
   let message = '';
   for (const c of rawConditions ?? []) {
-    if (!isObject(c) || str(c.type) !== RAY_SERVICE_READY_CONDITION) continue;
+    if (!isJsonObject(c) || stringField(c.type) !== RAY_SERVICE_READY_CONDITION) continue;
     if (c.status === 'True') {
       phase = 'Running';
     } else if (c.status === 'False') {
       phase = 'Deploying';
-      message = str(c.message);
+      message = stringField(c.message);
     }
   }
 
@@ -124,7 +113,7 @@ export function mapRayServiceStatus(rayService: unknown): ProviderStatus {
     phase,
     message,
     replicas: { desired, ready, available: ready },
-    endpoint: { service: `${str(metadata.name)}${SERVE_SERVICE_SUFFIX}`, port: RAY_SERVE_PORT },
+    endpoint: { service: `${stringField(metadata.name)}${SERVE_SERVICE_SUFFIX}`, port: RAY_SERVE_PORT },
   };
 }
 

@@ -7,7 +7,8 @@ import { imageOverride, ServingModeName } from '../../core/model-deployment-obje
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { Warnings } from '../../warnings';
 import { modelServerEnv } from '../common/env';
-import { commonLabels, objectMeta } from '../common/metadata';
+import { objectMeta } from '../common/metadata';
+import { addModelServerService } from '../common/model-server-service';
 import { BLOCKED_OVERRIDE_KEYS, mergeIntoFinalJson, PROVIDER_OVERRIDES_PATH, validateOverrideKeys } from '../common/overrides';
 import {
   nodeSelectorOf,
@@ -28,6 +29,7 @@ import {
   renderLlmdArgs,
 } from './args';
 import { LLMD_PROVIDER_NAME } from './config';
+import { isJsonObject } from '../common/unstructured';
 
 /** Human name of the provider in messages. */
 export const LLMD_DISPLAY_NAME = 'llm-d';
@@ -73,9 +75,6 @@ const PROTECTED_POD_LABELS: readonly string[] = [LABEL_DEPLOYMENT, 'app', LABEL_
 
 const OVERRIDES_SPEC = `${PROVIDER_OVERRIDES_PATH}.spec`;
 
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function has(obj: Record<string, unknown>, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(obj, key);
@@ -263,16 +262,6 @@ function addDeployment(scope: Construct, md: ResolvedModelDeployment, plan: Depl
   return deployment;
 }
 
-function addService(scope: Construct, id: string, md: ResolvedModelDeployment, name: string): k8s.KubeService {
-  return new k8s.KubeService(scope, id, {
-    metadata: objectMeta(md, name, commonLabels(md)),
-    spec: {
-      type: 'ClusterIP',
-      selector: selectorLabels(md, name),
-      ports: [{ name: 'http', port: LLMD_VLLM_PORT, targetPort: k8s.IntOrString.fromNumber(LLMD_VLLM_PORT), protocol: 'TCP' }],
-    },
-  });
-}
 
 function renderArgs(md: ResolvedModelDeployment, prefix: string, gpuCount: number, kvTransferConfig?: string): string[] {
   try {
@@ -294,7 +283,7 @@ function addAggregated(scope: Construct, md: ResolvedModelDeployment): ApiObject
       args: renderArgs(md, '', sizing.gpuCount),
       what: 'Deployment',
     }),
-    addService(scope, 'Service', md, md.name),
+    addModelServerService(scope, 'Service', md, md.name, LLMD_VLLM_PORT),
   ];
 }
 
@@ -333,8 +322,8 @@ function addDisaggregated(scope: Construct, md: ResolvedModelDeployment): ApiObj
     addDeployment(scope, md, decode),
     addDeployment(scope, md, prefill),
     // The decode Service is the serving endpoint; the prefill Service is internal.
-    addService(scope, 'DecodeService', md, decode.name),
-    addService(scope, 'PrefillService', md, prefill.name),
+    addModelServerService(scope, 'DecodeService', md, decode.name, LLMD_VLLM_PORT),
+    addModelServerService(scope, 'PrefillService', md, prefill.name, LLMD_VLLM_PORT),
   ];
 }
 

@@ -26,6 +26,7 @@ import {
   DIRECT_VLLM_PORT,
   renderDirectVllmArgs,
 } from './args';
+import { addModelServerService } from '../common/model-server-service';
 
 /** Repository of the default Direct vLLM image. */
 export const DIRECT_VLLM_IMAGE_REPOSITORY = 'vllm/vllm-openai';
@@ -183,16 +184,6 @@ function addDeployment(
   return deployment;
 }
 
-function addService(scope: Construct, id: string, md: ResolvedModelDeployment, name: string): k8s.KubeService {
-  return new k8s.KubeService(scope, id, {
-    metadata: objectMeta(md, name, commonLabels(md)),
-    spec: {
-      type: 'ClusterIP',
-      selector: selectorLabels(md, name),
-      ports: [{ name: 'http', port: DIRECT_VLLM_PORT, targetPort: k8s.IntOrString.fromNumber(DIRECT_VLLM_PORT), protocol: 'TCP' }],
-    },
-  });
-}
 
 /**
  * Creates the Direct vLLM objects under `scope` and returns them, primary Deployment first:
@@ -221,7 +212,7 @@ function addAggregated(scope: Construct, md: ResolvedModelDeployment): ApiObject
   const args = renderDirectVllmArgs(md.spec, { gpuCount: sizing.gpuCount });
   return [
     addDeployment(scope, 'Deployment', md, md.name, replicas, sizing, args),
-    addService(scope, 'Service', md, md.name),
+    addModelServerService(scope, 'Service', md, md.name, DIRECT_VLLM_PORT),
   ];
 }
 
@@ -244,8 +235,8 @@ function addDisaggregated(scope: Construct, md: ResolvedModelDeployment): ApiObj
   return [
     addDeployment(scope, 'DecodeDeployment', md, decodeName, decode.replicas ?? 1, decodeSizing, decodeArgs),
     addDeployment(scope, 'PrefillDeployment', md, prefillName, prefill.replicas ?? 1, prefillSizing, prefillArgs),
-    addService(scope, 'DecodeService', md, decodeName),
-    addService(scope, 'PrefillService', md, prefillName),
+    addModelServerService(scope, 'DecodeService', md, decodeName, DIRECT_VLLM_PORT),
+    addModelServerService(scope, 'PrefillService', md, prefillName, DIRECT_VLLM_PORT),
   ];
 }
 
