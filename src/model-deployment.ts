@@ -265,6 +265,7 @@ export class ModelDeployment extends Construct {
       entries,
       (name) => (registry ? registry._translator(name) : defaultTranslator(name)),
       translationOptions,
+      { gatewayKnown: (props.gateway?.gatewayRef ?? registry?.gateway) !== undefined },
     );
     for (const w of resolution.warnings) Warnings.add(this, w);
     this.fieldErrors.push(...resolution.errors);

@@ -69,6 +69,7 @@ describe('ModelDeployment', () => {
       serving: { mode: 'aggregated' },
       scaling: { replicas: 1 },
       resources: { gpu: { count: 1, type: 'nvidia.com/gpu' } },
+      gateway: { enabled: false }, // no Gateway known: the build-time routing decision is recorded
     });
   });
 

@@ -25,7 +25,10 @@ export function runExplain(files: readonly string[], routing: CliRouting, io: Cl
     io.stdout(`${subject(doc)} (${doc.file}[doc ${doc.index}])\n`);
     const { md, errors } = parseModelDeploymentManifest(doc.content);
     const resolution: Resolution | undefined =
-      md && resolveModelDeployment(md, registry._entries(), (n) => registry._translator(n), registry._translationOptions());
+      md &&
+      resolveModelDeployment(md, registry._entries(), (n) => registry._translator(n), registry._translationOptions(), {
+        gatewayKnown: registry.gateway !== undefined,
+      });
     const allErrors = [...errors, ...(resolution?.errors ?? [])];
     if (resolution) io.stdout(explainResolution(resolution));
     const routingLine = resolution?.resolved && resolution.translator && explainRouting(resolution, registry);
@@ -53,7 +56,7 @@ function explainRouting(r: Resolution, registry: ProviderRegistry): string {
     defaults: registry._routingDefaults(),
   });
   if (errors.length > 0) return errors.map((e) => `  routing: error: ${formatFieldError(e)}\n`).join('');
-  if (!plan) return `  routing: off (${md.spec.gateway?.enabled === false ? 'spec.gateway.enabled is false' : 'no Gateway known; pass --gateway NAMESPACE/NAME'})\n`;
+  if (!plan) return `  routing: off (${r.defaulted?.spec.gateway?.enabled === false ? 'spec.gateway.enabled is false' : 'no Gateway known; pass --gateway NAMESPACE/NAME'})\n`;
   const pool = `${plan.pool.namespace}/${plan.pool.name}`;
   const how = plan.controllerManaged ? `InferencePool ${pool} + endpoint picker ${plan.controllerManaged.endpointPickerImage}` : `provider-managed InferencePool ${pool}`;
   const route = plan.httpRoute ? `HTTPRoute ${plan.namespace}/${md.name} on Gateway ${plan.gateway.namespace}/${plan.gateway.name}` : `user HTTPRoute ${md.spec.gateway?.httpRouteRef}`;

@@ -38,6 +38,7 @@ export function resolveModelDeployment(
   configs: readonly ProviderConfigEntry[],
   translatorFor: (providerName: string) => ProviderTranslator | undefined,
   options: TranslationOptions = {},
+  routing: { readonly gatewayKnown?: boolean } = {},
 ): Resolution {
   const defaulted = applyDefaults(input);
   const admission = validateModelDeployment(defaulted, configs);
@@ -68,6 +69,12 @@ export function resolveModelDeployment(
   const spec = structuredClone(defaulted.spec);
   spec.engine = { ...spec.engine, type: engine };
   spec.provider = { ...spec.provider, name: provider };
+  // Routing is decided at build time too: unset means "on when a Gateway is known" (AI Runway:
+  // "on when the Inference Extension is installed"). The decision is written down so providers
+  // (Dynamo's Epp or Frontend service), the routing objects and the record all agree.
+  if (spec.gateway?.enabled === undefined && routing.gatewayKnown !== undefined) {
+    spec.gateway = { ...spec.gateway, enabled: routing.gatewayKnown };
+  }
   const resolved: ResolvedModelDeployment = {
     name: defaulted.name,
     ...(defaulted.namespace !== undefined && { namespace: defaulted.namespace }),

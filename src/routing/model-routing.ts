@@ -92,6 +92,7 @@ export function planModelRouting(input: RoutingInput): { plan?: RoutingPlan; err
   const { md, deployment, defaults } = input;
   const spec = md.spec;
   const gateway = deployment.gatewayRef ?? defaults.gateway;
+  // resolve() has already written the build-time decision into spec.gateway.enabled.
   const enabled = spec.gateway?.enabled ?? gateway !== undefined;
   if (!enabled || isDynamoMocker(md)) return { errors: [] };
   if (!gateway) {
