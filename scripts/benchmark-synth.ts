@@ -25,7 +25,7 @@ const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 7);
 const SHAPES: Array<(i: number) => any> = [
   (i) => ({ model: { id: `Qwen/Qwen3-${i}` }, provider: { name: 'vllm' }, resources: { gpu: { count: 1 } } }),
   (i) => ({ model: { id: `meta-llama/Llama-${i}` }, provider: { name: 'vllm' }, resources: { gpu: { count: 4 } }, engine: { contextLength: 8192, args: { 'max-num-seqs': '64' } } }),
-  (i) => ({ model: { source: lib.ModelSource.CUSTOM }, engine: { image: `ghcr.io/kaito-project/aikit/m${i}:1b` }, provider: { name: 'kaito' } }),
+  (i) => ({ model: { source: lib.ModelSource.CUSTOM }, engine: { image: `ghcr.io/kaito-project/aikit/m${i}:1b` }, provider: { name: 'kaito' }, gateway: { modelName: `m${i}` } }),
   (i) => ({ model: { id: `microsoft/phi-${i}` }, provider: { name: 'kaito' }, engine: { engineType: lib.EngineType.VLLM }, resources: { gpu: { count: 1 } } }),
   (i) => ({ model: { id: `Qwen/Qwen3-${i}` }, provider: { name: 'dynamo' }, engine: { engineType: lib.EngineType.VLLM }, resources: { gpu: { count: 1 } } }),
   (i) => ({
@@ -58,10 +58,11 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-function fleetRun(shapes: Array<(i: number) => any>): { synthMs: number; floorMs: number; objects: number } {
+function fleetRun(shapes: Array<(i: number) => any>, routed: boolean): { synthMs: number; floorMs: number; objects: number } {
   const start = process.hrtime.bigint();
   const app = new App();
-  new lib.ProviderRegistry(app, 'Providers');
+  // Routed: every deployment also gets its InferencePool, endpoint picker and HTTPRoute.
+  new lib.ProviderRegistry(app, 'Providers', routed ? { gateway: lib.GatewayRef.fromName('inference-gateway', 'gateway-system') } : {});
   const chart = new Chart(app, 'fleet', { namespace: 'bench' });
   for (let i = 0; i < FLEET_SIZE; i++) {
     new lib.ModelDeployment(chart, `m${i}`, shapes[i % shapes.length](i));
@@ -97,18 +98,19 @@ function main(): void {
   const providers = [...new Set(shapes.map((s) => s(0).provider.name))].sort();
   console.log(`node ${process.version}, ${FLEET_SIZE} deployments over ${providers.join(', ')} (${shapes.length} shapes), ${RUNS} runs`);
 
-  fleetRun(shapes); // warm-up: module loading and CEL/ajv caches belong to the cold-start figure
-  const runs = Array.from({ length: RUNS }, () => fleetRun(shapes));
-  const synthMs = median(runs.map((r) => r.synthMs));
-  const floorMs = median(runs.map((r) => r.floorMs));
-  const objects = runs[0].objects;
-  const peakRssMiB = process.resourceUsage().maxRSS / 1024;
-
-  console.log(`fleet synth     median ${synthMs.toFixed(0)} ms (min ${Math.min(...runs.map((r) => r.synthMs)).toFixed(0)}, max ${Math.max(...runs.map((r) => r.synthMs)).toFixed(0)})`);
-  console.log(`deployments/s   ${(FLEET_SIZE / (synthMs / 1000)).toFixed(0)}`);
-  console.log(`objects/s       ${(objects / (synthMs / 1000)).toFixed(0)} (${objects} objects per fleet)`);
-  console.log(`YAML floor      median ${floorMs.toFixed(0)} ms; ratio synth/floor ${(synthMs / floorMs).toFixed(2)}`);
-  console.log(`peak RSS        ${peakRssMiB.toFixed(0)} MiB`);
+  for (const routed of [false, true]) {
+    fleetRun(shapes, routed); // warm-up: module loading and CEL/ajv caches belong to the cold-start figure
+    const runs = Array.from({ length: RUNS }, () => fleetRun(shapes, routed));
+    const synthMs = median(runs.map((r) => r.synthMs));
+    const floorMs = median(runs.map((r) => r.floorMs));
+    const objects = runs[0].objects;
+    console.log(routed ? 'with gateway routing:' : 'without gateway routing:');
+    console.log(`  fleet synth     median ${synthMs.toFixed(0)} ms (min ${Math.min(...runs.map((r) => r.synthMs)).toFixed(0)}, max ${Math.max(...runs.map((r) => r.synthMs)).toFixed(0)})`);
+    console.log(`  deployments/s   ${(FLEET_SIZE / (synthMs / 1000)).toFixed(0)}`);
+    console.log(`  objects/s       ${(objects / (synthMs / 1000)).toFixed(0)} (${objects} objects per fleet)`);
+    console.log(`  YAML floor      median ${floorMs.toFixed(0)} ms; ratio synth/floor ${(synthMs / floorMs).toFixed(2)}`);
+  }
+  console.log(`peak RSS        ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB (whole process, all fleets)`);
 
   const cold = Array.from({ length: COLD_RUNS }, coldStartMs);
   console.log(`cold small app  median ${median(cold).toFixed(0)} ms over ${COLD_RUNS} fresh processes (min ${Math.min(...cold).toFixed(0)}, max ${Math.max(...cold).toFixed(0)})`);
