@@ -1,9 +1,9 @@
-import { ApiObject, ApiObjectMetadata, Chart } from 'cdk8s';
+import { ApiObject, Chart } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import { Construct } from 'constructs';
 import { FieldError, formatFieldError } from './core/field-error';
 import { ANNOTATION_ENGINE_REASON, ANNOTATION_PROVIDER_REASON } from './core/labels';
-import { parseModelDeploymentManifest } from './core/model-deployment-manifest';
+import { parseModelDeploymentManifest, validateModelDeploymentSpecSchema } from './core/model-deployment-manifest';
 import type { ModelDeploymentObject } from './core/model-deployment-object';
 import { checkDerivedObjectNames, defaultDeploymentName } from './core/object-names';
 import { resolveModelDeployment, Resolution } from './core/resolve';
@@ -29,6 +29,36 @@ import { Warnings } from './warnings';
  * within the 63 characters of a label value.
  */
 const MAX_DEFAULT_NAME_LENGTH = 48;
+
+/**
+ * Metadata of a ModelDeployment.
+ */
+export interface ModelDeploymentMetadata {
+  /**
+   * Name of the deployment; the upstream objects are named after it (`<name>`,
+   * `<name>-<volume>`, `<name>-epp`, ...). A lowercase RFC 1123 label of at most 63 characters.
+   * @default - derived from the construct id
+   */
+  readonly name?: string;
+
+  /**
+   * Namespace of the deployment and of every object synthesized for it.
+   * @default - the chart's namespace
+   */
+  readonly namespace?: string;
+
+  /**
+   * Labels of the ModelDeployment record (use `podLabels` for the model server pods).
+   * @default - none
+   */
+  readonly labels?: { [key: string]: string };
+
+  /**
+   * Annotations of the ModelDeployment record (use `podAnnotations` for the model server pods).
+   * @default - none
+   */
+  readonly annotations?: { [key: string]: string };
+}
 
 /**
  * Options shared by `ModelDeployment` and `ModelDeployment.fromManifest`.
@@ -72,11 +102,10 @@ export interface ModelDeploymentManifestOptions extends ModelDeploymentOptions {
  */
 export interface ModelDeploymentProps extends ModelDeploymentOptions {
   /**
-   * Name, namespace, labels and annotations of the deployment. Upstream objects are named after
-   * it (`<name>`, `<name>-<volume>`, ...).
+   * Name, namespace, labels and annotations of the deployment.
    * @default - name derived from the construct id; namespace of the chart
    */
-  readonly metadata?: ApiObjectMetadata;
+  readonly metadata?: ModelDeploymentMetadata;
 
   /** The model to serve. */
   readonly model: ModelOptions;
@@ -243,13 +272,13 @@ export class ModelDeployment extends Construct {
 
   public constructor(scope: Construct, id: string, props: ModelDeploymentProps) {
     super(scope, id);
-    const input = manifestInput ?? { md: this.objectFromProps(props), errors: [] };
+    const input = manifestInput ?? this.inputFromProps(props);
     manifestInput = undefined;
     if (input.md && input.md.namespace === undefined) {
       const namespace = chartNamespace(this);
       if (namespace !== undefined) input.md = { ...input.md, namespace };
     }
-    this.name = input.md?.name ?? defaultDeploymentName(id, MAX_DEFAULT_NAME_LENGTH);
+    this.name = input.md?.name ?? props.metadata?.name ?? defaultDeploymentName(id, MAX_DEFAULT_NAME_LENGTH);
     this.namespace = input.md?.namespace;
     this.apiObjects = [];
     this.fieldErrors = [...input.errors];
@@ -259,7 +288,7 @@ export class ModelDeployment extends Construct {
 
     const registry = props.providerRegistry ?? ProviderRegistry.tryOf(this);
     const translationOptions = registry?._translationOptions() ?? {};
-    const entries = registry ? registry._entries() : defaultProviderEntries();
+    const entries = registry ? registry._entries(this.node.path) : defaultProviderEntries();
     const resolution: Resolution = resolveModelDeployment(
       input.md,
       entries,
@@ -316,6 +345,7 @@ export class ModelDeployment extends Construct {
         },
         spec: resolved.spec,
       });
+      keepOverridesVerbatim(this.record, resolved.spec.provider?.overrides);
     }
   }
 
@@ -324,6 +354,13 @@ export class ModelDeployment extends Construct {
    */
   public get warnings(): string[] {
     return Warnings.collect(this).map((w) => w.message);
+  }
+
+  /** Props as an AI Runway object, checked against the CRD schema like YAML input is. */
+  private inputFromProps(props: ModelDeploymentProps): { md?: ModelDeploymentObject; errors: FieldError[] } {
+    const md = this.objectFromProps(props);
+    const errors = validateModelDeploymentSpecSchema(md.spec);
+    return errors.length > 0 ? { errors } : { md, errors };
   }
 
   private objectFromProps(props: ModelDeploymentProps): ModelDeploymentObject {
@@ -344,4 +381,19 @@ function chartNamespace(scope: Construct): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * cdk8s drops `null`s when it renders an object, but in `provider.overrides` a `null` is meaningful
+ * (it removes or nulls a key in the provider's objects): put the overrides back as they were so
+ * the record says what was translated.
+ */
+function keepOverridesVerbatim(record: ApiObject, overrides: unknown): void {
+  if (overrides === undefined) return;
+  const render = record.toJson.bind(record);
+  record.toJson = () => {
+    const json = render();
+    if (json.spec?.provider) json.spec.provider.overrides = structuredClone(overrides);
+    return json;
+  };
 }

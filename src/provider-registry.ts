@@ -2,6 +2,10 @@ import { Construct, IConstruct } from 'constructs';
 import type { ProviderConfigEntry } from './core/provider-config-entry';
 import { GatewayRef, InferencePoolApiVersion } from './gateway';
 import { InferenceProviderConfig } from './inference-provider-config';
+import { DYNAMO_PROVIDER_NAME } from './providers/dynamo/config';
+import { createDynamoTranslator } from './providers/dynamo/translator';
+import { KAITO_PROVIDER_NAME } from './providers/kaito/config';
+import { createKaitoTranslator } from './providers/kaito/translator';
 import type { ProviderTranslator, TranslationOptions } from './providers/provider-translator';
 import { SHIPPED_PROVIDER_CONFIGS } from './providers/shipped-configs';
 import { SHIPPED_TRANSLATORS } from './providers/shipped-translators';
@@ -43,6 +47,30 @@ export interface ProviderRegistryProps {
    * @default 'registry.k8s.io/gateway-api-inference-extension/epp:v1.5.0'
    */
   readonly endpointPickerImage?: string;
+
+  /**
+   * Tag of the default NVIDIA Dynamo images (vLLM/SGLang/TensorRT-LLM runtimes, frontend).
+   * @default '1.1.1'
+   */
+  readonly dynamoVersion?: string;
+
+  /**
+   * Image of the model download Job that fills a managed model cache (Dynamo).
+   * @default 'ghcr.io/ai-runway/airunway/model-downloader:latest'
+   */
+  readonly modelDownloadImage?: string;
+
+  /**
+   * KAITO node auto-provisioning: the `resource.instanceType` of Workspaces that request GPUs.
+   * @default - none: bring-your-own GPU nodes
+   */
+  readonly kaitoGpuInstanceType?: string;
+
+  /**
+   * KAITO node auto-provisioning: the `resource.instanceType` of Workspaces without GPUs.
+   * @default - none: bring-your-own CPU nodes
+   */
+  readonly kaitoCpuInstanceType?: string;
 
   /**
    * DynamoGraphDeployment version for every deployment of this registry; a deployment may choose
@@ -102,6 +130,8 @@ export class ProviderRegistry extends Construct {
   public readonly endpointPickerImage: string;
 
   private readonly configsByName = new Map<string, InferenceProviderConfig>();
+  /** Path of the first deployment that read the registry; changes after that are refused. */
+  private consumedBy?: string;
   /** Translators by provider name; user-registered configs without one cannot be translated. */
   private readonly translators = new Map<string, ProviderTranslator>();
 
@@ -116,6 +146,12 @@ export class ProviderRegistry extends Construct {
       for (const entry of SHIPPED_PROVIDER_CONFIGS) this.register(InferenceProviderConfig._fromEntry(entry));
     }
     for (const t of SHIPPED_TRANSLATORS) this.translators.set(t.providerName, t);
+    // Providers whose translation depends on settings of this registry.
+    this.translators.set(DYNAMO_PROVIDER_NAME, createDynamoTranslator({ dynamoVersion: props.dynamoVersion, modelDownloadImage: props.modelDownloadImage }));
+    this.translators.set(
+      KAITO_PROVIDER_NAME,
+      createKaitoTranslator({ nodeProvisioning: { gpuInstanceType: props.kaitoGpuInstanceType, cpuInstanceType: props.kaitoCpuInstanceType } }),
+    );
     for (const p of props.providers ?? []) this.register(p);
   }
 
@@ -123,6 +159,7 @@ export class ProviderRegistry extends Construct {
    * Adds a provider, or replaces the one with the same name.
    */
   public register(config: InferenceProviderConfig): void {
+    this.assertNotConsumed('register');
     this.configsByName.set(config.name, config);
   }
 
@@ -130,6 +167,7 @@ export class ProviderRegistry extends Construct {
    * Marks a registered provider ready or not ready (e.g. not installed in the target cluster).
    */
   public setReady(name: string, ready: boolean): void {
+    this.assertNotConsumed('setReady');
     const config = this.configsByName.get(name);
     if (!config) throw new Error(`ProviderRegistry: no provider named "${name}" (registered: ${this.providerNames.join(', ')})`);
     this.configsByName.set(name, config.withReady(ready));
@@ -149,9 +187,23 @@ export class ProviderRegistry extends Construct {
     return [...this.configsByName.keys()].sort();
   }
 
-  /** @internal */
-  public _entries(): ProviderConfigEntry[] {
+  /**
+   * The entries selection considers. A deployment resolves when it is constructed, so the first
+   * read fixes the registry: a later change would silently not apply to it.
+   * @internal
+   */
+  public _entries(consumer?: string): ProviderConfigEntry[] {
+    this.consumedBy ??= consumer;
     return entriesOf(this.configsByName);
+  }
+
+  private assertNotConsumed(method: string): void {
+    if (this.consumedBy !== undefined) {
+      throw new Error(
+        `ProviderRegistry ${this.node.path}: ${method}() after ${this.consumedBy} already selected its provider from this registry; ` +
+          'register providers and set readiness before creating ModelDeployments',
+      );
+    }
   }
 
   /** @internal */

@@ -29,7 +29,8 @@ export interface ComponentScaling {
  */
 export interface ScalingOptions {
   /**
-   * Replicas in aggregated mode (0 to 32; 0 scales to zero).
+   * Replicas in aggregated mode (0 to 32). Providers run at least one replica: 0 is rendered
+   * as 1, as AI Runway does, and draws a warning.
    * @default 1
    */
   readonly replicas?: number;

@@ -170,12 +170,24 @@ describe('ModelDeployment', () => {
     expect(again.name).toBe(md.name);
   });
 
-  test('fails when an explicit name is too long for the derived Service', () => {
+  test('fails when an explicit name is longer than a Service name may be', () => {
     const chart = vllmOnlyChart();
     const name = 'x'.repeat(70);
     const md = new ModelDeployment(chart, 'long', { metadata: { name }, model: { id: 'Qwen/Qwen3-0.6B' }, resources: { gpu: { count: 1 } } });
     expect(validationErrors(chart)).toEqual([
-      `metadata.name: Invalid value: "${name}": derived Service name "${name}" (70 characters) must be a DNS-1035 label (lowercase alphanumerics and "-", starting with a letter) of at most 63 characters; use a shorter ModelDeployment name`,
+      `metadata.name: Invalid value: "${name}": must be a lowercase RFC 1123 label of at most 63 characters (it names Services and is a label value): ` +
+        "lowercase letters, digits and '-', starting and ending with a letter or digit",
+    ]);
+    expect(md.apiObjects).toEqual([]);
+    expect(md.node.children.map((c) => c.node.id)).toEqual([]);
+  });
+
+  test('fails when an explicit name does not fit the derived Service', () => {
+    const chart = vllmOnlyChart();
+    const md = new ModelDeployment(chart, 'digit', { metadata: { name: '3-qwen' }, model: { id: 'Qwen/Qwen3-0.6B' }, resources: { gpu: { count: 1 } } });
+    expect(validationErrors(chart)).toEqual([
+      'metadata.name: Invalid value: "3-qwen": derived Service name "3-qwen" must be a DNS-1035 label ' +
+        '(lowercase letters, digits and "-", starting with a letter and ending with a letter or digit)',
     ]);
     expect(md.apiObjects).toEqual([]);
     expect(md.node.children.map((c) => c.node.id)).toEqual([]);
@@ -208,6 +220,34 @@ describe('ModelDeployment', () => {
     expect(md.apiObjects).toEqual([]);
     expect(md.record).toBeUndefined();
     expect(() => app.synth()).toThrow(/\[test\/bad\] spec\.model\.id: Required value/);
+  });
+
+  test('fails when props break the CRD schema, as YAML input would', () => {
+    const chart = vllmOnlyChart();
+    const md = new ModelDeployment(chart, 'qwen', {
+      model: { id: 'Qwen/Qwen3-0.6B' },
+      scaling: { replicas: 2.5 },
+      resources: { gpu: { count: -1 } },
+      storage: Array.from({ length: 9 }, (_, i) => ({ name: `v${i}`, claimName: `c${i}`, mountPath: `/v${i}` })),
+    });
+    expect(validationErrors(chart)).toEqual([
+      'spec.model.storage.volumes: Invalid value: 9: must have at most 8 items',
+      'spec.resources.gpu.count: Invalid value: -1: must be greater than or equal to 0',
+      'spec.scaling.replicas: Invalid value: 2.5: must be of type integer',
+    ]);
+    expect(md.apiObjects).toEqual([]);
+  });
+
+  test('the record keeps nulls of provider.overrides, which the provider applied', () => {
+    const chart = vllmOnlyChart();
+    new ModelDeployment(chart, 'qwen', {
+      model: { id: 'Qwen/Qwen3-0.6B' },
+      provider: { name: 'vllm', overrides: { spec: { strategy: null, paused: true } } },
+      engine: { engineType: EngineType.VLLM },
+    });
+    const manifests = Testing.synth(chart);
+    expect(manifests.find((m) => m.kind === 'ModelDeployment').spec.provider.overrides).toEqual({ spec: { strategy: null, paused: true } });
+    expect(manifests.find((m) => m.kind === 'Deployment').spec.strategy).toBeNull();
   });
 
   test('fails when the selected provider has no translation, naming it', () => {

@@ -1,7 +1,6 @@
-import { App } from 'cdk8s';
 import type { CliRouting } from './arguments';
-import { buildRegistry, subject } from './build-app';
-import { formatProblem, InputProblem, readInputDocuments } from './input-documents';
+import { buildApp, subject } from './build-app';
+import { formatProblem, InputDocument, InputProblem, readInputDocuments } from './input-documents';
 import type { CliIo } from './io';
 import { formatFieldError } from '../core/field-error';
 import { parseModelDeploymentManifest } from '../core/model-deployment-manifest';
@@ -11,38 +10,41 @@ import { planModelRouting } from '../routing/model-routing';
 
 /**
  * `explain`: for each ModelDeployment, the engine and provider chosen and why — every provider
- * considered, why it was excluded or its priority, and how each selection rule evaluated.
- * Exits 1 when any input has errors (after printing everything it could decide).
+ * considered, why it was excluded or its priority, how each selection rule evaluated — and how the
+ * model is routed. The app is built exactly as `synth` builds it, so every error `synth` would
+ * report is reported here too; exits 1 when there is any.
  */
 export function runExplain(files: readonly string[], routing: CliRouting, io: CliIo): number {
   const { documents, problems } = readInputDocuments(files);
-  const registry = buildRegistry(new App(), documents, problems, routing);
-  let failed = problems.length > 0;
-  for (const p of problems) io.stderr(`error: ${formatProblem(p)}`);
+  const built = buildApp(documents, routing);
+  const registry = built.registry;
+  const deploymentProblems = new Set(built.problems.filter((p) => built.deployments.some((d) => isAbout(p, d.document))));
+  const otherProblems = [...problems, ...built.problems.filter((p) => !deploymentProblems.has(p))];
+  for (const p of otherProblems) io.stderr(`error: ${formatProblem(p)}`);
 
-  for (const doc of documents) {
-    if (doc.content?.kind !== 'ModelDeployment') continue;
+  for (const { document: doc } of built.deployments) {
     io.stdout(`${subject(doc)} (${doc.file}[doc ${doc.index}])\n`);
-    const { md, errors } = parseModelDeploymentManifest(doc.content);
+    const { md } = parseModelDeploymentManifest(doc.content);
     const resolution: Resolution | undefined =
       md &&
       resolveModelDeployment(md, registry._entries(), (n) => registry._translator(n), registry._translationOptions(), {
         gatewayKnown: registry.gateway !== undefined,
       });
-    const allErrors = [...errors, ...(resolution?.errors ?? [])];
     if (resolution) io.stdout(explainResolution(resolution));
     const routingLine = resolution?.resolved && resolution.translator && explainRouting(resolution, registry);
     if (routingLine) io.stdout(routingLine);
     for (const w of resolution?.warnings ?? []) io.stdout(`  warning: ${w}\n`);
-    for (const e of allErrors) {
-      const problem: InputProblem = { file: doc.file, index: doc.index, subject: subject(doc), message: formatFieldError(e) };
-      io.stdout(`  error: ${formatFieldError(e)}\n`);
-      io.stderr(`error: ${formatProblem(problem)}`);
+    for (const p of built.problems.filter((q) => isAbout(q, doc))) {
+      io.stdout(`  error: ${p.message}\n`);
+      io.stderr(`error: ${formatProblem(p)}`);
     }
-    failed ||= allErrors.length > 0;
     io.stdout('\n');
   }
-  return failed ? 1 : 0;
+  return otherProblems.length + deploymentProblems.size > 0 ? 1 : 0;
+}
+
+function isAbout(problem: InputProblem, doc: InputDocument): boolean {
+  return problem.file === doc.file && problem.index === doc.index;
 }
 
 /** One line on the gateway integration the synth would produce, or why there is none. */

@@ -6,6 +6,7 @@ import type { CliRouting } from './arguments';
 import { buildApp, DocumentDeployment } from './build-app';
 import { formatProblem, readInputDocuments } from './input-documents';
 import type { CliIo } from './io';
+import { outputFile } from './output-files';
 
 /**
  * `synth`: YAML in, upstream YAML out. Nothing is written unless every input is valid.
@@ -19,24 +20,28 @@ export function runSynth(files: readonly string[], outdir: string | undefined, r
     io.stderr(`${allProblems.length} error(s); nothing was written.`);
     return 1;
   }
-  for (const w of Warnings.collect(built.app)) {
-    const owner = built.deployments.find((d) => w.path.startsWith(d.deployment.node.path));
-    io.stderr(`warning: ${owner ? `${owner.document.file}[doc ${owner.document.index}]: ` : ''}${w.message}`);
+  for (const d of built.deployments) {
+    for (const w of Warnings.collect(d.deployment)) io.stderr(`warning: ${d.document.file}[doc ${d.document.index}]: ${w.message}`);
+  }
+  for (const g of built.gateways) {
+    for (const w of Warnings.collect(g)) io.stderr(`warning: Gateway ${g.metadata.namespace}/${g.name}: ${w.message}`);
   }
   if (outdir === undefined) {
     io.stdout(Yaml.stringify(...built.deployments.flatMap(manifestsOf), ...built.gateways.map((g) => g.toJson())));
     return 0;
   }
-  fs.mkdirSync(outdir, { recursive: true });
+  const outputs = new Map<string, string>();
   for (const d of built.deployments) {
-    const ns = d.deployment.namespace;
-    const file = path.join(outdir, `${ns ? ns + '-' : ''}${d.deployment.name}.k8s.yaml`);
-    fs.writeFileSync(file, Yaml.stringify(...manifestsOf(d)));
-    io.stderr(`wrote ${file}`);
+    outputs.set(outputFile(outdir, d.deployment.namespace, d.deployment.name, '.k8s.yaml'), Yaml.stringify(...manifestsOf(d)));
   }
   for (const g of built.gateways) {
-    const file = path.join(outdir, `gateway-${g.metadata.namespace}-${g.name}.k8s.yaml`);
-    fs.writeFileSync(file, Yaml.stringify(g.toJson()));
+    const file = outputFile(outdir, g.metadata.namespace, g.name, '.gateway.k8s.yaml');
+    if (outputs.has(file)) throw new Error(`two Gateways would be written to ${file}`);
+    outputs.set(file, Yaml.stringify(g.toJson()));
+  }
+  for (const [file, text] of outputs) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
     io.stderr(`wrote ${file}`);
   }
   return 0;

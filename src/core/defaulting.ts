@@ -1,3 +1,9 @@
+import {
+  DEFAULT_COMPILATION_CACHE_MOUNT_PATH,
+  DEFAULT_GPU_RESOURCE,
+  DEFAULT_MODEL_CACHE_MOUNT_PATH,
+  DEFAULT_VOLUME_ACCESS_MODE,
+} from './defaults';
 import type {
   ComponentScalingSpec,
   GpuSpec,
@@ -5,6 +11,7 @@ import type {
   StorageVolume,
 } from './generated/model-deployment-spec';
 import type { ModelDeploymentObject } from './model-deployment-object';
+import { isManagedVolume } from './storage-validation';
 
 /**
  * What a ModelDeployment looks like once stored by the API server: AI Runway's mutating
@@ -14,11 +21,6 @@ import type { ModelDeploymentObject } from './model-deployment-object';
  * where the webhook tests for emptiness, empty strings are filled. The webhook never emits
  * `remove` operations, so a user's explicit `0`, `false` or `replicas: 0` survives.
  */
-
-export const DEFAULT_GPU_RESOURCE = 'nvidia.com/gpu';
-export const DEFAULT_MODEL_CACHE_MOUNT_PATH = '/model-cache';
-export const DEFAULT_COMPILATION_CACHE_MOUNT_PATH = '/compilation-cache';
-export const DEFAULT_VOLUME_ACCESS_MODE = 'ReadWriteMany';
 
 /** Returns a defaulted copy of `md`; `md` itself is never modified. */
 export function applyDefaults(md: ModelDeploymentObject): ModelDeploymentObject {
@@ -68,7 +70,7 @@ function defaultVolume(deploymentName: string, volume: StorageVolume): void {
     if (volume.purpose === 'modelCache') volume.mountPath = DEFAULT_MODEL_CACHE_MOUNT_PATH;
     else if (volume.purpose === 'compilationCache') volume.mountPath = DEFAULT_COMPILATION_CACHE_MOUNT_PATH;
   }
-  if (volume.size !== undefined && volume.size !== null) {
+  if (isManagedVolume(volume)) {
     if (!volume.claimName) volume.claimName = `${deploymentName}-${volume.name}`;
     if (!volume.accessMode) volume.accessMode = DEFAULT_VOLUME_ACCESS_MODE;
   }

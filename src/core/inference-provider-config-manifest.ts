@@ -1,4 +1,4 @@
-import { FieldError, formatFieldError } from './field-error';
+import { FieldError, formatFieldError, invalid } from './field-error';
 import { INFERENCE_PROVIDER_CONFIG_SPEC_SCHEMA } from './generated/airunway-schemas';
 import type { InferenceProviderConfigSpec } from './generated/inference-provider-config-spec';
 import { readManifestHeader } from './manifest-metadata';
@@ -9,7 +9,7 @@ let specValidator: StructuralSchemaValidator | undefined;
 
 /**
  * Reads an AI Runway `InferenceProviderConfig` manifest. Readiness is `ready` when given, else
- * the manifest's `status.ready` when present, else true.
+ * the manifest's `status.ready` when present (it must then be a boolean), else true.
  */
 export function readInferenceProviderConfigManifest(
   manifest: unknown,
@@ -20,8 +20,11 @@ export function readInferenceProviderConfigManifest(
   const spec = (manifest as any)?.spec ?? {};
   specValidator ??= new StructuralSchemaValidator(INFERENCE_PROVIDER_CONFIG_SPEC_SCHEMA);
   errors.push(...specValidator.validate(spec, 'spec'));
-  if (errors.length > 0 || !meta) return { errors };
   const statusReady = (manifest as any)?.status?.ready;
+  if (statusReady !== undefined && statusReady !== null && typeof statusReady !== 'boolean') {
+    errors.push(invalid('status.ready', statusReady, 'must be a boolean'));
+  }
+  if (errors.length > 0 || !meta) return { errors };
   return {
     entry: {
       name: meta.name,

@@ -8,6 +8,16 @@ import { StructuralSchemaValidator } from './structural-schema';
 let specValidator: StructuralSchemaValidator | undefined;
 
 /**
+ * Field errors of a spec against the ModelDeployment CRD schema (types, enums, patterns,
+ * minimums, maxItems, unknown fields) — what the API server checks before any AI Runway rule.
+ * Construct props go through it too: TypeScript types do not stop `replicas: 2.5` or nine volumes.
+ */
+export function validateModelDeploymentSpecSchema(spec: unknown): FieldError[] {
+  specValidator ??= new StructuralSchemaValidator(MODEL_DEPLOYMENT_SPEC_SCHEMA);
+  return specValidator.validate(spec, 'spec');
+}
+
+/**
  * Reads an AI Runway `ModelDeployment` manifest (a parsed YAML object). The spec is checked
  * against the CRD schema first, so a typo or a wrong type is reported with its field path before
  * any AI Runway rule runs. `status` is ignored.
@@ -19,8 +29,7 @@ export function parseModelDeploymentManifest(manifest: unknown): { md?: ModelDep
   if (spec === undefined || spec === null) {
     errors.push(required('spec', 'spec is required'));
   } else {
-    specValidator ??= new StructuralSchemaValidator(MODEL_DEPLOYMENT_SPEC_SCHEMA);
-    errors.push(...specValidator.validate(spec, 'spec'));
+    errors.push(...validateModelDeploymentSpecSchema(spec));
   }
   if (errors.length > 0 || !meta) return { errors };
   return { md: { ...meta, spec: structuredClone(spec) as ModelDeploymentSpec }, errors };

@@ -1,6 +1,8 @@
+import { MODEL_DOWNLOAD_JOB_SUFFIX } from './defaults';
 import { FieldError, fieldPath, invalid, notSupported, required } from './field-error';
 import type { StorageVolume } from './generated/model-deployment-spec';
 import { resolvedClaimName } from './model-deployment-object';
+import { parseQuantity } from './quantity';
 
 /**
  * Admission rules for `spec.model.storage.volumes` (AI Runway §3.7), run on the defaulted
@@ -18,12 +20,13 @@ export const SYSTEM_MOUNT_PATHS: readonly string[] = ['/dev', '/proc', '/sys', '
 /** Kubernetes object names (PVCs, Jobs) are at most this long. */
 export const MAX_OBJECT_NAME_LENGTH = 253;
 
-/** Suffix of the model download Job's name: `<deployment>-model-download`. */
-export const DOWNLOAD_JOB_SUFFIX = '-model-download';
-
-/** A managed volume is one whose PVC the controller creates: `size` is set. */
+/**
+ * A managed volume is one whose PVC the controller creates: `size` is set. An empty string counts
+ * as unset, like the webhook's empty quantity; a `0` number is set (and then fails validation).
+ * The one rule for "size is set", used by defaulting, validation and the object builders.
+ */
 export function isManagedVolume(volume: StorageVolume): boolean {
-  return volume.size !== undefined && volume.size !== null;
+  return volume.size !== undefined && volume.size !== null && volume.size !== '';
 }
 
 function purposeOf(volume: StorageVolume): string {
@@ -75,6 +78,11 @@ export function validateStorageVolumes(deploymentName: string, volumes: readonly
               `(got ${resolved.length} characters); use a shorter ModelDeployment or volume name`,
           ),
         );
+      }
+      // A PVC must request some storage; unparsable sizes are the schema's concern.
+      const size = parseQuantity(volume.size as string | number);
+      if (size !== undefined && size.sign <= 0) {
+        errors.push(invalid(path('size'), volume.size, 'size must be greater than zero'));
       }
     }
     if (volume.accessMode) {
@@ -132,7 +140,7 @@ export function validateStorageVolumes(deploymentName: string, volumes: readonly
     errors.push(invalid(VOLUMES_PATH, compilationCaches, 'at most one volume with purpose=compilationCache is allowed'));
   }
   const downloads = volumes.some((v) => purposeOf(v) === 'modelCache' && isManagedVolume(v) && v.readOnly !== true);
-  const jobName = `${deploymentName}${DOWNLOAD_JOB_SUFFIX}`;
+  const jobName = `${deploymentName}${MODEL_DOWNLOAD_JOB_SUFFIX}`;
   if (downloads && jobName.length > MAX_OBJECT_NAME_LENGTH) {
     errors.push(
       invalid(

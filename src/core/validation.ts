@@ -12,12 +12,18 @@ import { validateStorageVolumes } from './storage-validation';
  * AI Runway's validating admission webhook (§3.3) and its warnings (§3.8), plus the reconciler's
  * check of an auto-selected engine (§4.3 step 5). Admission always runs as a CREATE: we only
  * ever produce new objects, so the dot rule applies and the UPDATE-only immutability rules do not.
+ * On top of AI Runway's rules, the name and namespace must be RFC 1123 labels, because the API
+ * server would reject the objects named after them otherwise.
  */
 
 export const MAX_GPU_COUNT = 64;
 export const MAX_REPLICAS = 32;
 export const MAX_CPU = '512';
 export const MAX_MEMORY = '4Ti';
+
+/** A lowercase RFC 1123 label: the form of a namespace, a Service name and a label value. */
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+export const MAX_LABEL_LENGTH = 63;
 
 const MAX_CPU_QUANTITY = parseQuantity(MAX_CPU) as Quantity;
 const MAX_MEMORY_QUANTITY = parseQuantity(MAX_MEMORY) as Quantity;
@@ -46,6 +52,28 @@ export function validateModelDeployment(md: ModelDeploymentObject, configs: read
   if (md.name.includes('.')) {
     errors.push(
       invalid('metadata.name', md.name, 'name must not contain dots (dots are invalid in derived Kubernetes volume and service names)'),
+    );
+  } else if (!isDns1123Label(md.name)) {
+    // Not an AI Runway rule: the name is also a label value and a Service name, so a name the
+    // dot rule lets through can still be rejected by the API server.
+    errors.push(
+      invalid(
+        'metadata.name',
+        md.name,
+        `must be a lowercase RFC 1123 label of at most ${MAX_LABEL_LENGTH} characters (it names Services and is a label value): ` +
+          "lowercase letters, digits and '-', starting and ending with a letter or digit",
+      ),
+    );
+  }
+  // The namespace, when set (even to ""), must be one the API server accepts.
+  if (md.namespace !== undefined && md.namespace !== null && !isDns1123Label(md.namespace)) {
+    errors.push(
+      invalid(
+        'metadata.namespace',
+        md.namespace,
+        `must be a lowercase RFC 1123 label of at most ${MAX_LABEL_LENGTH} characters: ` +
+          "lowercase letters, digits and '-', starting and ending with a letter or digit",
+      ),
     );
   }
 
@@ -152,11 +180,15 @@ function checkQuantityCeiling(path: string, value: string | undefined, max: Quan
   return [];
 }
 
+function isDns1123Label(value: string): boolean {
+  return value.length <= MAX_LABEL_LENGTH && DNS1123_LABEL.test(value);
+}
+
 function violationToFieldError(violation: CompatibilityViolation): FieldError {
   return invalid(violation.path, violation.value, violation.message);
 }
 
-/** The admission warnings (§3.8), in the webhook's order. */
+/** The admission warnings (§3.8), in the webhook's order, then our own about `replicas: 0`. */
 export function collectWarnings(md: ModelDeploymentObject): string[] {
   const warnings: string[] = [];
   const spec = md.spec;
@@ -183,6 +215,10 @@ export function collectWarnings(md: ModelDeploymentObject): string[] {
           'model download will be skipped (ensure the PVC already contains the model data)',
       );
     }
+  }
+  // Not an AI Runway warning: every provider runs `replicas: 0` as one replica, like AI Runway.
+  if (resolvedServingMode(spec) === 'aggregated' && spec.scaling?.replicas === 0) {
+    warnings.push('scaling.replicas is 0: providers run one replica (AI Runway treats 0 as 1)');
   }
   return warnings;
 }

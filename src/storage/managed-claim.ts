@@ -1,9 +1,11 @@
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
-import { isManagedVolume, storageVolumesOf } from './volume-mounts';
+import { storageVolumesOf } from './volume-mounts';
+import { DEFAULT_VOLUME_ACCESS_MODE } from '../core/defaults';
 import type { ModelDeploymentSpec } from '../core/generated/model-deployment-spec';
 import { LABEL_MANAGED_BY, LABEL_MODEL_DEPLOYMENT, MANAGED_BY_VALUE } from '../core/labels';
 import { resolvedClaimName } from '../core/model-deployment-object';
+import { isManagedVolume } from '../core/storage-validation';
 import type { SpecStorageVolume } from '../providers/common/spec-types';
 
 /** The part of a ModelDeployment the storage builders need. */
@@ -12,9 +14,6 @@ export interface StorageOwner {
   readonly namespace?: string;
   readonly spec: ModelDeploymentSpec;
 }
-
-/** Access mode of a managed claim when the volume names none. */
-export const DEFAULT_MANAGED_ACCESS_MODE = 'ReadWriteMany';
 
 /** Labels AI Runway puts on the PVCs and Jobs it manages for a deployment. */
 export function managedStorageLabels(deploymentName: string): Record<string, string> {
@@ -45,7 +44,7 @@ export function managedClaimProps(
       labels: { ...extraLabels, ...managedStorageLabels(owner.name) },
     },
     spec: {
-      accessModes: [volume.accessMode || DEFAULT_MANAGED_ACCESS_MODE],
+      accessModes: [volume.accessMode || DEFAULT_VOLUME_ACCESS_MODE],
       resources: { requests: { storage: k8s.Quantity.fromString(String(volume.size)) } },
       ...(volume.storageClassName !== undefined && volume.storageClassName !== null
         ? { storageClassName: volume.storageClassName }

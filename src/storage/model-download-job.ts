@@ -1,7 +1,8 @@
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { managedStorageLabels, StorageOwner } from './managed-claim';
-import { firstModelCacheVolume, volumeMountPath, DEFAULT_MODEL_CACHE_MOUNT_PATH } from './volume-mounts';
+import { firstModelCacheVolume, volumeMountPath } from './volume-mounts';
+import { DEFAULT_MODEL_CACHE_MOUNT_PATH, MODEL_DOWNLOAD_JOB_SUFFIX } from '../core/defaults';
 import { LABEL_JOB_TYPE } from '../core/labels';
 import { resolvedClaimName } from '../core/model-deployment-object';
 import { HF_HOME_ENV } from '../providers/common/env';
@@ -15,7 +16,7 @@ export const MODEL_DOWNLOAD_BACKOFF_LIMIT = 6;
 
 /** Name of the download Job: `<md>-model-download`. */
 export function modelDownloadJobName(deploymentName: string): string {
-  return `${deploymentName}-model-download`;
+  return `${deploymentName}${MODEL_DOWNLOAD_JOB_SUFFIX}`;
 }
 
 /**

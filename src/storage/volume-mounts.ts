@@ -1,12 +1,8 @@
 import type { k8s } from 'cdk8s-plus-34';
+import { DEFAULT_COMPILATION_CACHE_MOUNT_PATH, DEFAULT_MODEL_CACHE_MOUNT_PATH } from '../core/defaults';
 import type { ModelDeploymentSpec } from '../core/generated/model-deployment-spec';
 import { resolvedClaimName } from '../core/model-deployment-object';
 import type { SpecStorageVolume } from '../providers/common/spec-types';
-
-/** Where a `modelCache` volume is mounted when it names no `mountPath`. */
-export const DEFAULT_MODEL_CACHE_MOUNT_PATH = '/model-cache';
-/** Where a `compilationCache` volume is mounted when it names no `mountPath`. */
-export const DEFAULT_COMPILATION_CACHE_MOUNT_PATH = '/compilation-cache';
 
 /** `spec.model.storage.volumes`, or an empty list. */
 export function storageVolumesOf(spec: ModelDeploymentSpec): readonly SpecStorageVolume[] {
@@ -15,7 +11,7 @@ export function storageVolumesOf(spec: ModelDeploymentSpec): readonly SpecStorag
 
 /**
  * The in-container path of a volume: its `mountPath`, else the purpose default (the webhook's
- * defaults, repeated so an undefaulted spec still mounts). Undefined for a `custom` volume
+ * defaults, applied here too so an undefaulted spec still mounts). Undefined for a `custom` volume
  * without a path, which then gets a pod volume but no mount.
  */
 export function volumeMountPath(volume: SpecStorageVolume): string | undefined {
@@ -28,11 +24,6 @@ export function volumeMountPath(volume: SpecStorageVolume): string | undefined {
     default:
       return undefined;
   }
-}
-
-/** True when the volume is managed: it has a `size`, so a PVC is synthesized for it. */
-export function isManagedVolume(volume: SpecStorageVolume): boolean {
-  return volume.size !== undefined && volume.size !== null && volume.size !== '';
 }
 
 /** The first `modelCache` volume (AI Runway only ever considers the first). */

@@ -83,10 +83,28 @@ describe('cdk8s-inference synth', () => {
     const out = path.join(dir, 'out');
     const r = await run('synth', '-f', file('all.yaml', `${PHI}---\n${QWEN_AUTO}---\n${ONLY_VLLM_READY}`), '-o', out);
     expect(r.code).toBe(0);
-    expect(fs.readdirSync(out).sort()).toEqual(['qwen.k8s.yaml', 'team-a-phi.k8s.yaml']);
+    expect(fs.readdirSync(out, { recursive: true }).sort()).toEqual(['qwen.k8s.yaml', 'team-a', path.join('team-a', 'phi.k8s.yaml')]);
     const docs = parseAllDocuments(fs.readFileSync(path.join(out, 'qwen.k8s.yaml'), 'utf8')).map((d) => d.toJS());
     expect(docs.map((d) => d.kind)).toEqual(['Deployment', 'Service', 'ModelDeployment']);
     expect(r.stdout).toBe('');
+  });
+
+  test('-o keeps deployments apart whose namespace and name would join to the same file name', async () => {
+    const md = (ns: string, name: string) => PHI.replace('{name: phi, namespace: team-a}', `{name: ${name}, namespace: ${ns}}`);
+    const out = path.join(dir, 'out');
+    const r = await run('synth', '-f', file('two.yaml', `${md('a-b', 'c')}---\n${md('a', 'b-c')}`), '-o', out);
+    expect(r.code).toBe(0);
+    expect(fs.readdirSync(out, { recursive: true }).sort()).toEqual(['a', 'a-b', path.join('a-b', 'c.k8s.yaml'), path.join('a', 'b-c.k8s.yaml')]);
+  });
+
+  test('warnings name the document they come from, also past ten documents', async () => {
+    const docs = Array.from({ length: 11 }, (_, i) =>
+      PHI.replace('name: phi', `name: phi-${i}`).replace('engine: {type: vllm}', i === 10 ? 'engine: {type: vllm, trustRemoteCode: true}' : 'engine: {type: vllm}'),
+    );
+    const many = file('many.yaml', docs.join('---\n'));
+    const r = await run('synth', '-f', many);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toEqual([`warning: ${many}[doc 10]: trustRemoteCode=true allows execution of arbitrary code from HuggingFace`]);
   });
 
   test('fails with every error, each with file, document index and field path, and writes nothing', async () => {
@@ -185,7 +203,12 @@ spec:
     const out = path.join(dir, 'out');
     const r = await run('synth', '-f', file('all.yaml', `${PHI}---\n${GATEWAY_DOC}`), '--gateway', 'gateway-system/inference-gateway', '-o', out);
     expect(r.code).toBe(0);
-    expect(fs.readdirSync(out).sort()).toEqual(['gateway-gateway-system-inference-gateway.k8s.yaml', 'team-a-phi.k8s.yaml']);
+    expect(fs.readdirSync(out, { recursive: true }).sort()).toEqual([
+      'gateway-system',
+      path.join('gateway-system', 'inference-gateway.gateway.k8s.yaml'),
+      'team-a',
+      path.join('team-a', 'phi.k8s.yaml'),
+    ]);
   });
 });
 

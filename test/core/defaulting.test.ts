@@ -227,6 +227,13 @@ describe('applyDefaults', () => {
       expect(out.spec.model.storage?.volumes?.[0]).toMatchObject({ claimName: 'qwen-w', accessMode: 'ReadWriteMany' });
     });
 
+    test('treats an empty size string as unset', () => {
+      const out = applyDefaults(md({ model: { id: 'm', storage: { volumes: [{ name: 'w', size: '', mountPath: '/w' }] } } }));
+      const volume = out.spec.model.storage?.volumes?.[0];
+      expect(volume?.claimName).toBeUndefined();
+      expect(volume?.accessMode).toBeUndefined();
+    });
+
     test('keeps user-set claimName, accessMode and mountPath', () => {
       const out = applyDefaults(
         md({

@@ -1,6 +1,6 @@
 import { FieldErrorKind, formatFieldError } from '../../src/core/field-error';
 import type { StorageVolume } from '../../src/core/generated/model-deployment-spec';
-import { validateStorageVolumes } from '../../src/core/storage-validation';
+import { isManagedVolume, validateStorageVolumes } from '../../src/core/storage-validation';
 
 /** Volumes as they look after defaulting. */
 const managedCache: StorageVolume = {
@@ -208,6 +208,32 @@ describe('validateStorageVolumes', () => {
     const name = 'n'.repeat(239);
     const unmanaged: StorageVolume = { name: 'w', purpose: 'modelCache', claimName: 'pvc', mountPath: '/model-cache', readOnly: false };
     expect(errorsFor([unmanaged], name)).toEqual([]);
+  });
+
+  test('fails when a managed volume size is zero or negative', () => {
+    for (const size of ['0', '0Gi', '-1Gi', 0, -5] as Array<string | number>) {
+      expect(errorsFor([{ ...managedCache, size }])).toEqual([
+        { path: 'spec.model.storage.volumes[0].size', kind: FieldErrorKind.INVALID, value: size, message: 'size must be greater than zero' },
+      ]);
+    }
+    expect(rendered([{ ...managedCache, size: '0Gi' }])).toEqual([
+      'spec.model.storage.volumes[0].size: Invalid value: "0Gi": size must be greater than zero',
+    ]);
+  });
+
+  test('passes the smallest positive sizes', () => {
+    expect(errorsFor([{ ...managedCache, size: '1m' }])).toEqual([]);
+    expect(errorsFor([{ ...managedCache, size: 1 }])).toEqual([]);
+  });
+
+  test('treats an empty size string as unset: the volume then needs a claimName', () => {
+    const volume: StorageVolume = { name: 'data', purpose: 'custom', size: '', mountPath: '/data', readOnly: false };
+    expect(rendered([volume])).toEqual([
+      'spec.model.storage.volumes[0].claimName: Required value: claimName is required when size is not set (must reference a pre-existing PVC)',
+    ]);
+    expect(isManagedVolume(volume)).toBe(false);
+    expect(isManagedVolume({ name: 'a', size: 0 })).toBe(true);
+    expect(isManagedVolume({ name: 'a', size: null as never })).toBe(false);
   });
 
   test('reports per-volume errors in rule order', () => {

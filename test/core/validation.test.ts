@@ -30,6 +30,8 @@ const CONFIGS: readonly ProviderConfigEntry[] = [DYNAMO, KAITO, KUBERAY, LLMD, V
 
 interface MdOptions {
   readonly name?: string;
+  /** `null` leaves the namespace unset. */
+  readonly namespace?: string | null;
   readonly annotations?: Record<string, string>;
 }
 
@@ -39,7 +41,8 @@ function admit(spec: ModelDeploymentSpec, options: MdOptions = {}, configs: read
 }
 
 function object(spec: ModelDeploymentSpec, options: MdOptions = {}): ModelDeploymentObject {
-  return { name: options.name ?? 'qwen', namespace: 'team-a', annotations: options.annotations, spec };
+  const namespace = options.namespace === undefined ? 'team-a' : options.namespace ?? undefined;
+  return { name: options.name ?? 'qwen', namespace, annotations: options.annotations, spec };
 }
 
 function errorsOf(spec: ModelDeploymentSpec, options: MdOptions = {}, configs?: readonly ProviderConfigEntry[]): FieldError[] {
@@ -74,6 +77,70 @@ describe('validateModelDeployment', () => {
           value: 'llama-3.1',
           message: 'name must not contain dots (dots are invalid in derived Kubernetes volume and service names)',
         },
+      ]);
+    });
+
+    test('fails only with the dot rule when a dotted name breaks the label rule too', () => {
+      expect(rendered({ model: MODEL }, { name: 'Llama-3.1' })).toEqual([
+        'metadata.name: Invalid value: "Llama-3.1": name must not contain dots (dots are invalid in derived Kubernetes volume and service names)',
+      ]);
+    });
+  });
+
+  describe('metadata: RFC 1123 name and namespace', () => {
+    const nameMessage =
+      'must be a lowercase RFC 1123 label of at most 63 characters (it names Services and is a label value): ' +
+      "lowercase letters, digits and '-', starting and ending with a letter or digit";
+    const namespaceMessage =
+      "must be a lowercase RFC 1123 label of at most 63 characters: lowercase letters, digits and '-', starting and ending with a letter or digit";
+
+    test('fails when the name has uppercase letters', () => {
+      expect(errorsOf({ model: MODEL }, { name: 'Qwen' })).toEqual([
+        { path: 'metadata.name', kind: FieldErrorKind.INVALID, value: 'Qwen', message: nameMessage },
+      ]);
+    });
+
+    test('fails when the name is longer than 63 characters', () => {
+      const name = 'a'.repeat(64);
+      expect(rendered({ model: MODEL }, { name })).toEqual([`metadata.name: Invalid value: "${name}": ${nameMessage}`]);
+    });
+
+    test('fails when the name starts or ends with a dash, or has other characters', () => {
+      for (const name of ['-qwen', 'qwen-', 'qwen_3', '']) {
+        expect(errorsOf({ model: MODEL }, { name })).toEqual([
+          { path: 'metadata.name', kind: FieldErrorKind.INVALID, value: name, message: nameMessage },
+        ]);
+      }
+    });
+
+    test('passes a 63-character name and one starting with a digit', () => {
+      expect(errorsOf({ model: MODEL }, { name: 'a'.repeat(63) })).toEqual([]);
+      expect(errorsOf({ model: MODEL }, { name: '3-qwen' })).toEqual([]);
+    });
+
+    test('fails when the namespace is empty', () => {
+      expect(errorsOf({ model: MODEL }, { namespace: '' })).toEqual([
+        { path: 'metadata.namespace', kind: FieldErrorKind.INVALID, value: '', message: namespaceMessage },
+      ]);
+    });
+
+    test('fails when the namespace is not a label or longer than 63 characters', () => {
+      const long = 'n'.repeat(64);
+      expect(rendered({ model: MODEL }, { namespace: 'Team_A' })).toEqual([`metadata.namespace: Invalid value: "Team_A": ${namespaceMessage}`]);
+      expect(rendered({ model: MODEL }, { namespace: 'team.a' })).toEqual([`metadata.namespace: Invalid value: "team.a": ${namespaceMessage}`]);
+      expect(rendered({ model: MODEL }, { namespace: long })).toEqual([`metadata.namespace: Invalid value: "${long}": ${namespaceMessage}`]);
+    });
+
+    test('passes without a namespace, and with a 63-character one', () => {
+      expect(errorsOf({ model: MODEL }, { namespace: null })).toEqual([]);
+      expect(errorsOf({ model: MODEL }, { namespace: 'n'.repeat(63) })).toEqual([]);
+    });
+
+    test('fails with name, namespace and spec errors together', () => {
+      expect(errorsOf({ model: {} }, { name: 'Qwen', namespace: '' }).map((e) => e.path)).toEqual([
+        'metadata.name',
+        'metadata.namespace',
+        'spec.model.id',
       ]);
     });
   });
@@ -300,6 +367,12 @@ describe('validateModelDeployment', () => {
       expect(errorsOf({ model: { ...MODEL, storage: { volumes: [{ name: 'weights', purpose: 'modelCache', size: '200Gi' }] } } })).toEqual([]);
     });
 
+    test('fails when a managed volume size is zero', () => {
+      expect(rendered({ model: { ...MODEL, storage: { volumes: [{ name: 'weights', purpose: 'modelCache', size: '0Gi' }] } } })).toEqual([
+        'spec.model.storage.volumes[0].size: Invalid value: "0Gi": size must be greater than zero',
+      ]);
+    });
+
     test('fails when the managed claim name is not the generated one', () => {
       expect(
         rendered({ model: { ...MODEL, storage: { volumes: [{ name: 'weights', purpose: 'modelCache', size: '1Gi', claimName: 'mine' }] } } }, { name: 'llama' }),
@@ -507,6 +580,25 @@ describe('validateModelDeployment', () => {
         engine: { type: 'vllm', image: 'x:1' },
       });
       expect(result.warnings).toEqual([]);
+    });
+
+    test('warns that scaling.replicas 0 runs one replica', () => {
+      expect(admit({ model: MODEL, scaling: { replicas: 0 } })).toEqual({
+        errors: [],
+        warnings: ['scaling.replicas is 0: providers run one replica (AI Runway treats 0 as 1)'],
+      });
+    });
+
+    test('does not warn about replicas 1, defaulted replicas, or replicas 0 in disaggregated mode', () => {
+      expect(admit({ model: MODEL, scaling: { replicas: 1 } }).warnings).toEqual([]);
+      expect(admit({ model: MODEL }).warnings).toEqual([]);
+      expect(
+        admit({
+          model: MODEL,
+          serving: { mode: 'disaggregated' },
+          scaling: { replicas: 0, prefill: { gpu: { count: 1 } }, decode: { replicas: 0, gpu: { count: 1 } } },
+        }).warnings,
+      ).toEqual([]);
     });
 
     test('returns warnings alongside errors', () => {

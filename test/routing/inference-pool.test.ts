@@ -101,7 +101,7 @@ describe('addInferencePool', () => {
     });
   });
 
-  test.each([INFERENCE_POOL_V1, INFERENCE_POOL_V1ALPHA2])('omits namespace and empty labels (%s)', (apiVersion) => {
+  test.each<InferencePoolApiVersionString>([INFERENCE_POOL_V1, INFERENCE_POOL_V1ALPHA2])('omits namespace and empty labels (%s)', (apiVersion) => {
     const [pool] = synth(options({ apiVersion, namespace: undefined, labels: {} })).manifests;
     expect(pool.metadata).toEqual({ name: 'llama' });
   });
@@ -118,7 +118,7 @@ describe('addInferencePool', () => {
     expect(pool.metadata.labels).toEqual({ team: 'ml' });
   });
 
-  test.each([INFERENCE_POOL_V1, INFERENCE_POOL_V1ALPHA2])('fails when the selector is empty (%s)', (apiVersion) => {
+  test.each<InferencePoolApiVersionString>([INFERENCE_POOL_V1, INFERENCE_POOL_V1ALPHA2])('fails when the selector is empty (%s)', (apiVersion) => {
     expect(() => addInferencePool(Testing.chart(), options({ apiVersion, selector: {} }))).toThrow(
       '\'selector\' of InferencePool "llama" must name at least one pod label',
     );

@@ -238,7 +238,7 @@ describe('gateway routing of a ModelDeployment', () => {
     const name = 'a'.repeat(60);
     const { errors } = synth({ ...VLLM, metadata: { name } });
     expect(errors).toEqual([
-      `metadata.name: Invalid value: "${name}": derived Service name "${name}-epp" (64 characters) must be a DNS-1035 label (lowercase alphanumerics and "-", starting with a letter) of at most 63 characters; use a shorter ModelDeployment name`,
+      `metadata.name: Invalid value: "${name}": derived Service name "${name}-epp" is 64 characters long, more than the 63 allowed; use a shorter ModelDeployment name`,
     ]);
   });
 });

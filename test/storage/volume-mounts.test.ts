@@ -1,7 +1,7 @@
 import type { ModelDeploymentSpec } from '../../src/core/generated/model-deployment-spec';
+import { isManagedVolume } from '../../src/core/storage-validation';
 import {
   firstModelCacheVolume,
-  isManagedVolume,
   storagePodVolumes,
   storageVolumeMounts,
   volumeMountPath,

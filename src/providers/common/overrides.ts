@@ -1,6 +1,7 @@
 import type { ApiObject } from 'cdk8s';
 import { isJsonObject } from './unstructured';
 import { FieldError, forbidden, invalid } from '../../core/field-error';
+import { LABEL_DEPLOYMENT, LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 
 /** Where users put the provider escape hatch. */
 export const PROVIDER_OVERRIDES_PATH = 'spec.provider.overrides';
@@ -26,6 +27,102 @@ export function validateOverrideKeys(
   return blockedKeys
     .filter((key) => Object.prototype.hasOwnProperty.call(overrides, key))
     .map((key) => forbidden(`${PROVIDER_OVERRIDES_PATH}.${key}`, `overriding ${JSON.stringify(key)} is not allowed`));
+}
+
+/** Pod labels that tie a Deployment-based provider's pods to its Deployment selector, Service and InferencePool. */
+export const PROTECTED_POD_LABELS: readonly string[] = [LABEL_DEPLOYMENT, 'app', LABEL_MODEL_DEPLOYMENT];
+
+/** How `validateDeploymentOverrides` words and scopes its checks for one provider. */
+export interface DeploymentOverrideRules {
+  /** The provider's name in messages (`llm-d`, `vLLM`). */
+  readonly displayName: string;
+  /** Further pod labels overrides may not set, each with the reason (llm-d's role label). */
+  readonly protectedPodLabels?: Readonly<Record<string, string>>;
+  /**
+   * Set by a provider that refuses any override of `spec.template.spec` (llm-d) to its message:
+   * a non-object `spec` or `spec.template` is refused in those terms, and the pod-spec checks
+   * are left to the provider, which reports `spec.template.spec` itself.
+   */
+  readonly podSpecBlockedMessage?: string;
+}
+
+function has(obj: Record<string, unknown>, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(obj, key);
+}
+
+/**
+ * The checks of `spec.provider.overrides` shared by the providers that deep-merge them into a
+ * Deployment (llm-d, Direct vLLM): `validateOverrideKeys`, then the ones that keep the merged
+ * Deployment valid and its pods selected, each closing a certain failure at apply time:
+ *
+ * - no `spec.selector` (it must match the pod labels the provider sets, which its Service selects);
+ * - no non-object `spec`, `spec.template`, `spec.template.metadata` or `.labels` (each would
+ *   replace what the provider renders wholesale), nor, unless the provider refuses pod-spec
+ *   overrides altogether, a non-object `spec.template.spec`;
+ * - no pod label `airunway.ai/deployment`, `app` or `airunway.ai/model-deployment` (they tie the
+ *   pods to the Deployment selector, the Service and the InferencePool; users cannot clobber them
+ *   through `spec.podTemplate` either), nor any of `rules.protectedPodLabels`;
+ * - `spec.template.spec.containers`, when given, a non-empty list (a `null` would remove them).
+ *
+ * A `null` for `spec.selector` or `spec.template` falls under the first two rules.
+ */
+export function validateDeploymentOverrides(overrides: unknown, rules: DeploymentOverrideRules): FieldError[] {
+  const errors = validateOverrideKeys(overrides);
+  if (!isJsonObject(overrides) || !has(overrides, 'spec')) return errors;
+  const path = `${PROVIDER_OVERRIDES_PATH}.spec`;
+  const blocked = rules.podSpecBlockedMessage;
+  const replaced = (field: string, what: string) =>
+    blocked !== undefined
+      ? `${blocked} (a non-object ${JSON.stringify(field)} would replace it)`
+      : `overriding ${JSON.stringify(field)} with a non-object is not allowed: it would replace the whole ${what}`;
+
+  const spec = overrides.spec;
+  if (!isJsonObject(spec)) return [...errors, forbidden(path, replaced('spec', 'Deployment spec'))];
+  if (has(spec, 'selector')) {
+    errors.push(forbidden(
+      `${path}.selector`,
+      `overriding "spec.selector" is not allowed: it must match the pod labels ${rules.displayName} sets, which its Service selects`,
+    ));
+  }
+  if (!has(spec, 'template')) return errors;
+
+  const template = spec.template;
+  if (!isJsonObject(template)) return [...errors, forbidden(`${path}.template`, replaced('spec.template', 'pod template'))];
+  if (blocked === undefined && has(template, 'spec')) errors.push(...podSpecErrors(`${path}.template.spec`, template.spec));
+  if (has(template, 'metadata')) errors.push(...podLabelErrors(`${path}.template.metadata`, template.metadata, rules));
+  return errors;
+}
+
+function podSpecErrors(path: string, podSpec: unknown): FieldError[] {
+  if (!isJsonObject(podSpec)) {
+    return [forbidden(path, 'overriding "spec.template.spec" with a non-object is not allowed: it would replace the whole pod spec')];
+  }
+  if (!has(podSpec, 'containers')) return [];
+  const containers = podSpec.containers;
+  if (Array.isArray(containers) && containers.length > 0) return [];
+  return [forbidden(
+    `${path}.containers`,
+    'overriding "spec.template.spec.containers" with anything but a non-empty list is not allowed: a pod needs at least one container',
+  )];
+}
+
+function podLabelErrors(path: string, metadata: unknown, rules: DeploymentOverrideRules): FieldError[] {
+  const reason = `the Deployment selector, the Service and the InferencePool select ${rules.displayName} pods by their labels`;
+  if (!isJsonObject(metadata)) {
+    return [forbidden(path, `overriding "spec.template.metadata" with a non-object is not allowed: ${reason}`)];
+  }
+  if (!has(metadata, 'labels')) return [];
+  const labels = metadata.labels;
+  if (!isJsonObject(labels)) {
+    return [forbidden(`${path}.labels`, `overriding "spec.template.metadata.labels" with a non-object is not allowed: ${reason}`)];
+  }
+  const protectedLabels: Array<[string, string]> = [
+    ...PROTECTED_POD_LABELS.map((label): [string, string] => [label, reason]),
+    ...Object.entries(rules.protectedPodLabels ?? {}),
+  ];
+  return protectedLabels
+    .filter(([label]) => has(labels, label))
+    .map(([label, why]) => forbidden(`${path}.labels.${label}`, `overriding pod label ${JSON.stringify(label)} is not allowed: ${why}`));
 }
 
 /** How a `null` in the overrides is applied. */

@@ -1,12 +1,13 @@
 import { k8s } from 'cdk8s-plus-34';
 import type { SpecComponentScaling } from './spec-types';
+import { DEFAULT_GPU_RESOURCE } from '../../core/defaults';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
 
 /**
  * The extended-resource key the Deployment-based providers (llm-d, Direct vLLM) request GPUs
- * under. AI Runway always uses this key there and ignores `gpu.type`.
+ * under. AI Runway always uses this key there and ignores `gpu.type` (see `ignoredGpuTypeWarnings`).
  */
-export const NVIDIA_GPU_RESOURCE = 'nvidia.com/gpu';
+export const NVIDIA_GPU_RESOURCE = DEFAULT_GPU_RESOURCE;
 
 /**
  * What one serving container asks for: the GPU count, memory and CPU of either the top-level
@@ -60,4 +61,20 @@ export function containerResources(sizing: ContainerSizing): k8s.ResourceRequire
     ...(hasLimits ? { limits } : {}),
     ...(hasRequests ? { requests } : {}),
   };
+}
+
+/**
+ * Warnings for the GPU types a Deployment-based provider (llm-d, Direct vLLM) drops: it always
+ * requests GPUs as `nvidia.com/gpu`, so any other `gpu.type` of `spec.resources` or of a
+ * disaggregated component is ignored. One warning per such field, in that order.
+ */
+export function ignoredGpuTypeWarnings(displayName: string, spec: ModelDeploymentSpec): string[] {
+  const gpuTypes: Array<[string, string | undefined]> = [
+    ['spec.resources.gpu.type', spec.resources?.gpu?.type],
+    ['spec.scaling.prefill.gpu.type', spec.scaling?.prefill?.gpu?.type],
+    ['spec.scaling.decode.gpu.type', spec.scaling?.decode?.gpu?.type],
+  ];
+  return gpuTypes
+    .filter(([, type]) => type && type !== NVIDIA_GPU_RESOURCE)
+    .map(([path, type]) => `${displayName} ignores ${path} ${JSON.stringify(type)}: it always requests GPUs as ${NVIDIA_GPU_RESOURCE}`);
 }

@@ -58,8 +58,7 @@ const ANNOTATION_PATH = `metadata.annotations[${JSON.stringify(DYNAMO_API_VERSIO
 
 /** The version the annotation asks for: undefined when unset, the raw value when not supported. */
 function annotatedApiVersion(md: ResolvedModelDeployment): string | undefined {
-  const value = md.annotations[DYNAMO_API_VERSION_ANNOTATION];
-  return value === undefined ? undefined : value;
+  return md.annotations[DYNAMO_API_VERSION_ANNOTATION];
 }
 
 /**

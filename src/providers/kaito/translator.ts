@@ -7,7 +7,7 @@ import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { Workspace, WorkspaceInference, WorkspaceResource } from '../../imports/kaito.sh';
 import { Warnings } from '../../warnings';
-import { HF_TOKEN_ENV, hfTokenEnvVar, toKubeEnvVar } from '../common/env';
+import { modelServerEnv } from '../common/env';
 import { commonLabels } from '../common/metadata';
 import {
   BLOCKED_OVERRIDE_KEYS,
@@ -173,9 +173,7 @@ export function llamaCppModelArg(md: ResolvedModelDeployment): string | undefine
  * one, the Secret's, wins in the container anyway.
  */
 function llamaCppEnv(md: ResolvedModelDeployment): k8s.EnvVar[] | undefined {
-  const secret = md.spec.secrets?.huggingFaceToken;
-  const env = (md.spec.env ?? []).filter((e) => !(secret && e.name === HF_TOKEN_ENV)).map(toKubeEnvVar);
-  if (secret) env.push(hfTokenEnvVar(secret));
+  const env = modelServerEnv(md.spec);
   return env.length > 0 ? env : undefined;
 }
 

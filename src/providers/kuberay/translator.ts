@@ -5,6 +5,7 @@ import { MODEL_ID_ENV, kuberayEngineArgString, VLLM_ENGINE_ARGS_ENV } from './ar
 import { KUBERAY_PROVIDER_NAME } from './config';
 import { kuberayServeConfig, serveReplicas } from './serve-config';
 import { RAY_SERVE_PORT } from './status';
+import { DEFAULT_GPU_RESOURCE } from '../../core/defaults';
 import { FieldError, invalid, required } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { imageOverride } from '../../core/model-deployment-object';
@@ -39,8 +40,6 @@ export const RAY_HEAD_CPU = '4';
 export const RAY_HEAD_DEFAULT_MEMORY = '16Gi';
 /** Memory limit of a worker container when its memory is unset. */
 export const RAY_WORKER_DEFAULT_MEMORY = '32Gi';
-/** Extended resource GPUs are requested under when `gpu.type` is unset. */
-export const DEFAULT_GPU_RESOURCE = 'nvidia.com/gpu';
 
 /** Worker group of an aggregated deployment. */
 export const AGGREGATED_WORKER_GROUP = 'gpu-workers';

@@ -2,14 +2,14 @@ import type { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { FieldError, forbidden, invalid, required } from '../../core/field-error';
-import { LABEL_DEPLOYMENT, LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
+import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { imageOverride, ServingModeName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { Warnings } from '../../warnings';
 import { modelServerEnv } from '../common/env';
 import { objectMeta } from '../common/metadata';
 import { addModelServerService } from '../common/model-server-service';
-import { BLOCKED_OVERRIDE_KEYS, mergeIntoFinalJson, PROVIDER_OVERRIDES_PATH, validateOverrideKeys } from '../common/overrides';
+import { BLOCKED_OVERRIDE_KEYS, mergeIntoFinalJson, PROVIDER_OVERRIDES_PATH, validateDeploymentOverrides } from '../common/overrides';
 import {
   nodeSelectorOf,
   podTemplateLabels,
@@ -18,7 +18,7 @@ import {
   userPodAnnotations,
   workloadLabels,
 } from '../common/pod-template';
-import { aggregatedSizing, componentSizing, ContainerSizing, containerResources, NVIDIA_GPU_RESOURCE } from '../common/resources';
+import { aggregatedSizing, componentSizing, ContainerSizing, containerResources, ignoredGpuTypeWarnings } from '../common/resources';
 import type { SpecComponentScaling } from '../common/spec-types';
 import type { ProviderTranslator } from '../provider-translator';
 import {
@@ -70,32 +70,26 @@ export const LLMD_TEMPLATE_SPEC_OVERRIDE_BLOCKED = 'overriding "spec.template.sp
  */
 export const LLMD_ROLE_LABEL = 'llm-d.ai/role';
 
-/** Pod labels that select llm-d's pods (Deployment selector, Service, InferencePool). */
-const PROTECTED_POD_LABELS: readonly string[] = [LABEL_DEPLOYMENT, 'app', LABEL_MODEL_DEPLOYMENT];
-
-const OVERRIDES_SPEC = `${PROVIDER_OVERRIDES_PATH}.spec`;
-
-
-function has(obj: Record<string, unknown>, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(obj, key);
-}
-
 /**
  * llm-d's checks of `spec.provider.overrides`, which are deep-merged into each Deployment:
  *
- * - AI Runway's: an object; no `apiVersion`/`kind`/`metadata`/`status` at the root
- *   (`overriding "<key>" is not allowed`); no `spec.template.spec` at all, whatever its value
- *   (`overriding "spec.template.spec" is not allowed`): llm-d keeps the pod spec to itself.
- * - Ours, each closing a way around those rules or a certain failure at apply time:
- *   a non-object `spec` or `spec.template` (it would replace the pod spec wholesale);
- *   `spec.selector`, a non-object `spec.template.metadata` or `.labels`, and the pod labels
- *   `airunway.ai/deployment`, `app` and `airunway.ai/model-deployment` (they tie the pods to the
- *   Deployment selector, the Service and the InferencePool; users cannot clobber them through
- *   `spec.podTemplate` either), and in disaggregated mode `llm-d.ai/role` (the endpoint picker
- *   routes by it); any other root key (a Deployment has none, the API server would drop it).
+ * - the ones of every Deployment-based provider (`validateDeploymentOverrides`): an object; no
+ *   `apiVersion`/`kind`/`metadata`/`status` at the root (`overriding "<key>" is not allowed`);
+ *   no `spec.selector`; no non-object `spec`, `spec.template`, `spec.template.metadata` or
+ *   `.labels`; no pod label `airunway.ai/deployment`, `app` or `airunway.ai/model-deployment`;
+ * - llm-d's own: no `spec.template.spec` at all, whatever its value (AI Runway's
+ *   `overriding "spec.template.spec" is not allowed`: llm-d keeps the pod spec to itself);
+ *   in disaggregated mode no pod label `llm-d.ai/role` (the endpoint picker routes by it); no
+ *   other root key than `spec` (a Deployment has none, the API server would drop it).
  */
 export function validateLlmdOverrides(overrides: unknown, mode: ServingModeName = 'aggregated'): FieldError[] {
-  const errors = validateOverrideKeys(overrides);
+  const errors = validateDeploymentOverrides(overrides, {
+    displayName: LLMD_DISPLAY_NAME,
+    podSpecBlockedMessage: LLMD_TEMPLATE_SPEC_OVERRIDE_BLOCKED,
+    protectedPodLabels: mode === 'disaggregated'
+      ? { [LLMD_ROLE_LABEL]: 'llm-d\'s endpoint picker tells prefill from decode pods by it' }
+      : {},
+  });
   if (!isJsonObject(overrides)) return errors;
   for (const key of Object.keys(overrides)) {
     if (key === 'spec' || BLOCKED_OVERRIDE_KEYS.includes(key)) continue;
@@ -104,51 +98,9 @@ export function validateLlmdOverrides(overrides: unknown, mode: ServingModeName 
       `a Deployment has no root field ${JSON.stringify(key)}; llm-d overrides merge into each Deployment, so put fields under "spec"`,
     ));
   }
-  if (!has(overrides, 'spec')) return errors;
-
   const spec = overrides.spec;
-  if (!isJsonObject(spec)) {
-    errors.push(forbidden(OVERRIDES_SPEC, `${LLMD_TEMPLATE_SPEC_OVERRIDE_BLOCKED} (a non-object "spec" would replace it)`));
-    return errors;
-  }
-  if (has(spec, 'selector')) {
-    errors.push(forbidden(
-      `${OVERRIDES_SPEC}.selector`,
-      'overriding "spec.selector" is not allowed: it must match the pod labels llm-d sets, which its Service selects',
-    ));
-  }
-  if (!has(spec, 'template')) return errors;
-
-  const template = spec.template;
-  if (!isJsonObject(template)) {
-    errors.push(forbidden(`${OVERRIDES_SPEC}.template`, `${LLMD_TEMPLATE_SPEC_OVERRIDE_BLOCKED} (a non-object "spec.template" would replace it)`));
-    return errors;
-  }
-  if (has(template, 'spec')) errors.push(forbidden(`${OVERRIDES_SPEC}.template.spec`, LLMD_TEMPLATE_SPEC_OVERRIDE_BLOCKED));
-  if (!has(template, 'metadata')) return errors;
-
-  const podLabelsReason = 'the Deployment selector, the Service and the InferencePool select llm-d pods by their labels';
-  const metadata = template.metadata;
-  if (!isJsonObject(metadata)) {
-    errors.push(forbidden(`${OVERRIDES_SPEC}.template.metadata`, `overriding "spec.template.metadata" with a non-object is not allowed: ${podLabelsReason}`));
-    return errors;
-  }
-  if (!has(metadata, 'labels')) return errors;
-  const labels = metadata.labels;
-  if (!isJsonObject(labels)) {
-    errors.push(forbidden(`${OVERRIDES_SPEC}.template.metadata.labels`, `overriding "spec.template.metadata.labels" with a non-object is not allowed: ${podLabelsReason}`));
-    return errors;
-  }
-  for (const key of PROTECTED_POD_LABELS) {
-    if (has(labels, key)) {
-      errors.push(forbidden(`${OVERRIDES_SPEC}.template.metadata.labels.${key}`, `overriding pod label ${JSON.stringify(key)} is not allowed: ${podLabelsReason}`));
-    }
-  }
-  if (mode === 'disaggregated' && has(labels, LLMD_ROLE_LABEL)) {
-    errors.push(forbidden(
-      `${OVERRIDES_SPEC}.template.metadata.labels.${LLMD_ROLE_LABEL}`,
-      `overriding pod label ${JSON.stringify(LLMD_ROLE_LABEL)} is not allowed: llm-d's endpoint picker tells prefill from decode pods by it`,
-    ));
+  if (isJsonObject(spec) && isJsonObject(spec.template) && Object.prototype.hasOwnProperty.call(spec.template, 'spec')) {
+    errors.push(forbidden(`${PROVIDER_OVERRIDES_PATH}.spec.template.spec`, LLMD_TEMPLATE_SPEC_OVERRIDE_BLOCKED));
   }
   return errors;
 }
@@ -336,16 +288,7 @@ function ignoredFieldWarnings(md: ResolvedModelDeployment): string[] {
         'into the container on every start (the vllm and dynamo providers mount a model cache)',
     );
   }
-  const gpuTypes: Array<[string, string | undefined]> = [
-    ['spec.resources.gpu.type', md.spec.resources?.gpu?.type],
-    ['spec.scaling.prefill.gpu.type', md.spec.scaling?.prefill?.gpu?.type],
-    ['spec.scaling.decode.gpu.type', md.spec.scaling?.decode?.gpu?.type],
-  ];
-  for (const [path, type] of gpuTypes) {
-    if (type && type !== NVIDIA_GPU_RESOURCE) {
-      warnings.push(`${LLMD_DISPLAY_NAME} ignores ${path} ${JSON.stringify(type)}: it always requests GPUs as ${NVIDIA_GPU_RESOURCE}`);
-    }
-  }
+  warnings.push(...ignoredGpuTypeWarnings(LLMD_DISPLAY_NAME, md.spec));
   return warnings;
 }
 

@@ -69,19 +69,17 @@ export function directVllmArgErrors(spec: ModelDeploymentSpec): FieldError[] {
 /** Per-Deployment inputs of the argument list. */
 export interface DirectVllmArgsOptions {
   /**
-   * GPU count of the container being rendered (the component's in disaggregated mode); when 0,
-   * `spec.resources.gpu.count` is used. `--tensor-parallel-size` is emitted when it exceeds 1.
+   * GPU count of the container being rendered; when 0, `spec.resources.gpu.count` is used.
+   * `--tensor-parallel-size` is emitted when it exceeds 1.
    */
   readonly gpuCount?: number;
-  /** `--kv-transfer-config` value (disaggregated mode only). */
-  readonly kvTransferConfig?: string;
 }
 
 /**
  * The vLLM server arguments of a Direct vLLM container, in AI Runway's order: networking, then
  * the flags derived from structured fields (each skipped when the user sets the same flag in
  * `engine.args` or as an `extraArgs` `--key`/`--key=value` token, so vLLM never receives two
- * conflicting values), the KV transfer config, `engine.args` sorted by key, `extraArgs` verbatim.
+ * conflicting values), `engine.args` sorted by key, `extraArgs` verbatim.
  *
  * Throws the first of `directVllmArgErrors` when the spec has not been validated.
  */
@@ -114,7 +112,6 @@ export function renderDirectVllmArgs(spec: ModelDeploymentSpec, options: DirectV
 
   const tensorParallel = options.gpuCount || spec.resources?.gpu?.count || 0;
   if (tensorParallel > 1 && derived('tensor-parallel-size')) out.push('--tensor-parallel-size', String(tensorParallel));
-  if (options.kvTransferConfig) out.push('--kv-transfer-config', options.kvTransferConfig);
 
   out.push(...namedEngineFlags(spec));
   out.push(...extraArgs);

@@ -7,10 +7,10 @@ import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { addManagedClaims } from '../../storage/managed-claim';
 import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
-import { PYNCCL_KV_TRANSFER_CONFIG_DECODE, PYNCCL_KV_TRANSFER_CONFIG_PREFILL } from '../common/engine-flags';
+import { Warnings } from '../../warnings';
 import { HF_HOME_ENV, modelServerEnv } from '../common/env';
 import { commonLabels, objectMeta } from '../common/metadata';
-import { mergeIntoFinalJson, validateOverrideKeys } from '../common/overrides';
+import { DeploymentOverrideRules, mergeIntoFinalJson, validateDeploymentOverrides } from '../common/overrides';
 import {
   nodeSelectorOf,
   podTemplateLabels,
@@ -19,7 +19,7 @@ import {
   userPodAnnotations,
   workloadLabels,
 } from '../common/pod-template';
-import { aggregatedSizing, componentSizing, ContainerSizing, containerResources } from '../common/resources';
+import { aggregatedSizing, ContainerSizing, containerResources, ignoredGpuTypeWarnings } from '../common/resources';
 import type { ProviderTranslator } from '../provider-translator';
 import {
   directVllmArgErrors,
@@ -49,11 +49,14 @@ export const HEALTH_PATH = '/health';
 
 const PROVIDER_DISPLAY_NAME = 'vLLM';
 
-/** The controller's rejection of disaggregated mode (its transformer can render it). */
+/** The controller's rejection of disaggregated mode (also the translator's backstop). */
 export const DISAGGREGATED_NOT_SUPPORTED =
   'vLLM provider does not support disaggregated serving mode; use spec.serving.mode: aggregated';
 /** The controller's rejection of a deployment without GPUs. */
 export const GPU_REQUIRED = 'vLLM provider requires GPU resources (spec.resources.gpu.count > 0)';
+
+/** How `validateDeploymentOverrides` checks Direct vLLM's overrides. */
+const OVERRIDE_RULES: DeploymentOverrideRules = { displayName: PROVIDER_DISPLAY_NAME };
 
 function engineNotSupported(engine: string): string {
   return `vLLM provider only supports vllm engine, got ${engine}`;
@@ -67,8 +70,10 @@ export function directVllmImage(md: ResolvedModelDeployment): string {
 /**
  * The Direct vLLM controller's rejections, plus the ones its transformer would raise while
  * building objects, so they fail the synth with a field path instead of a failed pod:
- * engine must be vllm; disaggregated mode is refused; aggregated mode needs GPUs; overrides may
- * not name apiVersion/kind/metadata/status; launch flags must pass `directVllmArgErrors`.
+ * engine must be vllm; disaggregated mode is refused; aggregated mode needs GPUs; overrides must
+ * pass `validateDeploymentOverrides` (no apiVersion/kind/metadata/status, selector or
+ * selector/ownership pod labels, nothing that would replace the spec, pod template, pod spec or
+ * containers); launch flags must pass `directVllmArgErrors`.
  */
 export function validateDirectVllm(md: ResolvedModelDeployment): FieldError[] {
   const errors: FieldError[] = [];
@@ -82,7 +87,7 @@ export function validateDirectVllm(md: ResolvedModelDeployment): FieldError[] {
     if (count === undefined || count === null) errors.push(required('spec.resources.gpu.count', GPU_REQUIRED));
     else if (!(count > 0)) errors.push(invalid('spec.resources.gpu.count', count, GPU_REQUIRED));
   }
-  errors.push(...validateOverrideKeys(md.spec.provider?.overrides));
+  errors.push(...validateDeploymentOverrides(md.spec.provider?.overrides, OVERRIDE_RULES));
   errors.push(...directVllmArgErrors(md.spec));
   return errors;
 }
@@ -153,22 +158,20 @@ function directVllmPodSpec(md: ResolvedModelDeployment, args: string[], sizing: 
 
 function addDeployment(
   scope: Construct,
-  id: string,
   md: ResolvedModelDeployment,
-  name: string,
   replicas: number,
   sizing: ContainerSizing,
   args: string[],
 ): k8s.KubeDeployment {
   const annotations = userPodAnnotations(md);
-  const deployment = new k8s.KubeDeployment(scope, id, {
-    metadata: objectMeta(md, name, workloadLabels(md), annotations),
+  const deployment = new k8s.KubeDeployment(scope, 'Deployment', {
+    metadata: objectMeta(md, md.name, workloadLabels(md), annotations),
     spec: {
       replicas,
-      selector: { matchLabels: selectorLabels(md, name) },
+      selector: { matchLabels: selectorLabels(md, md.name) },
       template: {
         metadata: {
-          labels: podTemplateLabels(md, name),
+          labels: podTemplateLabels(md, md.name),
           ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
         },
         spec: directVllmPodSpec(md, args, sizing),
@@ -177,70 +180,42 @@ function addDeployment(
   });
   const overrides = md.spec.provider?.overrides;
   if (overrides !== undefined && overrides !== null) {
-    const blocked = validateOverrideKeys(overrides);
+    const blocked = validateDeploymentOverrides(overrides, OVERRIDE_RULES);
     if (blocked.length > 0) throw new Error(`failed to build Deployment: failed to apply provider overrides: ${blocked[0].message}`);
     mergeIntoFinalJson(deployment, overrides as Record<string, unknown>);
   }
   return deployment;
 }
 
-
 /**
  * Creates the Direct vLLM objects under `scope` and returns them, primary Deployment first:
+ * Deployment `<md>` and Service `<md>` (ids `Deployment`, `Service`), then one PVC per managed
+ * storage volume. AI Runway's Direct vLLM mounts those claims but never creates them; we
+ * synthesize them so the Deployment does not wait for a claim nobody makes.
  *
- * - aggregated: Deployment `<md>` and Service `<md>` (ids `Deployment`, `Service`);
- * - disaggregated (rendered like AI Runway's transformer, though `validateDirectVllm` refuses it):
- *   Deployments `<md>-decode`, `<md>-prefill`, then Services `<md>-decode`, `<md>-prefill`;
- * - then one PVC per managed storage volume. AI Runway's Direct vLLM mounts those claims but never
- *   creates them; we synthesize them so the Deployment does not wait for a claim nobody makes.
- *
- * No download Job: only Dynamo downloads in AI Runway (vLLM downloads on start into HF_HOME).
- * No ownerReferences: the ModelDeployment uid is unknown at build time; the common labels tie
- * the objects to it instead.
+ * Aggregated mode only: a disaggregated deployment throws `DISAGGREGATED_NOT_SUPPORTED`, as
+ * `validateDirectVllm` reports it. No download Job: only Dynamo downloads in AI Runway (vLLM
+ * downloads on start into HF_HOME). No ownerReferences: the ModelDeployment uid is unknown at
+ * build time; the common labels tie the objects to it instead. A warning is recorded on the
+ * Deployment for each non-NVIDIA `gpu.type` (GPUs are always requested as `nvidia.com/gpu`).
  */
 export function translateDirectVllm(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
   if (md.engine !== 'vllm') throw new Error(engineNotSupported(md.engine));
-  const objects: ApiObject[] = md.mode === 'disaggregated' ? addDisaggregated(scope, md) : addAggregated(scope, md);
-  objects.push(...addManagedClaims(scope, md, commonLabels(md)));
-  return objects;
-}
-
-function addAggregated(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
+  if (md.mode === 'disaggregated') throw new Error(DISAGGREGATED_NOT_SUPPORTED);
   const configured = md.spec.scaling?.replicas ?? 0;
   const replicas = configured > 0 ? configured : 1;
   const sizing = aggregatedSizing(md.spec);
   const args = renderDirectVllmArgs(md.spec, { gpuCount: sizing.gpuCount });
+  const deployment = addDeployment(scope, md, replicas, sizing, args);
+  for (const warning of ignoredGpuTypeWarnings(PROVIDER_DISPLAY_NAME, md.spec)) Warnings.add(deployment, warning);
   return [
-    addDeployment(scope, 'Deployment', md, md.name, replicas, sizing, args),
+    deployment,
     addModelServerService(scope, 'Service', md, md.name, DIRECT_VLLM_PORT),
+    ...addManagedClaims(scope, md, commonLabels(md)),
   ];
 }
 
-function addDisaggregated(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
-  const scaling = md.spec.scaling;
-  if (!scaling) throw new Error('spec.scaling is required for disaggregated serving mode');
-  const { decode, prefill } = scaling;
-  if (!decode) throw new Error('spec.scaling.decode is required for disaggregated serving mode');
-  if (!prefill) throw new Error('spec.scaling.prefill is required for disaggregated serving mode');
-  if (!decode.gpu) throw new Error('spec.scaling.decode.gpu is required for disaggregated serving mode');
-  if (!prefill.gpu) throw new Error('spec.scaling.prefill.gpu is required for disaggregated serving mode');
-
-  const decodeName = `${md.name}-decode`;
-  const prefillName = `${md.name}-prefill`;
-  const decodeSizing = componentSizing(decode);
-  const prefillSizing = componentSizing(prefill);
-  const decodeArgs = renderDirectVllmArgs(md.spec, { gpuCount: decodeSizing.gpuCount, kvTransferConfig: PYNCCL_KV_TRANSFER_CONFIG_DECODE });
-  const prefillArgs = renderDirectVllmArgs(md.spec, { gpuCount: prefillSizing.gpuCount, kvTransferConfig: PYNCCL_KV_TRANSFER_CONFIG_PREFILL });
-  // Component replicas are used as given (the CRD defaults them to 1).
-  return [
-    addDeployment(scope, 'DecodeDeployment', md, decodeName, decode.replicas ?? 1, decodeSizing, decodeArgs),
-    addDeployment(scope, 'PrefillDeployment', md, prefillName, prefill.replicas ?? 1, prefillSizing, prefillArgs),
-    addModelServerService(scope, 'DecodeService', md, decodeName, DIRECT_VLLM_PORT),
-    addModelServerService(scope, 'PrefillService', md, prefillName, DIRECT_VLLM_PORT),
-  ];
-}
-
-/** The Direct vLLM provider (`vllm`): plain vLLM Deployments and Services. */
+/** The Direct vLLM provider (`vllm`): a plain vLLM Deployment and Service. */
 export const vllmTranslator: ProviderTranslator = {
   providerName: 'vllm',
   displayName: PROVIDER_DISPLAY_NAME,

@@ -4,8 +4,10 @@ import {
   deepMergeJson,
   mergeIntoFinalJson,
   OverrideNullHandling,
+  validateDeploymentOverrides,
   validateOverrideKeys,
 } from '../../../src/providers/common/overrides';
+import { ignoredGpuTypeWarnings } from '../../../src/providers/common/resources';
 
 describe('provider overrides', () => {
   test('merge objects recursively and replace everything else', () => {
@@ -41,5 +43,47 @@ describe('provider overrides', () => {
       'overriding "status" is not allowed',
     ]);
     expect(validateOverrideKeys({ spec: {} }, ['spec']).map((e) => e.path)).toEqual(['spec.provider.overrides.spec']);
+  });
+
+  describe('Deployment overrides', () => {
+    const rules = { displayName: 'P' };
+    const paths = (overrides: unknown, r = rules) => validateDeploymentOverrides(overrides, r).map((e) => e.path);
+
+    test('accept absent overrides and fields that keep the Deployment valid', () => {
+      expect(paths(undefined)).toEqual([]);
+      expect(paths({ spec: { replicas: 2, template: { metadata: { labels: { team: 'ml' } }, spec: { containers: [{ name: 'c' }] } } } })).toEqual([]);
+    });
+
+    test('refuse the blocked keys, the selector, non-object parts, null containers and the selector/ownership pod labels', () => {
+      expect(paths({ kind: 'x', spec: { selector: null, template: { metadata: { labels: { 'app': 'a', 'airunway.ai/deployment': 'd' } }, spec: { containers: null } } } })).toEqual([
+        'spec.provider.overrides.kind',
+        'spec.provider.overrides.spec.selector',
+        'spec.provider.overrides.spec.template.spec.containers',
+        'spec.provider.overrides.spec.template.metadata.labels.airunway.ai/deployment',
+        'spec.provider.overrides.spec.template.metadata.labels.app',
+      ]);
+      expect(paths({ spec: 'x' })).toEqual(['spec.provider.overrides.spec']);
+      expect(paths({ spec: { template: 1 } })).toEqual(['spec.provider.overrides.spec.template']);
+    });
+
+    test('refuse the provider\'s extra pod labels with its reason', () => {
+      const errors = validateDeploymentOverrides({ spec: { template: { metadata: { labels: { role: 'r' } } } } }, { ...rules, protectedPodLabels: { role: 'routed by it' } });
+      expect(errors.map((e) => e.message)).toEqual(['overriding pod label "role" is not allowed: routed by it']);
+    });
+
+    test('leave the pod spec to a provider that refuses it, and say so for non-object parts', () => {
+      const blocked = { ...rules, podSpecBlockedMessage: 'no pod spec' };
+      expect(paths({ spec: { template: { spec: null } } }, blocked)).toEqual([]);
+      expect(validateDeploymentOverrides({ spec: null }, blocked).map((e) => e.message)).toEqual(['no pod spec (a non-object "spec" would replace it)']);
+    });
+  });
+
+  test('warn about every non-NVIDIA GPU type a Deployment-based provider ignores', () => {
+    expect(ignoredGpuTypeWarnings('P', { model: { id: 'm' } } as any)).toEqual([]);
+    expect(ignoredGpuTypeWarnings('P', {
+      model: { id: 'm' },
+      resources: { gpu: { count: 1, type: 'nvidia.com/gpu' } },
+      scaling: { decode: { gpu: { count: 1, type: 'amd.com/gpu' } } },
+    } as any)).toEqual(['P ignores spec.scaling.decode.gpu.type "amd.com/gpu": it always requests GPUs as nvidia.com/gpu']);
   });
 });

@@ -2,7 +2,6 @@ import { ApiObject, JsonPatch, Testing } from 'cdk8s';
 import { FixtureOptions, kaitoLlamaCppDeployment, kaitoVllmDeployment, LLAMACPP_IMAGE } from './fixtures';
 import { FieldErrorKind, formatFieldError } from '../../../src/core/field-error';
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
-import { kaitoNodeProvisioningFromEnv } from '../../../src/providers/kaito/node-provisioning';
 import {
   createKaitoTranslator,
   KaitoTranslatorOptions,
@@ -247,26 +246,6 @@ describe('kaitoTranslator', () => {
           .not.toHaveProperty('instanceType');
         expect(workspaceOf(kaitoVllmDeployment(), { nodeProvisioning: { cpuInstanceType: 'Standard_D8s_v5', gpuInstanceType: '  ' } }).resource)
           .not.toHaveProperty('instanceType');
-      });
-
-      test.each(['1', 't', 'true', 'TRUE', ' y ', 'yes', 'on', 'Enabled'])('reads the AI Runway variables when NAP is %p', (value) => {
-        expect(kaitoNodeProvisioningFromEnv({
-          AIRUNWAY_KAITO_NODE_AUTO_PROVISIONING: value,
-          AIRUNWAY_KAITO_GPU_INSTANCE_TYPE: ' Standard_NC24ads_A100_v4 ',
-          AIRUNWAY_KAITO_CPU_INSTANCE_TYPE: 'Standard_D8s_v5',
-        })).toEqual(nodeProvisioning);
-      });
-
-      test.each([undefined, '', '0', 'false', 'no', 'off', 'disabled', 'nap'])('ignores the instance types when NAP is %p', (value) => {
-        expect(kaitoNodeProvisioningFromEnv({
-          AIRUNWAY_KAITO_NODE_AUTO_PROVISIONING: value,
-          AIRUNWAY_KAITO_GPU_INSTANCE_TYPE: 'Standard_NC24ads_A100_v4',
-          AIRUNWAY_KAITO_CPU_INSTANCE_TYPE: 'Standard_D8s_v5',
-        })).toEqual({});
-      });
-
-      test('drops empty instance type variables', () => {
-        expect(kaitoNodeProvisioningFromEnv({ AIRUNWAY_KAITO_NODE_AUTO_PROVISIONING: 'true', AIRUNWAY_KAITO_GPU_INSTANCE_TYPE: ' ' })).toEqual({});
       });
     });
   });

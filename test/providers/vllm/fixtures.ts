@@ -13,7 +13,7 @@ export function vllmDeployment(options: FixtureOptions = {}): ResolvedModelDeplo
   return admittedDeployment('vllm', options);
 }
 
-/** A disaggregated deployment: 2 decode replicas × 2 GPUs, 1 prefill replica × 1 GPU. */
+/** A disaggregated deployment (which Direct vLLM refuses): 2 decode replicas × 2 GPUs, 1 prefill replica × 1 GPU. */
 export function disaggregatedDeployment(options: FixtureOptions = {}): ResolvedModelDeployment {
   return vllmDeployment({
     ...options,

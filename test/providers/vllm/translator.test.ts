@@ -9,11 +9,13 @@ import {
   validateDirectVllm,
   vllmTranslator,
 } from '../../../src/providers/vllm/translator';
+import { Warning, Warnings } from '../../../src/warnings';
 import { expectValidManifests } from '../../support/schema-validator';
 
 interface Synthesized {
   readonly returned: ReturnType<typeof translateDirectVllm>;
   readonly manifests: any[];
+  readonly warnings: Warning[];
 }
 
 function synth(md: ResolvedModelDeployment, options: { validateSchema?: boolean } = {}): Synthesized {
@@ -21,7 +23,7 @@ function synth(md: ResolvedModelDeployment, options: { validateSchema?: boolean 
   const returned = vllmTranslator.translate(chart, md);
   const manifests = Testing.synth(chart);
   if (options.validateSchema ?? true) expectValidManifests(manifests);
-  return { returned, manifests };
+  return { returned, manifests, warnings: Warnings.collect(chart) };
 }
 
 function synthOf(options: FixtureOptions = {}): any[] {
@@ -277,11 +279,19 @@ describe('vllmTranslator', () => {
     });
 
     test('requests GPUs as nvidia.com/gpu whatever gpu.type says, memory in limits and requests, cpu in requests', () => {
-      const c = container(synthOf({ spec: { resources: { gpu: { count: 2, type: 'amd.com/gpu' }, memory: '32Gi', cpu: '4' } } }));
-      expect(c.resources).toEqual({
+      const { manifests, warnings } = synth(vllmDeployment({ spec: { resources: { gpu: { count: 2, type: 'amd.com/gpu' }, memory: '32Gi', cpu: '4' } } }));
+      expect(container(manifests).resources).toEqual({
         limits: { 'nvidia.com/gpu': '2', 'memory': '32Gi' },
         requests: { 'nvidia.com/gpu': '2', 'memory': '32Gi', 'cpu': '4' },
       });
+      expect(warnings).toEqual([
+        { path: 'test/Deployment', message: 'vLLM ignores spec.resources.gpu.type "amd.com/gpu": it always requests GPUs as nvidia.com/gpu' },
+      ]);
+    });
+
+    test('does not warn about an nvidia.com/gpu or unset gpu.type', () => {
+      expect(synth(vllmDeployment({ spec: { resources: { gpu: { count: 1, type: 'nvidia.com/gpu' } } } })).warnings).toEqual([]);
+      expect(synth(vllmDeployment()).warnings).toEqual([]);
     });
 
     test('omits resources when nothing is requested', () => {
@@ -588,82 +598,37 @@ describe('vllmTranslator', () => {
       expect(find(manifests, 'Deployment', 'qwen').spec.template.spec.nodeSelector).toBeNull();
     });
 
-    test('apply to both Deployments in disaggregated mode', () => {
-      const { manifests } = synth(
-        disaggregatedDeployment({ spec: { provider: { name: 'vllm', overrides: { spec: { minReadySeconds: 30 } } } } }),
-      );
-      expect(find(manifests, 'Deployment', 'qwen-decode').spec.minReadySeconds).toBe(30);
-      expect(find(manifests, 'Deployment', 'qwen-prefill').spec.minReadySeconds).toBe(30);
-      expect(find(manifests, 'Service', 'qwen-decode').spec.minReadySeconds).toBeUndefined();
+    test('may set pod labels other than the selector and ownership ones, and replace the containers', () => {
+      const manifests = synthOf({
+        spec: {
+          provider: {
+            name: 'vllm',
+            overrides: {
+              spec: {
+                template: {
+                  metadata: { labels: { team: 'ml' } },
+                  spec: { containers: [{ name: 'custom', image: 'example.com/vllm:1' }] },
+                },
+              },
+            },
+          },
+        },
+      });
+      const deployment = find(manifests, 'Deployment', 'qwen');
+      expect(deployment.spec.template.metadata.labels).toEqual({
+        'airunway.ai/deployment': 'qwen', 'app': 'qwen', 'airunway.ai/model-deployment': 'qwen', 'team': 'ml',
+      });
+      expect(deployment.spec.template.spec.containers).toEqual([{ name: 'custom', image: 'example.com/vllm:1' }]);
     });
 
     test('fails when an override names a blocked top-level key (translate backstop)', () => {
       const md = vllmDeployment({ spec: { provider: { name: 'vllm', overrides: { kind: 'StatefulSet' } } } });
       expect(() => synth(md)).toThrow('failed to build Deployment: failed to apply provider overrides: overriding "kind" is not allowed');
     });
-  });
 
-  describe('disaggregated rendering (refused by validate, rendered like the transformer)', () => {
-    test('matches the snapshot', () => {
-      expect(synth(disaggregatedDeployment()).manifests).toMatchSnapshot();
-    });
-
-    test('creates decode and prefill Deployments, then their Services, decode first', () => {
-      const { returned, manifests } = synth(disaggregatedDeployment());
-      expect(returned.map((o) => [o.node.id, o.kind, o.name])).toEqual([
-        ['DecodeDeployment', 'Deployment', 'qwen-decode'],
-        ['PrefillDeployment', 'Deployment', 'qwen-prefill'],
-        ['DecodeService', 'Service', 'qwen-decode'],
-        ['PrefillService', 'Service', 'qwen-prefill'],
-      ]);
-      expect(find(manifests, 'Service', 'qwen-prefill').spec.selector).toEqual({ 'airunway.ai/deployment': 'qwen', 'app': 'qwen-prefill' });
-      expect(find(manifests, 'Deployment', 'qwen-decode').spec.selector.matchLabels).toEqual({ 'airunway.ai/deployment': 'qwen', 'app': 'qwen-decode' });
-    });
-
-    test('uses per-component replicas, resources, tensor parallelism, shm and PyNccl KV roles', () => {
-      const manifests = synth(disaggregatedDeployment()).manifests;
-      const decode = find(manifests, 'Deployment', 'qwen-decode');
-      const prefill = find(manifests, 'Deployment', 'qwen-prefill');
-      expect(decode.spec.replicas).toBe(2);
-      expect(prefill.spec.replicas).toBe(1);
-      expect(decode.spec.template.spec.containers[0].args).toEqual([
-        ...BASE_ARGS,
-        '--tensor-parallel-size', '2',
-        '--kv-transfer-config', '{"kv_connector":"PyNcclConnector","kv_role":"kv_consumer"}',
-      ]);
-      expect(prefill.spec.template.spec.containers[0].args).toEqual([
-        ...BASE_ARGS,
-        '--kv-transfer-config', '{"kv_connector":"PyNcclConnector","kv_role":"kv_producer"}',
-      ]);
-      expect(decode.spec.template.spec.containers[0].resources).toEqual({
-        limits: { 'nvidia.com/gpu': '2', 'memory': '64Gi' },
-        requests: { 'nvidia.com/gpu': '2', 'memory': '64Gi' },
-      });
-      expect(decode.spec.template.spec.volumes).toEqual([{ name: 'shm', emptyDir: { medium: 'Memory', sizeLimit: '20Gi' } }]);
-      expect(prefill.spec.template.spec.volumes).toBeUndefined();
-    });
-
-    test('keeps an explicit 0 component replicas', () => {
-      const md = disaggregatedDeployment({
-        spec: {
-          scaling: {
-            decode: { replicas: 0, gpu: { count: 1 } },
-            prefill: { replicas: 1, gpu: { count: 1 } },
-          },
-        },
-      });
-      expect(find(synth(md).manifests, 'Deployment', 'qwen-decode').spec.replicas).toBe(0);
-    });
-
-    test.each([
-      ['spec.scaling is required for disaggregated serving mode', undefined],
-      ['spec.scaling.decode is required for disaggregated serving mode', { prefill: { gpu: { count: 1 } } }],
-      ['spec.scaling.prefill is required for disaggregated serving mode', { decode: { gpu: { count: 1 } } }],
-      ['spec.scaling.decode.gpu is required for disaggregated serving mode', { decode: { replicas: 1 }, prefill: { gpu: { count: 1 } } }],
-      ['spec.scaling.prefill.gpu is required for disaggregated serving mode', { decode: { gpu: { count: 1 } }, prefill: { replicas: 1 } }],
-    ])('fails when rendering disaggregated mode: %s', (message, scaling) => {
-      const md = disaggregatedDeployment({ spec: { scaling } });
-      expect(() => vllmTranslator.translate(Testing.chart(), md)).toThrow(message);
+    test('fails when an override would break the Deployment (translate backstop)', () => {
+      const md = vllmDeployment({ spec: { provider: { name: 'vllm', overrides: { spec: { selector: { matchLabels: { x: 'y' } } } } } } });
+      expect(() => synth(md)).toThrow('failed to build Deployment: failed to apply provider overrides: overriding "spec.selector" is not allowed');
     });
   });
 
@@ -689,6 +654,10 @@ describe('vllmTranslator', () => {
       expect(errorsOf(disaggregatedDeployment())).toEqual([
         'spec.serving.mode: Invalid value: "disaggregated": vLLM provider does not support disaggregated serving mode; use spec.serving.mode: aggregated',
       ]);
+      // translate refuses it too, should it be called without validation.
+      expect(() => vllmTranslator.translate(Testing.chart(), disaggregatedDeployment())).toThrow(
+        'vLLM provider does not support disaggregated serving mode; use spec.serving.mode: aggregated',
+      );
     });
 
     test('fails when no GPU is requested', () => {
@@ -712,6 +681,79 @@ describe('vllmTranslator', () => {
       expect(() => vllmTranslator.translate(Testing.chart(), md)).toThrow(
         'failed to build Deployment: failed to apply provider overrides: overrides must be a JSON object',
       );
+    });
+
+    function withOverrides(overrides: unknown): FixtureOptions {
+      return { spec: { provider: { name: 'vllm', overrides: overrides as any } } };
+    }
+
+    const POD_LABELS_REASON = 'the Deployment selector, the Service and the InferencePool select vLLM pods by their labels';
+
+    test('fails when overrides change the selector and the pod labels it selects', () => {
+      // The reviewed case: the API server would reject the selector/pod-label mismatch.
+      const md = vllmDeployment(withOverrides({ spec: { selector: { matchLabels: { x: 'y' } }, template: { metadata: { labels: { app: 'other' } } } } }));
+      expect(errorsOf(md)).toEqual([
+        'spec.provider.overrides.spec.selector: Forbidden: overriding "spec.selector" is not allowed: it must match the pod labels vLLM sets, which its Service selects',
+        `spec.provider.overrides.spec.template.metadata.labels.app: Forbidden: overriding pod label "app" is not allowed: ${POD_LABELS_REASON}`,
+      ]);
+    });
+
+    test.each([
+      ['a selector', { matchLabels: { x: 'y' } }],
+      ['null', null],
+    ])('fails when overrides set spec.selector (%s)', (_, selector) => {
+      expect(errorsOf(withOverrides({ spec: { selector } }))).toEqual([
+        'spec.provider.overrides.spec.selector: Forbidden: overriding "spec.selector" is not allowed: it must match the pod labels vLLM sets, which its Service selects',
+      ]);
+    });
+
+    test.each(['app', 'airunway.ai/deployment', 'airunway.ai/model-deployment'])('fails when overrides set the pod label %s', (label) => {
+      expect(errorsOf(withOverrides({ spec: { template: { metadata: { labels: { [label]: 'x', team: 'ml' } } } } }))).toEqual([
+        `spec.provider.overrides.spec.template.metadata.labels.${label}: Forbidden: overriding pod label ${JSON.stringify(label)} is not allowed: ${POD_LABELS_REASON}`,
+      ]);
+    });
+
+    test('fails when overrides replace spec, spec.template or spec.template.spec with a non-object', () => {
+      expect(errorsOf(withOverrides({ spec: null }))).toEqual([
+        'spec.provider.overrides.spec: Forbidden: overriding "spec" with a non-object is not allowed: it would replace the whole Deployment spec',
+      ]);
+      expect(errorsOf(withOverrides({ spec: { template: null } }))).toEqual([
+        'spec.provider.overrides.spec.template: Forbidden: overriding "spec.template" with a non-object is not allowed: it would replace the whole pod template',
+      ]);
+      expect(errorsOf(withOverrides({ spec: { template: { spec: null } } }))).toEqual([
+        'spec.provider.overrides.spec.template.spec: Forbidden: overriding "spec.template.spec" with a non-object is not allowed: it would replace the whole pod spec',
+      ]);
+      expect(errorsOf(withOverrides({ spec: { template: [] } }))).toHaveLength(1);
+    });
+
+    test('fails when overrides replace the pod metadata or labels with a non-object', () => {
+      expect(errorsOf(withOverrides({ spec: { template: { metadata: null } } }))).toEqual([
+        `spec.provider.overrides.spec.template.metadata: Forbidden: overriding "spec.template.metadata" with a non-object is not allowed: ${POD_LABELS_REASON}`,
+      ]);
+      expect(errorsOf(withOverrides({ spec: { template: { metadata: { labels: 'x' } } } }))).toEqual([
+        `spec.provider.overrides.spec.template.metadata.labels: Forbidden: overriding "spec.template.metadata.labels" with a non-object is not allowed: ${POD_LABELS_REASON}`,
+      ]);
+    });
+
+    test.each([
+      ['null', null],
+      ['an empty list', []],
+      ['a non-list', { name: 'vllm' }],
+    ])('fails when overrides set spec.template.spec.containers to %s', (_, containers) => {
+      const md = vllmDeployment(withOverrides({ spec: { template: { spec: { containers } } } }));
+      const message = 'overriding "spec.template.spec.containers" with anything but a non-empty list is not allowed: a pod needs at least one container';
+      expect(errorsOf(md)).toEqual([`spec.provider.overrides.spec.template.spec.containers: Forbidden: ${message}`]);
+      expect(() => vllmTranslator.translate(Testing.chart(), md)).toThrow(`failed to build Deployment: failed to apply provider overrides: ${message}`);
+    });
+
+    test('accepts overrides of other spec, pod template and pod spec fields', () => {
+      expect(errorsOf(withOverrides({
+        spec: {
+          minReadySeconds: 30,
+          strategy: null,
+          template: { metadata: { labels: { team: 'ml' }, annotations: {} }, spec: { schedulerName: 's', nodeSelector: null, containers: [{ name: 'c' }] } },
+        },
+      }))).toEqual([]);
     });
 
     test.each(['host', 'port', '--port', 'port=9000'])('fails when engine.args sets the networking key %s', (key) => {
