@@ -147,7 +147,8 @@ export class ProviderRegistry extends Construct {
     }
     for (const t of SHIPPED_TRANSLATORS) this.translators.set(t.providerName, t);
     // Providers whose translation depends on settings of this registry.
-    this.translators.set(DYNAMO_PROVIDER_NAME, createDynamoTranslator({ dynamoVersion: props.dynamoVersion, modelDownloadImage: props.modelDownloadImage }));
+    const { dynamoVersion, modelDownloadImage } = props;
+    this.translators.set(DYNAMO_PROVIDER_NAME, createDynamoTranslator({ dynamoVersion, modelDownloadImage }));
     this.translators.set(
       KAITO_PROVIDER_NAME,
       createKaitoTranslator({ nodeProvisioning: { gpuInstanceType: props.kaitoGpuInstanceType, cpuInstanceType: props.kaitoCpuInstanceType } }),
