@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { expectValidManifests, formatViolation, validateManifest } from './schema-validator';
+import { celRuleCoverage, celRuleStats, expectValidManifests, formatViolation, validateManifest } from './schema-validator';
 import {
   findUpstreamSchema,
   listUpstreamSchemas,
@@ -175,6 +175,16 @@ const httpRoute = () => ({
       matches: [{ path: { type: 'PathPrefix', value: '/v1' } }],
       backendRefs: [{ group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'qwen-pool' }],
     }],
+  },
+});
+
+const gateway = () => ({
+  apiVersion: 'gateway.networking.k8s.io/v1',
+  kind: 'Gateway',
+  metadata: { name: 'inference-gateway' },
+  spec: {
+    gatewayClassName: 'istio',
+    listeners: [{ name: 'http', port: 80, protocol: 'HTTP', allowedRoutes: { namespaces: { from: 'Same' } } }],
   },
 });
 
@@ -435,6 +445,8 @@ describe('custom resources (CRD structural schemas)', () => {
     obj.spec.components[0].type = 'router';
     obj.spec.components.push({ name: 'decode' });
     expect(problems(obj)).toEqual([
+      // The CRD's CEL rule on spec.components catches the duplicate as well.
+      'spec.components: component names must be unique case-insensitively',
       'spec.components[0].type: must be one of "frontend", "worker", "prefill", "decode", "planner", "epp"; got string "router"',
       'spec.components[2]: duplicate entry for list-map key {"name":"decode"}',
     ]);
@@ -490,6 +502,8 @@ describe('custom resources (CRD structural schemas)', () => {
     obj.spec.rules[0].backendRefs[0].namespaceName = 'x';
     expect(problems(obj)).toEqual([
       'spec.rules[0].backendRefs[0].namespaceName: unknown field (not in the upstream schema; the API server would drop it)',
+      // The CRD also carries a CEL rule for the path type; the API server reports both.
+      "spec.rules[0].matches[0].path: type must be one of ['Exact', 'PathPrefix', 'RegularExpression']",
       'spec.rules[0].matches[0].path.type: must be one of "Exact", "PathPrefix", "RegularExpression"; got string "Prefix"',
     ]);
   });
@@ -509,6 +523,144 @@ describe('custom resources (CRD structural schemas)', () => {
     expect(findUpstreamSchema('nvidia.com/v1beta1', 'DynamoGraphDeployment')).toMatchObject({ deprecated: false });
     expect(findUpstreamSchema('apps/v1', 'Deployment')).toMatchObject({ source: 'kubernetes', file: 'kubernetes/apis__apps__v1_openapi.json' });
     expect(findUpstreamSchema('modelplane.ai/v1alpha1', 'ModelDeployment')).toMatchObject({ source: 'xrd' });
+  });
+});
+
+// --- CEL validation rules of real CRDs -------------------------------------------------------------
+
+describe('CEL validation rules (x-kubernetes-validations) of upstream CRDs', () => {
+  test('valid HTTPRoute, Gateway and InferencePool pass, and their rules were evaluated', () => {
+    const before = celRuleStats().evaluations;
+    for (const obj of [httpRoute(), gateway(), inferencePool()]) {
+      expect(problems(obj)).toEqual([]);
+    }
+    expect(celRuleStats().evaluations).toBeGreaterThan(before + 20);
+  });
+
+  test('HTTPRoute: Exact and PathPrefix path values must be absolute, clean paths', () => {
+    const obj: any = httpRoute();
+    obj.spec.rules[0].matches[0].path.value = 'v1//chat';
+    expect(problems(obj)).toEqual([
+      "spec.rules[0].matches[0].path: value must be an absolute path and start with '/' when type one of ['Exact', 'PathPrefix']",
+      "spec.rules[0].matches[0].path: must not contain '//' when type one of ['Exact', 'PathPrefix']",
+    ]);
+    obj.spec.rules[0].matches[0].path.value = '/v1/chat#x';
+    expect(problems(obj)).toEqual([
+      "spec.rules[0].matches[0].path: must not contain '#' when type one of ['Exact', 'PathPrefix']",
+      "spec.rules[0].matches[0].path: must only contain valid characters (matching ^(?:[-A-Za-z0-9/._~!$&'()*+,;=:@]|[%][0-9a-fA-F]{2})+$) for types ['Exact', 'PathPrefix']",
+    ]);
+    // The rules apply to Exact and PathPrefix only.
+    obj.spec.rules[0].matches[0].path = { type: 'RegularExpression', value: 'v1//chat' };
+    expect(problems(obj)).toEqual([]);
+  });
+
+  test('HTTPRoute: the backend request timeout may not exceed the request timeout (compared as durations)', () => {
+    const obj: any = httpRoute();
+    obj.spec.rules[0].timeouts = { request: '10s', backendRequest: '1m' };
+    expect(problems(obj)).toEqual(['spec.rules[0].timeouts: backendRequest timeout cannot be longer than request timeout']);
+    // As strings '30s' > '1m'; as durations 30s < 1m.
+    obj.spec.rules[0].timeouts = { request: '1m', backendRequest: '30s' };
+    expect(problems(obj)).toEqual([]);
+    // A zero request timeout disables it.
+    obj.spec.rules[0].timeouts = { request: '0s', backendRequest: '1h' };
+    expect(problems(obj)).toEqual([]);
+  });
+
+  test('HTTPRoute: defaults are applied before the rules run (no matches means one PathPrefix "/" match)', () => {
+    const obj: any = httpRoute();
+    delete obj.spec.rules[0].matches;
+    obj.spec.rules[0].filters = [{ type: 'URLRewrite', urlRewrite: { path: { type: 'ReplacePrefixMatch', replacePrefixMatch: '/' } } }];
+    expect(problems(obj)).toEqual([]);
+    obj.spec.rules[0].matches = [{ path: { type: 'Exact', value: '/v1' } }];
+    expect(problems(obj)).toEqual([
+      'spec.rules[0]: When using URLRewrite filter with path.replacePrefixMatch, exactly one PathPrefix match must be specified',
+    ]);
+  });
+
+  test('HTTPRoute: reserved words are escaped as Kubernetes does (namespace is __namespace__)', () => {
+    const obj: any = httpRoute();
+    obj.spec.parentRefs = [{ name: 'gw', namespace: 'a' }, { name: 'gw', namespace: 'b', sectionName: 'http' }];
+    expect(problems(obj)).toEqual([]);
+    obj.spec.parentRefs[1].namespace = 'a';
+    expect(problems(obj)).toEqual(['spec.parentRefs: sectionName must be specified when parentRefs includes 2 or more references to the same parent']);
+  });
+
+  test('Gateway: listener names are unique and HTTP listeners take no TLS', () => {
+    const obj: any = gateway();
+    obj.spec.listeners[0].tls = { mode: 'Terminate', certificateRefs: [{ name: 'cert' }] };
+    obj.spec.listeners.push({ name: 'http', port: 8080, protocol: 'HTTP' });
+    expect(problems(obj)).toEqual([
+      "spec.listeners: tls must not be specified for protocols ['HTTP', 'TCP', 'UDP']",
+      'spec.listeners: Listener name must be unique within the Gateway',
+      'spec.listeners[1]: duplicate entry for list-map key {"name":"http"}',
+    ]);
+  });
+
+  test('InferencePool: the endpoint picker needs a port when its kind is Service, the default; target ports are unique', () => {
+    const obj: any = inferencePool();
+    delete obj.spec.endpointPickerRef.port;
+    obj.spec.targetPorts = [{ number: 8000 }, { number: 8000 }];
+    expect(problems(obj)).toEqual([
+      "spec.endpointPickerRef: port is required when kind is 'Service' or unspecified (defaults to 'Service')",
+      'spec.targetPorts: port number must be unique',
+    ]);
+  });
+
+  test('transition rules (oldSelf) are skipped at create; optionalOldSelf rules run with no old object', () => {
+    expect(problems({ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'GatewayClass', metadata: { name: 'istio' }, spec: { controllerName: 'istio.io/gateway-controller' } })).toEqual([]);
+    expect(celRuleCoverage('gateway.networking.k8s.io/v1', 'GatewayClass')?.rules).toEqual([{
+      apiVersion: 'gateway.networking.k8s.io/v1', kind: 'GatewayClass', path: 'spec.controllerName', rule: 'self == oldSelf', status: 'transition',
+    }]);
+    // Dynamo: `oldSelf.hasValue() || !has(self.restart)` with optionalOldSelf rejects a restart on create.
+    const obj: any = dynamoV1beta1();
+    expect(problems(obj)).toEqual([]);
+    obj.spec.restart = { id: 'r1' };
+    expect(problems(obj)).toEqual(['spec: spec.restart must be unset on create; set spec.restart.id after creation to request a restart']);
+  });
+
+  test('rules calling Kubernetes library functions @bufbuild/cel lacks are counted as unsupported, never failed', () => {
+    // Dynamo v1alpha1: (has(self.disabled) && self.disabled) || (has(self.size) && quantity(self.size).isGreaterThan(quantity('0'))).
+    // The API server rejects size 0; this check cannot evaluate quantity() and must not guess.
+    const obj: any = dynamoV1alpha1();
+    obj.spec.services.VllmWorker.sharedMemory = { disabled: false, size: '0' };
+    expect(problems(obj)).toEqual([]);
+    expect(celRuleStats().unsupported).toContainEqual(expect.objectContaining({
+      apiVersion: 'nvidia.com/v1alpha1',
+      kind: 'DynamoGraphDeployment',
+      path: 'spec.services[*].sharedMemory',
+      status: 'unsupported',
+      reason: '.isGreaterThan(), quantity()',
+    }));
+  });
+
+  test('each rule is compiled once', () => {
+    problems(httpRoute());
+    const compiled = celRuleStats().compiled;
+    problems(httpRoute());
+    problems(gateway());
+    expect(celRuleStats().compiled).toBe(compiled);
+  });
+
+  test('coverage: every rule of every upstream CRD is evaluated, or is a transition rule, or is unsupported for a stated reason', () => {
+    const totals = { rules: 0, evaluated: 0, transition: 0, unsupported: 0 };
+    const notEvaluated: string[] = [];
+    for (const e of listUpstreamSchemas().filter((x) => x.source !== 'kubernetes')) {
+      const c = celRuleCoverage(e.apiVersion, e.kind);
+      if (!c) {
+        continue;
+      }
+      for (const key of Object.keys(totals) as Array<keyof typeof totals>) {
+        totals[key] += c.coverage[key];
+      }
+      notEvaluated.push(...c.rules.filter((r) => r.status === 'unsupported').map((r) => `${r.apiVersion} ${r.kind} ${r.path}: ${r.reason}`));
+    }
+    expect(totals).toEqual({ rules: 332, evaluated: 315, transition: 15, unsupported: 2 });
+    expect(notEvaluated).toEqual([
+      'nvidia.com/v1alpha1 DynamoComponentDeployment spec.sharedMemory: .isGreaterThan(), quantity()',
+      'nvidia.com/v1alpha1 DynamoGraphDeployment spec.services[*].sharedMemory: .isGreaterThan(), quantity()',
+    ]);
+    // No evaluation of an upstream rule in this file ended undecided.
+    expect(celRuleStats().undecided.filter((u) => !u.apiVersion.startsWith('test.example/'))).toEqual([]);
   });
 });
 
@@ -619,7 +771,7 @@ spec:
               address: {type: string, format: ipv4}
               since: {type: string, format: date-time}
               ratio: {type: number, format: double}
-              checked: {type: string, x-kubernetes-validations: [{rule: "self == 'never-evaluated'"}]}
+              checked: {type: string, x-kubernetes-validations: [{rule: "self == 'checked'"}]}
               either:
                 type: object
                 properties:
@@ -655,6 +807,77 @@ spec:
             properties:
               name: {type: string, maxLength: 8}
           spec: {type: object, x-kubernetes-preserve-unknown-fields: true}
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: ruleds.test.example
+spec:
+  group: test.example
+  names: {kind: Ruled, plural: ruleds}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-validations:
+        # The root sees apiVersion, kind and only metadata.name/generateName.
+        - rule: "self.apiVersion == 'test.example/v1' && self.kind == 'Ruled' && !has(self.metadata.labels)"
+          message: the root sees apiVersion, kind, metadata.name
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations:
+            - rule: "!has(self.replicas) || self.replicas <= self.maxReplicas"
+              messageExpression: "'replicas ' + string(self.replicas) + ' exceeds ' + string(self.maxReplicas)"
+              fieldPath: .replicas
+              reason: FieldValueForbidden
+            - rule: "!has(self.__namespace__) || self.__namespace__ != 'default'"
+              message: namespace must not be default
+            - rule: "!has(self.limits) || !('nvidia.com/gpu' in self.limits) || self.limits['nvidia.com/gpu'] == 1"
+              message: at most one GPU
+            # An absent owner is defaulted; an explicit null is kept, and CEL sees it as absent.
+            - rule: "has(self.owner)"
+              message: owner is null
+            properties:
+              owner: {type: string, nullable: true, default: team}
+              replicas: {type: integer, x-kubernetes-validations: [{rule: "type(self) == int", message: replicas is an int}]}
+              maxReplicas: {type: integer, default: 4}
+              ratio: {type: number, x-kubernetes-validations: [{rule: "type(self) == double", message: ratio is a double}]}
+              namespace: {type: string}
+              limits:
+                type: object
+                additionalProperties: {x-kubernetes-int-or-string: true, anyOf: [{type: integer}, {type: string}]}
+              target:
+                type: object
+                properties:
+                  port: {type: integer}
+                x-kubernetes-validations: [{rule: "self.port > 0", message: target port must be positive}]
+              window:
+                type: string
+                format: duration
+                x-kubernetes-validations: [{rule: "self >= duration('1s')", message: window must be at least 1s}]
+              members:
+                type: array
+                items:
+                  type: object
+                  properties:
+                    name: {type: string}
+                  x-kubernetes-validations: [{rule: "self.name != ''", message: a member needs a name}]
+              endpoint:
+                type: string
+                x-kubernetes-validations:
+                - {rule: "isURL(self)", message: endpoint must be a URL}
+                - {rule: "self.?scheme.orValue('') == ''", message: never parsed}
+              mode:
+                type: string
+                x-kubernetes-validations:
+                - {rule: "self == oldSelf", message: mode is immutable}
+                - {rule: "!oldSelf.hasValue() || self == oldSelf.value()", optionalOldSelf: true, message: mode is immutable once set}
+                - {rule: "self != 'locked' || oldSelf.hasValue()", optionalOldSelf: true, message: mode may be locked only after creation}
 `;
 
 const SYNTHETIC_XRD = `apiVersion: apiextensions.crossplane.io/v2
@@ -747,9 +970,67 @@ describe('structural schema semantics (synthetic CRDs)', () => {
     ]);
   });
 
-  test('ipv4 is checked; other formats and CEL rules are not', () => {
-    expect(problems(widget({ size: 1, address: '10.0.0.1', since: 'yesterday', ratio: 0.5, checked: 'x' }))).toEqual([]);
+  test('ipv4 is checked; other formats are not', () => {
+    expect(problems(widget({ size: 1, address: '10.0.0.1', since: 'yesterday', ratio: 0.5 }))).toEqual([]);
     expect(problems(widget({ size: 1, address: '10.0.0.256' }))).toEqual(['spec.address: must match format "ipv4", got string "10.0.0.256"']);
+  });
+
+  const ruled = (spec: any, metadata: any = { name: 'r' }) => ({ apiVersion: 'test.example/v1', kind: 'Ruled', metadata, spec });
+
+  test('CEL: a rule without message reports the rule; a rule sees only a present value', () => {
+    expect(problems(widget({ size: 1, checked: 'checked' }))).toEqual([]);
+    expect(problems(widget({ size: 1, checked: 'x' }))).toEqual(["spec.checked: failed rule: self == 'checked'"]);
+    expect(problems(ruled({}, { name: 'r', labels: { app: 'x' } }))).toEqual([]);
+  });
+
+  test('CEL: messageExpression, fieldPath and reason; defaults are applied first', () => {
+    expect(problems(ruled({ replicas: 4 }))).toEqual([]);
+    expect(problems(ruled({ replicas: 5 }))).toEqual(['spec.replicas: Forbidden: replicas 5 exceeds 4']);
+    expect(problems(ruled({ replicas: 5, maxReplicas: 8 }))).toEqual([]);
+  });
+
+  test('CEL: integers are ints, numbers doubles (also when integral), map keys unescaped, reserved names escaped', () => {
+    expect(problems(ruled({ replicas: 2, ratio: 1, limits: { 'nvidia.com/gpu': 1 }, namespace: 'team-a' }))).toEqual([]);
+    expect(problems(ruled({ limits: { 'nvidia.com/gpu': 2 }, namespace: 'default' }))).toEqual([
+      'spec: namespace must not be default',
+      'spec: at most one GPU',
+    ]);
+  });
+
+  test('CEL: an explicit null of a nullable property is not defaulted and reads as absent', () => {
+    expect(problems(ruled({ owner: 'me' }))).toEqual([]);
+    expect(problems(ruled({ owner: null }))).toEqual(['spec: owner is null']);
+  });
+
+  test('CEL: a run-time error (a missing key without has()) rejects the object, as the API server does', () => {
+    expect(problems(ruled({ target: { port: 8080 } }))).toEqual([]);
+    expect(problems(ruled({ target: {} }))).toEqual(['spec.target: field not found: port evaluating rule: target port must be positive']);
+  });
+
+  test('CEL: list items are checked one by one; duration-format strings are durations', () => {
+    expect(problems(ruled({ members: [{ name: 'a' }, { name: '' }], window: '500ms' }))).toEqual([
+      'spec.members[1]: a member needs a name',
+      'spec.window: window must be at least 1s',
+    ]);
+    expect(problems(ruled({ window: '1m30s' }))).toEqual([]);
+  });
+
+  test('CEL: a value @bufbuild/cel cannot represent leaves its rules undecided, not failed', () => {
+    expect(problems(ruled({ window: '1 day' }))).toEqual([]);
+    expect(celRuleStats().undecided).toContainEqual(expect.objectContaining({ kind: 'Ruled', path: 'spec.window', count: 1 }));
+  });
+
+  test('CEL: transition rules are skipped; unsupported rules never fail and are listed with the reason', () => {
+    expect(problems(ruled({ endpoint: 'not a URL', mode: 'fast' }))).toEqual([]);
+    expect(problems(ruled({ mode: 'locked' }))).toEqual(['spec.mode: mode may be locked only after creation']);
+    const coverage = celRuleCoverage('test.example/v1', 'Ruled');
+    expect(coverage?.coverage).toEqual({ apiVersion: 'test.example/v1', kind: 'Ruled', rules: 15, evaluated: 11, transition: 1, unsupported: 3 });
+    expect(coverage?.rules.filter((r) => r.status !== 'evaluated').map((r) => `${r.path} ${r.status} ${r.reason ?? ''}`)).toEqual([
+      'spec.endpoint unsupported isURL()',
+      expect.stringMatching(/^spec\.endpoint unsupported @bufbuild\/cel cannot parse it/),
+      'spec.mode transition ',
+      'spec.mode unsupported .value(), oldSelf as an optional value',
+    ]);
   });
 
   test('properties inside oneOf/anyOf are value checks and do not close the object', () => {

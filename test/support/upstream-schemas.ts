@@ -31,17 +31,20 @@
  *   Go for commonly generated fields (imagePullPolicy, restartPolicy, Service type, protocols,
  *   access modes ...) are added as enums (`BUILTIN_ENUMS`).
  *
+ * Each CRD version's `x-kubernetes-validations` (CEL rules) are kept, with what evaluating them
+ * needs, as a pruned `CelSchema` (`upstreamCelSchema`); schema-validator.ts evaluates them.
+ *
  * Known gaps (not checked here):
- * - `x-kubernetes-validations` (CEL rules) are not evaluated, nor are `x-kubernetes-list-map-keys`
- *   required to be present in each item;
+ * - CEL rules are evaluated by schema-validator.ts, with the gaps listed there;
+ *   `x-kubernetes-list-map-keys` are not required to be present in each item;
  * - Go-side validation of built-in kinds beyond their OpenAPI schema, except what
  *   schema-validator.ts adds (names, labels, selectors, container/port names, restart policies)
  *   and `BUILTIN_ENUMS`: e.g. requests <= limits, volume/volumeMount consistency, env var names;
  * - whether an object's namespace fits its scope (namespaced vs cluster) is not checked;
  * - formats other than int32/byte/ipv4/ipv6 (date-time, duration, uri, ...), and int64 beyond
  *   JavaScript's 2^53;
- * - defaulting: only "a required field with a default may be omitted" is modelled; defaults
- *   are not applied, so a rule that depends on a defaulted value is not seen;
+ * - defaulting: for the Ajv check only "a required field with a default may be omitted" is
+ *   modelled (CEL rules do run on the defaulted object);
  * - patterns that JavaScript cannot compile would be skipped (listed by `schemaLoadStats()`;
  *   none in the current upstream files);
  * - Crossplane XRDs: the fields Crossplane itself adds to a composite resource's `spec`
@@ -224,7 +227,7 @@ function groupOf(apiVersion: string): string {
 interface ConvertedFile {
   /** group+kind of every definition in the file. */
   definitions: string[];
-  entries: Array<{ apiVersion: string; kind: string; source: UpstreamSchemaSource; deprecated: boolean; schema: Json }>;
+  entries: Array<{ apiVersion: string; kind: string; source: UpstreamSchemaSource; deprecated: boolean; schema: Json; celSchema?: CelSchema }>;
   droppedPatterns: string[];
 }
 
@@ -233,6 +236,8 @@ interface Entry extends UpstreamSchemaEntry {
   readonly schemaId: string;
   /** Converted JSON Schema (CRD/XRD only; built-ins live in the shared Ajv instance). */
   schema?: Json;
+  /** What CEL validation rules need of the schema; undefined when the version has no rules. */
+  celSchema?: CelSchema;
 }
 
 /** A CRD/XRD file found by the header scan, parsed on demand. */
@@ -287,6 +292,11 @@ class UpstreamSchemas {
   /** The schema entry for an apiVersion+kind, or undefined when upstream has none. */
   public find(apiVersion: string, kind: string): UpstreamSchemaEntry | undefined {
     return this.lookup(apiVersion, kind);
+  }
+
+  /** The CEL view of an apiVersion+kind's schema, or undefined when it has no CEL rules. */
+  public celSchema(apiVersion: string, kind: string): CelSchema | undefined {
+    return this.lookup(apiVersion, kind)?.celSchema;
   }
 
   /** The compiled validator for an apiVersion+kind, or undefined when upstream has none. */
@@ -453,6 +463,7 @@ class UpstreamSchemas {
           source,
           deprecated: version.deprecated === true,
           schema: convertCustomResource(openAPI, apiVersion, kind, source, ctx),
+          celSchema: extractCelSchema(openAPI),
         });
       }
     }
@@ -852,6 +863,103 @@ export function convertKubernetes(s: Json, ctx: ConvertContext): Json {
   return out;
 }
 
+// ---------------------------------------------------------------------------------------------
+// CEL view of a schema (x-kubernetes-validations)
+// ---------------------------------------------------------------------------------------------
+
+/** One `x-kubernetes-validations` entry, as the CRD declares it. */
+export interface CelRule {
+  readonly rule: string;
+  readonly message?: string;
+  readonly messageExpression?: string;
+  readonly fieldPath?: string;
+  readonly reason?: string;
+  readonly optionalOldSelf?: boolean;
+}
+
+/**
+ * The parts of a CRD structural schema that evaluating its CEL rules needs: where the rules are,
+ * and, for every value a rule can see, how the API server turns it into a CEL value (types,
+ * formats, int-or-string, property names vs map keys, embedded resources) and the defaults it
+ * applies first. Subtrees that neither carry a rule nor are seen by one are left out.
+ */
+export interface CelSchema {
+  'type'?: string;
+  /** Only the formats that change the CEL type: byte, duration, date, date-time. */
+  'format'?: string;
+  'nullable'?: boolean;
+  'default'?: Json;
+  'properties'?: Record<string, CelSchema>;
+  'additionalProperties'?: CelSchema;
+  'items'?: CelSchema;
+  'x-kubernetes-int-or-string'?: boolean;
+  'x-kubernetes-preserve-unknown-fields'?: boolean;
+  'x-kubernetes-embedded-resource'?: boolean;
+  'x-kubernetes-validations'?: CelRule[];
+}
+
+const CEL_TYPED_FORMATS = new Set(['byte', 'duration', 'date', 'date-time']);
+const CEL_RULE_FIELDS = ['rule', 'message', 'messageExpression', 'fieldPath', 'reason', 'optionalOldSelf'] as const;
+
+/**
+ * The CEL view of a structural schema, or undefined when it has no `x-kubernetes-validations`.
+ * Structural schemas may not carry rules or defaults inside allOf/anyOf/oneOf/not, so only
+ * properties, additionalProperties and items are followed. `seen` is true below a rule: there
+ * the whole subtree is kept, because the rule's `self` contains it.
+ */
+export function extractCelSchema(s: Json, seen = false): CelSchema | undefined {
+  if (!s || typeof s !== 'object') {
+    return undefined;
+  }
+  const rules: CelRule[] = (Array.isArray(s['x-kubernetes-validations']) ? s['x-kubernetes-validations'] : [])
+    .filter((r: Json) => typeof r?.rule === 'string')
+    .map((r: Json) => Object.fromEntries(CEL_RULE_FIELDS.filter((k) => r[k] !== undefined && r[k] !== '').map((k) => [k, r[k]])) as CelRule);
+  const inside = seen || rules.length > 0;
+  const out: CelSchema = {};
+  let needed = inside;
+  if (s.properties && typeof s.properties === 'object') {
+    const properties: Record<string, CelSchema> = {};
+    for (const [name, sub] of Object.entries(s.properties)) {
+      const converted = extractCelSchema(sub, inside);
+      if (converted) {
+        properties[name] = converted;
+        needed = true;
+      }
+    }
+    if (Object.keys(properties).length > 0) {
+      out.properties = properties;
+    }
+  }
+  for (const key of ['additionalProperties', 'items'] as const) {
+    const converted = s[key] && typeof s[key] === 'object' ? extractCelSchema(s[key], inside) : undefined;
+    if (converted) {
+      out[key] = converted;
+      needed = true;
+    }
+  }
+  if (!needed) {
+    return undefined;
+  }
+  if (typeof s.type === 'string') {
+    out.type = s.type;
+  }
+  if (typeof s.format === 'string' && CEL_TYPED_FORMATS.has(s.format)) {
+    out.format = s.format;
+  }
+  if (s.default !== undefined) {
+    out.default = s.default;
+  }
+  for (const flag of ['nullable', 'x-kubernetes-int-or-string', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource'] as const) {
+    if (s[flag] === true) {
+      out[flag] = true;
+    }
+  }
+  if (rules.length > 0) {
+    out['x-kubernetes-validations'] = rules;
+  }
+  return out;
+}
+
 function withBuiltinEnums(name: string, converted: Json): Json {
   for (const [prop, values] of Object.entries(BUILTIN_ENUMS[name] ?? {})) {
     const target = converted.properties?.[prop];
@@ -1027,6 +1135,14 @@ export function findUpstreamSchema(apiVersion: string, kind: string): UpstreamSc
 /** The compiled (and cached) Ajv validator for apiVersion+kind, or undefined. */
 export function upstreamValidator(apiVersion: string, kind: string): ValidateFunction | undefined {
   return current().validator(apiVersion, kind);
+}
+
+/**
+ * What the `x-kubernetes-validations` (CEL) rules of apiVersion+kind need of its schema (see
+ * `CelSchema`), or undefined when the kind has no rules (built-in kinds never have any here).
+ */
+export function upstreamCelSchema(apiVersion: string, kind: string): CelSchema | undefined {
+  return current().celSchema(apiVersion, kind);
 }
 
 /** Every apiVersion+kind the upstream directory defines. Parses every file: slow. */
