@@ -1,0 +1,69 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as ts from 'typescript';
+import { parseAllDocuments } from 'yaml';
+import * as library from '../src';
+import { expectValidManifests } from './support/schema-validator';
+
+/**
+ * The README's TypeScript snippets are run as written (with `cdk8s-inference` resolved to this
+ * checkout), so the documentation cannot drift from the code without a failing test.
+ */
+const readme = fs.readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
+const snippets = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+
+describe('README snippets', () => {
+  let outdir: string;
+  beforeEach(() => {
+    outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-'));
+    process.env.CDK8S_OUTDIR = outdir;
+  });
+  afterEach(() => {
+    delete process.env.CDK8S_OUTDIR;
+    fs.rmSync(outdir, { recursive: true, force: true });
+  });
+
+  test('there are snippets', () => {
+    expect(snippets.length).toBeGreaterThanOrEqual(3);
+  });
+
+  test.each(snippets.map((s, i) => [i, s]))('snippet %d type-checks, runs and synthesizes valid objects', (_i, source) => {
+    const diagnostics = typeCheck(source as string);
+    expect(diagnostics).toEqual([]);
+    const compilerOptions = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 };
+    const js = ts.transpileModule(source as string, { compilerOptions }).outputText;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const requireForSnippet = (id: string): unknown => (id === 'cdk8s-inference' ? library : require(id));
+    new Function('require', 'exports', js)(requireForSnippet, {});
+    const written = fs.readdirSync(outdir).filter((f) => f.endsWith('.k8s.yaml'));
+    if (/app\.synth\(\)/.test(source as string)) expect(written.length).toBeGreaterThan(0);
+    const manifests = written.flatMap((f) => parseAllDocuments(fs.readFileSync(path.join(outdir, f), 'utf8')).map((d) => d.toJS()));
+    if (manifests.length > 0) expectValidManifests(manifests);
+  });
+});
+
+/** Type errors of a snippet, compiled against this checkout's sources. */
+function typeCheck(source: string): string[] {
+  const file = path.join(__dirname, '__readme_snippet__.ts');
+  const text = source.replace(/from 'cdk8s-inference'/g, "from '../src'");
+  const host = ts.createCompilerHost({});
+  const readFile = host.readFile;
+  host.readFile = (f) => (path.resolve(f) === file ? text : readFile(f));
+  const fileExists = host.fileExists;
+  host.fileExists = (f) => path.resolve(f) === file || fileExists(f);
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    esModuleInterop: true,
+    skipLibCheck: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.CommonJS,
+    types: [],
+  };
+  const program = ts.createProgram([file], options, host);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .filter((d) => d.file && path.resolve(d.file.fileName) === file)
+    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+}
