@@ -33,10 +33,16 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     'json-schema-to-typescript@^16.0.0',
   ],
   // Non-jsii runtime dependencies must be bundled so they never leak into the jsii type system.
-  bundledDeps: ['@bufbuild/cel@^0.6.1', 'ajv@^8.20.0', 'yaml@^2.9.1'],
+  // @bufbuild/protobuf is a peer dependency of @bufbuild/cel: bundle it too, or a consumer without
+  // it cannot load the library (found by the Python bindings smoke test).
+  bundledDeps: ['@bufbuild/cel@^0.6.1', '@bufbuild/protobuf@^2.6.2', 'ajv@^8.20.0', 'yaml@^2.9.1'],
   minNodeVersion: '22.19.0',
 
   bin: { 'cdk8s-inference': 'bin/cdk8s-inference' },
+
+  // jsii bindings for platform teams outside TypeScript (built by `npx projen package-all`).
+  publishToPypi: { distName: 'cdk8s-inference', module: 'cdk8s_inference' },
+  publishToMaven: { javaPackage: 'io.cdk8s.inference', mavenGroupId: 'io.cdk8s.inference', mavenArtifactId: 'cdk8s-inference' },
 
   // No hosted CI, release or dependency bots: the project's CI is .ci/run.
   github: false,
@@ -85,6 +91,13 @@ const synthExamples = project.addTask('synth:examples', {
   exec: 'ts-node --project test/tsconfig.json scripts/synth-examples.ts',
 });
 synthExamples.prependSpawn(project.compileTask);
+
+// The jsii Python bindings, packaged and installed in a fresh virtualenv, run a smoke test.
+const pythonBindings = project.addTask('test:python-bindings', {
+  description: 'Build the jsii Python bindings, install them in a virtualenv and run a smoke test',
+  exec: 'bash scripts/check-python-bindings.sh',
+});
+pythonBindings.prependSpawn(project.compileTask);
 
 // Synth benchmark (prints figures; not part of the tests).
 const bench = project.addTask('bench', {
