@@ -11,14 +11,10 @@ import {
   LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG,
 } from '../../src/routing/endpoint-picker';
 import { INFERENCE_POOL_V1, INFERENCE_POOL_V1ALPHA2, InferencePoolApiVersionString } from '../../src/routing/inference-pool';
+import { commonLabels } from '../support/expected-manifests';
 import { expectValidManifests } from '../support/schema-validator';
 
-const LABELS = {
-  'airunway.ai/managed-by': 'airunway',
-  'airunway.ai/deployment': 'llama',
-  'airunway.ai/model-source': 'huggingface',
-  'airunway.ai/engine-type': 'vllm',
-};
+const LABELS = commonLabels('llama');
 
 const POD_LABELS = {
   'app.kubernetes.io/name': 'llama-epp',

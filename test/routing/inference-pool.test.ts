@@ -7,14 +7,10 @@ import {
   InferencePoolApiVersionString,
   InferencePoolSpecOptions,
 } from '../../src/routing/inference-pool';
+import { commonLabels } from '../support/expected-manifests';
 import { expectValidManifests } from '../support/schema-validator';
 
-const LABELS = {
-  'airunway.ai/managed-by': 'airunway',
-  'airunway.ai/deployment': 'llama',
-  'airunway.ai/model-source': 'huggingface',
-  'airunway.ai/engine-type': 'vllm',
-};
+const LABELS = commonLabels('llama');
 
 function options(overrides: Partial<InferencePoolSpecOptions> = {}): InferencePoolSpecOptions {
   return {

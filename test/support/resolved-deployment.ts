@@ -68,3 +68,53 @@ export function resolvedDeployment(spec: ModelDeploymentSpec, options: FixtureOp
     providerReason: 'explicit provider selection',
   };
 }
+
+/** The per-component scaling of a disaggregated deployment. */
+export type ComponentScaling = NonNullable<ModelDeploymentSpec['scaling']>;
+
+/** 2 decode replicas × 2 GPUs (64Gi), 1 prefill replica × 1 GPU (32Gi). */
+export const PREFILL_DECODE_SCALING: ComponentScaling = {
+  decode: { replicas: 2, gpu: { count: 2, type: 'nvidia.com/gpu' }, memory: '64Gi' },
+  prefill: { replicas: 1, gpu: { count: 1, type: 'nvidia.com/gpu' }, memory: '32Gi' },
+};
+
+/**
+ * `fixture`'s deployment in disaggregated serving mode: no `spec.resources`, the GPUs given per
+ * component by `scaling`. Top-level `spec` fields of `options` replace these.
+ */
+export function disaggregatedOf(
+  fixture: (options: FixtureOptions) => ResolvedModelDeployment,
+  options: FixtureOptions = {},
+  scaling: ComponentScaling = PREFILL_DECODE_SCALING,
+): ResolvedModelDeployment {
+  return fixture({
+    ...options,
+    spec: {
+      serving: { mode: 'disaggregated' },
+      resources: undefined,
+      scaling: structuredClone(scaling),
+      ...options.spec,
+    },
+  });
+}
+
+/**
+ * Fixture options that set every structured engine flag (served name, context length, remote
+ * code, eager mode), unsorted engine args and extraArgs, on 4 GPUs: for the order in which a
+ * provider renders them.
+ */
+export function everyEngineFlag(servedName: string): FixtureOptions {
+  return {
+    spec: {
+      model: { servedName },
+      engine: {
+        contextLength: 8192,
+        trustRemoteCode: true,
+        enforceEager: true,
+        args: { 'max-num-seqs': '64', 'disable-log-stats': '', 'dtype': 'bfloat16' },
+        extraArgs: ['--swap-space', '4', '-q', 'awq'],
+      },
+      resources: { gpu: { count: 4, type: 'nvidia.com/gpu' } },
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
-import { admittedDeployment, FixtureOptions } from '../../support/resolved-deployment';
+import { admittedDeployment, disaggregatedOf, FixtureOptions } from '../../support/resolved-deployment';
 
 export type { FixtureOptions };
 
@@ -15,18 +15,7 @@ export function dynamoDeployment(options: FixtureOptions = {}): ResolvedModelDep
 
 /** Disaggregated: 2 decode replicas × 2 GPUs (64Gi), 1 prefill replica × 1 GPU (32Gi). */
 export function disaggregatedDeployment(options: FixtureOptions = {}): ResolvedModelDeployment {
-  return dynamoDeployment({
-    ...options,
-    spec: {
-      serving: { mode: 'disaggregated' },
-      resources: undefined,
-      scaling: {
-        decode: { replicas: 2, gpu: { count: 2, type: 'nvidia.com/gpu' }, memory: '64Gi' },
-        prefill: { replicas: 1, gpu: { count: 1, type: 'nvidia.com/gpu' }, memory: '32Gi' },
-      },
-      ...options.spec,
-    },
-  });
+  return disaggregatedOf(dynamoDeployment, options);
 }
 
 /** The mocker test backend (annotation `airunway.ai/dynamo-test-backend: mocker`), no GPU. */

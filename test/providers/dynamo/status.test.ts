@@ -6,6 +6,7 @@ import {
   reconcileDynamoGraphDeploymentStatus,
 } from '../../../src/providers/dynamo/status';
 import { expectValidManifests } from '../../support/schema-validator';
+import { crdCondition } from '../../support/status-conditions';
 
 const IMAGE = 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.1.1';
 
@@ -51,9 +52,7 @@ function legacyDgd(status: Record<string, unknown>): unknown {
   return { apiVersion: 'nvidia.com/v1alpha1', kind: 'DynamoGraphDeployment', metadata: { name: 'qwen', namespace: 'ml' }, spec: {}, status };
 }
 
-function condition(type: string, status: 'True' | 'False' | 'Unknown', reason: string, message: string): Record<string, unknown> {
-  return { type, status, reason, message, lastTransitionTime: '2025-01-01T00:00:00Z', observedGeneration: 2 };
-}
+const condition = (type: string, status: 'True' | 'False' | 'Unknown', reason: string, message: string) => crdCondition(type, status, reason, message, 2);
 
 function service(componentName: string, replicas: number, counts: { ready?: number; available?: number } = {}, componentKind = 'PodClique'): Record<string, unknown> {
   return {

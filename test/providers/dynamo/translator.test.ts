@@ -21,7 +21,9 @@ import {
 import type { ProviderTranslator, TranslationOptions } from '../../../src/providers/provider-translator';
 import { SHIPPED_PROVIDER_CONFIGS } from '../../../src/providers/shipped-configs';
 import { Warnings } from '../../../src/warnings';
+import { blockedOverrideKeyCases, blockedOverrideKeyTranslateCase } from '../../support/provider-cases';
 import { expectValidManifests } from '../../support/schema-validator';
+import { fieldErrorsOf, findManifest as find, onlyManifestOf, Synthesized, synthesize, translatorHarness } from '../../support/translator-harness';
 
 const IMAGES = dynamoImages();
 const VLLM_IMAGE = 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.1.1';
@@ -31,34 +33,18 @@ const EPP_IMAGE = 'nvcr.io/nvidia/ai-dynamo/dynamo-frontend:1.1.1';
 const MOCKER_IMAGE = 'nvcr.io/nvidia/ai-dynamo/dynamo-planner:1.1.1';
 const HF_SECRET = 'hf-token';
 
-interface Synthesized {
-  readonly returned: ReturnType<typeof translateDynamo>;
-  readonly manifests: any[];
-  readonly chart: ReturnType<typeof Testing.chart>;
-}
+const harness = translatorHarness(dynamoTranslator, dynamoDeployment);
 
 function synthWith(translator: ProviderTranslator, md: ResolvedModelDeployment, options: TranslationOptions): Synthesized {
-  const chart = Testing.chart();
-  const returned = translator.translate(chart, md, options);
-  const manifests = Testing.synth(chart);
-  expectValidManifests(manifests);
-  return { returned, manifests, chart };
+  return synthesize(translator, md, { translation: options });
 }
 
 function dgdOf(manifests: any[]): any {
-  const found = manifests.filter((m) => m.kind === 'DynamoGraphDeployment');
-  if (found.length !== 1) throw new Error(`expected one DynamoGraphDeployment, got ${found.length}`);
-  return found[0];
-}
-
-function find(manifests: any[], kind: string, name: string): any {
-  const found = manifests.find((m) => m.kind === kind && m.metadata.name === name);
-  if (!found) throw new Error(`no ${kind}/${name} in ${manifests.map((m) => `${m.kind}/${m.metadata.name}`).join(', ')}`);
-  return found;
+  return onlyManifestOf(manifests, 'DynamoGraphDeployment');
 }
 
 function errorsOf(md: ResolvedModelDeployment, options: TranslationOptions = {}): string[] {
-  return validateDynamo(md, options).map(formatFieldError);
+  return fieldErrorsOf(dynamoTranslator, md, options);
 }
 
 interface VersionCase {
@@ -696,10 +682,7 @@ describe('dynamoTranslator', () => {
         expect(Testing.synth(chart)[0].spec.priorityClassName).toBe('high');
       });
 
-      test('fails when an override names a blocked top-level key (transform)', () => {
-        expect(() => dynamoTranslator.translate(Testing.chart(), withOverrides({ kind: 'Other' }), version.options))
-          .toThrow('failed to apply provider overrides: overriding "kind" is not allowed');
-      });
+      blockedOverrideKeyTranslateCase(harness, version.options);
     });
   });
 
@@ -867,11 +850,7 @@ describe('dynamoTranslator', () => {
         expect(validateDynamo(withOverrides(planner), { dynamoApiVersion: 'nvidia.com/v1beta1' })).toEqual([]);
       });
 
-      test.each(['apiVersion', 'kind', 'metadata', 'status'])('fails when an override names the blocked key %p', (key) => {
-        expect(validateDynamo(withOverrides({ [key]: {} }))).toEqual([
-          { path: `spec.provider.overrides.${key}`, kind: FieldErrorKind.FORBIDDEN, message: `overriding "${key}" is not allowed` },
-        ]);
-      });
+      blockedOverrideKeyCases(harness);
 
       test('fails when the overrides are not an object', () => {
         expect(errorsOf(withOverrides(['x']))).toEqual(['spec.provider.overrides: Invalid value: "<array>": overrides must be a JSON object']);

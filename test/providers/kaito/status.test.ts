@@ -1,5 +1,6 @@
 import { KAITO_SERVICE_PORT, mapWorkspaceStatus, reconcileWorkspaceStatus } from '../../../src/providers/kaito/status';
 import { expectValidManifests } from '../../support/schema-validator';
+import { crdCondition as condition } from '../../support/status-conditions';
 
 /**
  * A kaito.sh/v1beta1 Workspace as the API server returns it, with a status written from the
@@ -17,10 +18,6 @@ function workspace(status: Record<string, unknown> | undefined, count = 1, name 
   // Keeps the fixtures honest: each one is a Workspace the v1beta1 schema accepts.
   expectValidManifests([obj]);
   return obj;
-}
-
-function condition(type: string, status: 'True' | 'False' | 'Unknown', reason: string, message: string): Record<string, unknown> {
-  return { type, status, reason, message, lastTransitionTime: '2025-01-01T00:00:00Z', observedGeneration: 1 };
 }
 
 const resourceReady = condition('ResourceReady', 'True', 'WorkspaceResourceStatusSuccess', 'workspace resource is ready');

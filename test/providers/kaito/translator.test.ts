@@ -1,6 +1,6 @@
-import { ApiObject, JsonPatch, Testing } from 'cdk8s';
+import { JsonPatch, Testing } from 'cdk8s';
 import { FixtureOptions, kaitoLlamaCppDeployment, kaitoVllmDeployment, LLAMACPP_IMAGE } from './fixtures';
-import { FieldErrorKind, formatFieldError } from '../../../src/core/field-error';
+import { FieldErrorKind } from '../../../src/core/field-error';
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
 import {
   createKaitoTranslator,
@@ -9,14 +9,13 @@ import {
   translateKaito,
   validateKaito,
 } from '../../../src/providers/kaito/translator';
-import { Warnings } from '../../../src/warnings';
+import { commonLabels } from '../../support/expected-manifests';
+import { blockedOverrideKeyCases, blockedOverrideKeyTranslateCase } from '../../support/provider-cases';
 import { expectValidManifests, validateManifest } from '../../support/schema-validator';
+import { Synthesized, synthesize, translatorHarness } from '../../support/translator-harness';
 
-interface Synthesized {
-  readonly returned: ApiObject[];
-  readonly manifests: any[];
-  readonly warnings: string[];
-}
+const harness = translatorHarness(kaitoTranslator, kaitoVllmDeployment);
+const { errorsOf } = harness;
 
 /**
  * Translates into a fresh chart and synthesizes. Every output is checked against the
@@ -24,19 +23,16 @@ interface Synthesized {
  * the CRD keeps as free JSON, is checked against the core v1 PodTemplate schema as well.
  */
 function synth(md: ResolvedModelDeployment, options: KaitoTranslatorOptions & { validateSchema?: boolean } = {}): Synthesized {
-  const chart = Testing.chart();
   const translator = options.nodeProvisioning ? createKaitoTranslator(options) : kaitoTranslator;
-  const returned = translator.translate(chart, md);
-  const manifests = Testing.synth(chart);
+  const synthesized = synthesize(translator, md, { validateSchema: options.validateSchema });
   if (options.validateSchema ?? true) {
-    expectValidManifests(manifests);
-    for (const m of manifests) {
+    for (const m of synthesized.manifests) {
       if (m.inference?.template) {
         expectValidManifests({ apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: m.metadata.name }, template: m.inference.template });
       }
     }
   }
-  return { returned, manifests, warnings: Warnings.collect(chart).map((w) => w.message) };
+  return synthesized;
 }
 
 function workspaceOf(md: ResolvedModelDeployment, options: KaitoTranslatorOptions = {}): any {
@@ -55,10 +51,6 @@ function llama(options: FixtureOptions = {}): any {
 
 function llamaContainer(options: FixtureOptions = {}): any {
   return llama(options).inference.template.spec.containers[0];
-}
-
-function errorsOf(md: ResolvedModelDeployment): string[] {
-  return validateKaito(md).map(formatFieldError);
 }
 
 describe('kaitoTranslator', () => {
@@ -96,13 +88,7 @@ describe('kaitoTranslator', () => {
         metadata: {
           name: 'qwen',
           namespace: 'ml',
-          labels: {
-            'airunway.ai/managed-by': 'airunway',
-            'airunway.ai/deployment': 'qwen',
-            'airunway.ai/model-source': 'huggingface',
-            'airunway.ai/engine-type': 'vllm',
-            'airunway.ai/model-deployment': 'qwen',
-          },
+          labels: { ...commonLabels('qwen'), 'airunway.ai/model-deployment': 'qwen' },
         },
         resource: {
           count: 1,
@@ -151,14 +137,7 @@ describe('kaitoTranslator', () => {
           },
         },
       });
-      expect(ws.metadata.labels).toEqual({
-        'airunway.ai/managed-by': 'airunway',
-        'airunway.ai/deployment': 'qwen',
-        'airunway.ai/model-source': 'huggingface',
-        'airunway.ai/engine-type': 'vllm',
-        'airunway.ai/model-deployment': 'qwen',
-        'team': 'ml',
-      });
+      expect(ws.metadata.labels).toEqual({ ...commonLabels('qwen'), 'airunway.ai/model-deployment': 'qwen', 'team': 'ml' });
       expect(ws.metadata.annotations).toEqual({ 'prometheus.io/scrape': 'true' });
     });
 
@@ -454,11 +433,7 @@ describe('kaitoTranslator', () => {
       expect(Testing.synth(chart)[0].resource.count).toBe(3);
     });
 
-    test('fails when an override names a blocked top-level key (transform)', () => {
-      const chart = Testing.chart();
-      expect(() => kaitoTranslator.translate(chart, kaitoVllmDeployment({ spec: { provider: { name: 'kaito', overrides: { kind: 'Other' } } } })))
-        .toThrow('failed to apply provider overrides: overriding "kind" is not allowed');
-    });
+    blockedOverrideKeyTranslateCase(harness);
   });
 
   describe('validate', () => {
@@ -515,12 +490,7 @@ describe('kaitoTranslator', () => {
       ]);
     });
 
-    test.each(['apiVersion', 'kind', 'metadata', 'status'])('fails when an override names the blocked key %p', (key) => {
-      const md = kaitoVllmDeployment({ spec: { provider: { name: 'kaito', overrides: { [key]: {} } } } });
-      expect(validateKaito(md)).toEqual([
-        { path: `spec.provider.overrides.${key}`, kind: FieldErrorKind.FORBIDDEN, message: `overriding "${key}" is not allowed` },
-      ]);
-    });
+    blockedOverrideKeyCases(harness);
 
     test('fails when an override names a root field the Workspace does not have', () => {
       const md = kaitoVllmDeployment({ spec: { provider: { name: 'kaito', overrides: { spec: { resource: { count: 2 } } } } } });

@@ -1,5 +1,5 @@
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
-import { admittedDeployment, FixtureOptions } from '../../support/resolved-deployment';
+import { admittedDeployment, disaggregatedOf, FixtureOptions } from '../../support/resolved-deployment';
 
 export type { FixtureOptions };
 
@@ -32,16 +32,8 @@ export function multiGpuDeployment(options: FixtureOptions = {}): ResolvedModelD
 
 /** A disaggregated deployment: 1 prefill replica × 2 GPUs (64Gi), 3 decode replicas × 4 GPUs. */
 export function disaggregatedDeployment(options: FixtureOptions = {}): ResolvedModelDeployment {
-  return kuberayDeployment({
-    ...options,
-    spec: {
-      serving: { mode: 'disaggregated' },
-      resources: undefined,
-      scaling: {
-        prefill: { replicas: 1, gpu: { count: 2, type: 'nvidia.com/gpu' }, memory: '64Gi' },
-        decode: { replicas: 3, gpu: { count: 4, type: 'nvidia.com/gpu' } },
-      },
-      ...options.spec,
-    },
+  return disaggregatedOf(kuberayDeployment, options, {
+    prefill: { replicas: 1, gpu: { count: 2, type: 'nvidia.com/gpu' }, memory: '64Gi' },
+    decode: { replicas: 3, gpu: { count: 4, type: 'nvidia.com/gpu' } },
   });
 }

@@ -8,6 +8,7 @@ import {
 } from '../../../src/providers/kuberay/status';
 import { kuberayTranslator } from '../../../src/providers/kuberay/translator';
 import { expectValidManifests } from '../../support/schema-validator';
+import { crdCondition as condition } from '../../support/status-conditions';
 
 /**
  * A ray.io/v1 RayService as the API server returns it: the spec our translator synthesizes for
@@ -27,10 +28,6 @@ function rayService(status: Record<string, unknown> | undefined, md: ResolvedMod
   // Keeps the fixtures honest: each one is a RayService the v1 schema accepts, status included.
   expectValidManifests([obj]);
   return obj;
-}
-
-function condition(type: string, status: 'True' | 'False' | 'Unknown', reason: string, message: string): Record<string, unknown> {
-  return { type, status, reason, message, lastTransitionTime: '2025-01-01T00:00:00Z', observedGeneration: 1 };
 }
 
 const initializing = condition('RayServiceReady', 'False', 'Initializing', 'RayService is initializing');

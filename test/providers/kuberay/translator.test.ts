@@ -1,7 +1,7 @@
 import { JsonPatch, Testing } from 'cdk8s';
 import { parse } from 'yaml';
 import { disaggregatedDeployment, FixtureOptions, kuberayDeployment, multiGpuDeployment } from './fixtures';
-import { FieldErrorKind, formatFieldError } from '../../../src/core/field-error';
+import { FieldErrorKind } from '../../../src/core/field-error';
 import { resolveModelDeployment } from '../../../src/core/resolve';
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
 import { RayService } from '../../../src/imports/ray.io';
@@ -15,29 +15,17 @@ import {
   translateKubeRay,
   validateKubeRay,
 } from '../../../src/providers/kuberay/translator';
-import { Warnings } from '../../../src/warnings';
+import { commonLabels, managedClaim } from '../../support/expected-manifests';
+import { modelServerEnvCases, SECRET_TOKEN } from '../../support/provider-cases';
 import { expectValidManifests } from '../../support/schema-validator';
+import { onlyManifestOf, translatorHarness } from '../../support/translator-harness';
 
-interface Synthesized {
-  readonly returned: ReturnType<typeof translateKubeRay>;
-  readonly manifests: any[];
-  readonly warnings: string[];
-}
-
-function synth(md: ResolvedModelDeployment): Synthesized {
-  const chart = Testing.chart();
-  const returned = kuberayTranslator.translate(chart, md);
-  const manifests = Testing.synth(chart);
-  // Every output of every test goes through the upstream schemas (unknown fields rejected).
-  expectValidManifests(manifests);
-  return { returned, manifests, warnings: Warnings.collect(chart).map((w) => w.message) };
-}
+// Every output of every test goes through the upstream schemas (unknown fields rejected).
+const harness = translatorHarness(kuberayTranslator, kuberayDeployment);
+const { synth, errorsOf } = harness;
 
 function rayServiceOf(md: ResolvedModelDeployment): any {
-  const manifests = synth(md).manifests;
-  const found = manifests.find((m) => m.kind === 'RayService');
-  if (!found) throw new Error(`no RayService in ${manifests.map((m) => m.kind).join(', ')}`);
-  return found;
+  return onlyManifestOf(synth(md).manifests, 'RayService');
 }
 
 function rayService(options: FixtureOptions = {}): any {
@@ -67,8 +55,6 @@ function envValue(container: any, name: string): string | undefined {
 function engineArgsOf(options: FixtureOptions = {}): string {
   return envValue(headContainer(rayService(options)), 'VLLM_ENGINE_ARGS') as string;
 }
-
-const SECRET_TOKEN = { name: 'HF_TOKEN', valueFrom: { secretKeyRef: { name: 'hf-secret', key: 'HF_TOKEN' } } };
 
 describe('kuberayTranslator', () => {
   test('identifies the kuberay provider', () => {
@@ -122,12 +108,7 @@ describe('kuberayTranslator', () => {
     test('has no ownerReferences (the ModelDeployment uid is unknown at build time) and the common labels', () => {
       const rs = rayService();
       expect(rs.metadata.ownerReferences).toBeUndefined();
-      expect(rs.metadata.labels).toEqual({
-        'airunway.ai/managed-by': 'airunway',
-        'airunway.ai/deployment': 'qwen',
-        'airunway.ai/model-source': 'huggingface',
-        'airunway.ai/engine-type': 'vllm',
-      });
+      expect(rs.metadata.labels).toEqual(commonLabels('qwen'));
       expect(rs.metadata.annotations).toBeUndefined();
     });
 
@@ -149,10 +130,7 @@ describe('kuberayTranslator', () => {
       expect(rs.metadata.labels).toEqual({
         'team': 'ml',
         'airunway.ai/model-deployment': 'hijack',
-        'airunway.ai/managed-by': 'airunway',
-        'airunway.ai/deployment': 'qwen',
-        'airunway.ai/model-source': 'huggingface',
-        'airunway.ai/engine-type': 'vllm',
+        ...commonLabels('qwen'),
       });
       expect(rs.metadata.annotations).toEqual({ 'prometheus.io/scrape': 'true' });
     });
@@ -479,52 +457,17 @@ describe('kuberayTranslator', () => {
       }
     });
 
-    test('appends spec.env in order, then HF_TOKEN from the secret (a user HF_TOKEN is dropped)', () => {
-      const rs = rayService({
-        spec: {
-          env: [
-            { name: 'A', value: '1' },
-            { name: 'HF_TOKEN', value: 'plain-text' },
-            { name: 'B', value: '2' },
-          ],
-          secrets: { huggingFaceToken: 'hf-secret' },
-        },
-      });
-      const expected = [
-        { name: 'MODEL_ID', value: 'Qwen/Qwen3-0.6B' },
-        { name: 'VLLM_ENGINE_ARGS', value: '--model Qwen/Qwen3-0.6B' },
-        { name: 'A', value: '1' },
-        { name: 'B', value: '2' },
-        SECRET_TOKEN,
-      ];
-      expect(headContainer(rs).env).toEqual(expected);
-      expect(workerContainer(rs).env).toEqual(expected);
-    });
-
-    test('keeps a user HF_TOKEN when no secret is configured', () => {
-      expect(headContainer(rayService({ spec: { env: [{ name: 'HF_TOKEN', value: 'x' }] } })).env.slice(2)).toEqual([{ name: 'HF_TOKEN', value: 'x' }]);
-    });
-
-    test('keeps every valueFrom source (preferred over value) and drops empty values', () => {
-      const env = headContainer(
-        rayService({
-          spec: {
-            env: [
-              { name: 'BOTH', value: 'ignored', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } },
-              { name: 'CM', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k' } } },
-              { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
-              { name: 'EMPTY', value: '' },
-            ],
-          },
-        }),
-      ).env;
-      expect(env.slice(2)).toEqual([
-        { name: 'BOTH', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } },
-        { name: 'CM', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k' } } },
-        { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
-        { name: 'EMPTY' },
-      ]);
-    });
+    modelServerEnvCases(
+      {
+        harness,
+        containersOf: (manifests) => [headContainer(manifests[0]), workerContainer(manifests[0])],
+        generatedEnv: [
+          { name: 'MODEL_ID', value: 'Qwen/Qwen3-0.6B' },
+          { name: 'VLLM_ENGINE_ARGS', value: '--model Qwen/Qwen3-0.6B' },
+        ],
+      },
+      ['secretReplacesUserToken', 'userTokenWithoutSecret', 'everyValueFromSource'],
+    );
 
     test('lets a user MODEL_ID or VLLM_ENGINE_ARGS replace the generated entry (no duplicate names)', () => {
       const env = headContainer(
@@ -580,22 +523,7 @@ describe('kuberayTranslator', () => {
         ['RayService', 'RayService', 'qwen'],
         ['ClaimModelCache', 'PersistentVolumeClaim', 'qwen-model-cache'],
       ]);
-      expect(manifests[1]).toEqual({
-        apiVersion: 'v1',
-        kind: 'PersistentVolumeClaim',
-        metadata: {
-          name: 'qwen-model-cache',
-          namespace: 'ml',
-          labels: {
-            'airunway.ai/managed-by': 'airunway',
-            'airunway.ai/deployment': 'qwen',
-            'airunway.ai/model-source': 'huggingface',
-            'airunway.ai/engine-type': 'vllm',
-            'airunway.ai/model-deployment': 'qwen',
-          },
-        },
-        spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '100Gi' } }, storageClassName: 'fast' },
-      });
+      expect(manifests[1]).toEqual(managedClaim({ deployment: 'qwen', volume: 'model-cache', size: '100Gi', storageClassName: 'fast' }));
     });
 
     test('mounts the storage in both disaggregated worker groups', () => {
@@ -691,10 +619,6 @@ describe('kuberayTranslator', () => {
   });
 
   describe('validate', () => {
-    function errorsOf(md: ResolvedModelDeployment): string[] {
-      return kuberayTranslator.validate(md).map(formatFieldError);
-    }
-
     test('accepts aggregated one-GPU, multi-GPU and disaggregated deployments', () => {
       expect(validateKubeRay(kuberayDeployment())).toEqual([]);
       expect(validateKubeRay(multiGpuDeployment())).toEqual([]);

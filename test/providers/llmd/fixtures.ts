@@ -1,5 +1,5 @@
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
-import { admittedDeployment, FixtureOptions } from '../../support/resolved-deployment';
+import { admittedDeployment, disaggregatedOf, FixtureOptions } from '../../support/resolved-deployment';
 
 export type { FixtureOptions };
 
@@ -18,16 +18,8 @@ export function llmdDeployment(options: FixtureOptions = {}): ResolvedModelDeplo
  * (32Gi), so each component derives its own tensor parallel size.
  */
 export function disaggregatedLlmdDeployment(options: FixtureOptions = {}): ResolvedModelDeployment {
-  return llmdDeployment({
-    ...options,
-    spec: {
-      serving: { mode: 'disaggregated' },
-      resources: undefined,
-      scaling: {
-        decode: { replicas: 2, gpu: { count: 4, type: 'nvidia.com/gpu' }, memory: '64Gi' },
-        prefill: { replicas: 3, gpu: { count: 2, type: 'nvidia.com/gpu' }, memory: '32Gi' },
-      },
-      ...options.spec,
-    },
+  return disaggregatedOf(llmdDeployment, options, {
+    decode: { replicas: 2, gpu: { count: 4, type: 'nvidia.com/gpu' }, memory: '64Gi' },
+    prefill: { replicas: 3, gpu: { count: 2, type: 'nvidia.com/gpu' }, memory: '32Gi' },
   });
 }

@@ -1,6 +1,7 @@
 import * as shared from '../../../src/providers/common/deployment-status';
 import { DEPLOYMENT_ENDPOINT_PORT, mapDeploymentStatus, reconcileDeploymentStatus } from '../../../src/providers/llmd/status';
 import { expectValidManifests } from '../../support/schema-validator';
+import { deploymentCondition as condition } from '../../support/status-conditions';
 
 /** An apps/v1 Deployment as the API server returns it for an llm-d deployment. */
 function deployment(name: string, replicas: number, status?: Record<string, unknown>): unknown {
@@ -18,10 +19,6 @@ function deployment(name: string, replicas: number, status?: Record<string, unkn
   };
   expectValidManifests([obj]);
   return obj;
-}
-
-function condition(type: string, status: string, reason: string, message: string): Record<string, string> {
-  return { type, status, reason, message, lastUpdateTime: '2025-01-01T00:00:00Z', lastTransitionTime: '2025-01-01T00:00:00Z' };
 }
 
 describe('llm-d status mapping', () => {

@@ -1,5 +1,5 @@
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
-import { admittedDeployment, FixtureOptions } from '../../support/resolved-deployment';
+import { admittedDeployment, disaggregatedOf, FixtureOptions } from '../../support/resolved-deployment';
 
 export type { FixtureOptions };
 
@@ -15,16 +15,5 @@ export function vllmDeployment(options: FixtureOptions = {}): ResolvedModelDeplo
 
 /** A disaggregated deployment (which Direct vLLM refuses): 2 decode replicas × 2 GPUs, 1 prefill replica × 1 GPU. */
 export function disaggregatedDeployment(options: FixtureOptions = {}): ResolvedModelDeployment {
-  return vllmDeployment({
-    ...options,
-    spec: {
-      serving: { mode: 'disaggregated' },
-      resources: undefined,
-      scaling: {
-        decode: { replicas: 2, gpu: { count: 2, type: 'nvidia.com/gpu' }, memory: '64Gi' },
-        prefill: { replicas: 1, gpu: { count: 1, type: 'nvidia.com/gpu' }, memory: '32Gi' },
-      },
-      ...options.spec,
-    },
-  });
+  return disaggregatedOf(vllmDeployment, options);
 }

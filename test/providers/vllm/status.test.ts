@@ -1,6 +1,7 @@
 import { mapDeploymentStatus, reconcileDeploymentStatus } from '../../../src/providers/common/deployment-status';
 import { readyCondition, reconcileProviderStatus } from '../../../src/providers/provider-status';
 import { expectValidManifests } from '../../support/schema-validator';
+import { deploymentCondition as condition } from '../../support/status-conditions';
 
 /**
  * An apps/v1 Deployment as the API server returns it (fields from the apps/v1 schema:
@@ -21,17 +22,6 @@ function deployment(replicas: number, status: Record<string, unknown> | undefine
   // Keeps the fixtures honest: each one is a Deployment the apps/v1 schema accepts.
   if (schemaValid) expectValidManifests([obj]);
   return obj;
-}
-
-function condition(type: string, status: string, reason: string, message: string): Record<string, string> {
-  return {
-    type,
-    status,
-    reason,
-    message,
-    lastUpdateTime: '2025-01-01T00:00:00Z',
-    lastTransitionTime: '2025-01-01T00:00:00Z',
-  };
 }
 
 const progressingTrue = condition('Progressing', 'True', 'NewReplicaSetAvailable', 'ReplicaSet "qwen-7d9f" has successfully progressed.');

@@ -1,48 +1,23 @@
 import { Testing } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-34';
-import { disaggregatedDeployment, FixtureOptions, vllmDeployment } from './fixtures';
-import { formatFieldError, FieldErrorKind } from '../../../src/core/field-error';
-import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
+import { disaggregatedDeployment, vllmDeployment } from './fixtures';
+import { DIRECT_VLLM_DEFAULT_IMAGE, validateDirectVllm, vllmTranslator } from '../../../src/providers/vllm/translator';
 import {
-  DIRECT_VLLM_DEFAULT_IMAGE,
-  translateDirectVllm,
-  validateDirectVllm,
-  vllmTranslator,
-} from '../../../src/providers/vllm/translator';
-import { Warning, Warnings } from '../../../src/warnings';
-import { expectValidManifests } from '../../support/schema-validator';
+  deploymentObjectCases,
+  deploymentOverrideGuardCases,
+  deploymentProvider,
+  describeModelServerImage,
+  describeSchedulingAndPodMetadata,
+  modelServerContainerCases,
+  vllmEngineValidationCases,
+} from '../../support/deployment-provider-cases';
+import { commonLabels, managedClaim } from '../../support/expected-manifests';
+import { blockedOverrideKeyCases, modelServerEnvCases } from '../../support/provider-cases';
+import { everyEngineFlag } from '../../support/resolved-deployment';
+import { findManifest as find } from '../../support/translator-harness';
 
-interface Synthesized {
-  readonly returned: ReturnType<typeof translateDirectVllm>;
-  readonly manifests: any[];
-  readonly warnings: Warning[];
-}
-
-function synth(md: ResolvedModelDeployment, options: { validateSchema?: boolean } = {}): Synthesized {
-  const chart = Testing.chart();
-  const returned = vllmTranslator.translate(chart, md);
-  const manifests = Testing.synth(chart);
-  if (options.validateSchema ?? true) expectValidManifests(manifests);
-  return { returned, manifests, warnings: Warnings.collect(chart) };
-}
-
-function synthOf(options: FixtureOptions = {}): any[] {
-  return synth(vllmDeployment(options)).manifests;
-}
-
-function find(manifests: any[], kind: string, name: string): any {
-  const found = manifests.find((m) => m.kind === kind && m.metadata.name === name);
-  if (!found) throw new Error(`no ${kind}/${name} in ${manifests.map((m) => `${m.kind}/${m.metadata.name}`).join(', ')}`);
-  return found;
-}
-
-function container(manifests: any[], name = 'qwen'): any {
-  return find(manifests, 'Deployment', name).spec.template.spec.containers[0];
-}
-
-function argsOf(options: FixtureOptions = {}): string[] {
-  return container(synthOf(options)).args;
-}
+const subject = deploymentProvider(vllmTranslator, vllmDeployment, 'qwen');
+const { harness, container, argsOf } = subject;
+const { synth, synthOf, errorsOf, withOverrides } = harness;
 
 const BASE_ARGS = ['--host', '0.0.0.0', '--port', '8000', '--model', 'Qwen/Qwen3-0.6B', '--enable-prefix-caching'];
 
@@ -82,42 +57,15 @@ describe('vllmTranslator', () => {
       expect(manifests).toMatchSnapshot();
     });
 
-    test('creates a Deployment and a Service named after the deployment, primary first', () => {
-      const { returned, manifests } = synth(vllmDeployment());
-      expect(returned.map((o) => [o.node.id, o.kind, o.name])).toEqual([
-        ['Deployment', 'Deployment', 'qwen'],
-        ['Service', 'Service', 'qwen'],
-      ]);
-      expect(returned[0]).toBeInstanceOf(k8s.KubeDeployment);
-      expect(returned[1]).toBeInstanceOf(k8s.KubeService);
-      expect(manifests.map((m) => `${m.apiVersion} ${m.kind} ${m.metadata.namespace}/${m.metadata.name}`)).toEqual([
-        'apps/v1 Deployment ml/qwen',
-        'v1 Service ml/qwen',
-      ]);
-    });
-
-    test('omits the namespace when the deployment has none', () => {
-      for (const m of synthOf({ namespace: null })) expect(m.metadata.namespace).toBeUndefined();
-    });
+    deploymentObjectCases(subject);
 
     test('sets no ownerReferences and puts the common labels on every object', () => {
       const manifests = synthOf({ spec: { model: { storage: { volumes: [{ name: 'cache', purpose: 'modelCache', size: '10Gi' }] } } } });
       expect(manifests.map((m) => m.kind)).toEqual(['Deployment', 'Service', 'PersistentVolumeClaim']);
       for (const m of manifests) {
         expect(m.metadata.ownerReferences).toBeUndefined();
-        expect(m.metadata.labels).toMatchObject({
-          'airunway.ai/managed-by': 'airunway',
-          'airunway.ai/deployment': 'qwen',
-          'airunway.ai/model-source': 'huggingface',
-          'airunway.ai/engine-type': 'vllm',
-        });
+        expect(m.metadata.labels).toMatchObject(commonLabels('qwen'));
       }
-    });
-
-    test('uses scaling.replicas, and 1 when it is 0 or unset', () => {
-      expect(find(synthOf({ spec: { scaling: { replicas: 3 } } }), 'Deployment', 'qwen').spec.replicas).toBe(3);
-      expect(find(synthOf({ spec: { scaling: { replicas: 0 } } }), 'Deployment', 'qwen').spec.replicas).toBe(1);
-      expect(find(synthOf({ spec: { scaling: undefined } }), 'Deployment', 'qwen').spec.replicas).toBe(1);
     });
 
     test('renders the Service as ClusterIP http 8000 selecting the Deployment pods', () => {
@@ -129,13 +77,6 @@ describe('vllmTranslator', () => {
       });
     });
 
-    test('renders container name, port and no command', () => {
-      const c = container(synthOf());
-      expect(c.name).toBe('vllm');
-      expect(c.command).toBeUndefined();
-      expect(c.ports).toEqual([{ name: 'http', containerPort: 8000, protocol: 'TCP' }]);
-    });
-
     test('translates the engine label from the resolved engine', () => {
       // The translator only runs for vllm, so the label mirrors md.engine even if spec.engine.type is unset.
       const md = vllmDeployment({ spec: { engine: { type: undefined } } });
@@ -143,21 +84,7 @@ describe('vllmTranslator', () => {
     });
   });
 
-  describe('image', () => {
-    test('defaults to vllm/vllm-openai:cu130-nightly', () => {
-      expect(DIRECT_VLLM_DEFAULT_IMAGE).toBe('vllm/vllm-openai:cu130-nightly');
-      expect(container(synthOf()).image).toBe('vllm/vllm-openai:cu130-nightly');
-    });
-
-    test('uses the legacy spec.image when engine.image is unset', () => {
-      expect(container(synthOf({ spec: { image: 'registry.example/vllm:legacy' } })).image).toBe('registry.example/vllm:legacy');
-    });
-
-    test('prefers spec.engine.image over spec.image', () => {
-      const c = container(synthOf({ spec: { image: 'registry.example/vllm:legacy', engine: { image: 'registry.example/vllm:v1' } } }));
-      expect(c.image).toBe('registry.example/vllm:v1');
-    });
-  });
+  describeModelServerImage(subject, { constant: DIRECT_VLLM_DEFAULT_IMAGE, expected: 'vllm/vllm-openai:cu130-nightly' });
 
   describe('arguments', () => {
     test('render host, port, model and prefix caching by default', () => {
@@ -165,21 +92,7 @@ describe('vllmTranslator', () => {
     });
 
     test('render every structured flag in order, then sorted args, then extraArgs verbatim', () => {
-      expect(
-        argsOf({
-          spec: {
-            model: { servedName: 'qwen3' },
-            engine: {
-              contextLength: 8192,
-              trustRemoteCode: true,
-              enforceEager: true,
-              args: { 'max-num-seqs': '64', 'disable-log-stats': '', 'dtype': 'bfloat16' },
-              extraArgs: ['--swap-space', '4', '-q', 'awq'],
-            },
-            resources: { gpu: { count: 4, type: 'nvidia.com/gpu' } },
-          },
-        }),
-      ).toEqual([
+      expect(argsOf(everyEngineFlag('qwen3'))).toEqual([
         '--host', '0.0.0.0', '--port', '8000',
         '--model', 'Qwen/Qwen3-0.6B',
         '--served-model-name', 'qwen3',
@@ -265,6 +178,8 @@ describe('vllmTranslator', () => {
   });
 
   describe('container', () => {
+    modelServerContainerCases(subject);
+
     test('has the three /health probes on port 8000', () => {
       const c = container(synthOf());
       const probe = (initialDelaySeconds: number, periodSeconds: number, failureThreshold: number) => ({
@@ -279,12 +194,12 @@ describe('vllmTranslator', () => {
     });
 
     test('requests GPUs as nvidia.com/gpu whatever gpu.type says, memory in limits and requests, cpu in requests', () => {
-      const { manifests, warnings } = synth(vllmDeployment({ spec: { resources: { gpu: { count: 2, type: 'amd.com/gpu' }, memory: '32Gi', cpu: '4' } } }));
+      const { manifests, recordedWarnings } = synth(vllmDeployment({ spec: { resources: { gpu: { count: 2, type: 'amd.com/gpu' }, memory: '32Gi', cpu: '4' } } }));
       expect(container(manifests).resources).toEqual({
         limits: { 'nvidia.com/gpu': '2', 'memory': '32Gi' },
         requests: { 'nvidia.com/gpu': '2', 'memory': '32Gi', 'cpu': '4' },
       });
-      expect(warnings).toEqual([
+      expect(recordedWarnings).toEqual([
         { path: 'test/Deployment', message: 'vLLM ignores spec.resources.gpu.type "amd.com/gpu": it always requests GPUs as nvidia.com/gpu' },
       ]);
     });
@@ -292,12 +207,6 @@ describe('vllmTranslator', () => {
     test('does not warn about an nvidia.com/gpu or unset gpu.type', () => {
       expect(synth(vllmDeployment({ spec: { resources: { gpu: { count: 1, type: 'nvidia.com/gpu' } } } })).warnings).toEqual([]);
       expect(synth(vllmDeployment()).warnings).toEqual([]);
-    });
-
-    test('omits resources when nothing is requested', () => {
-      // Only reachable when validation is bypassed: aggregated Direct vLLM requires GPUs.
-      const md = vllmDeployment({ spec: { resources: undefined } });
-      expect(container(synth(md).manifests).resources).toBeUndefined();
     });
 
     test('adds a 20Gi memory-backed /dev/shm first when more than one GPU is used', () => {
@@ -326,29 +235,11 @@ describe('vllmTranslator', () => {
   });
 
   describe('env', () => {
-    test('keeps spec.env order and appends HF_TOKEN from the secret, dropping a user HF_TOKEN', () => {
-      const c = container(
-        synthOf({
-          spec: {
-            env: [
-              { name: 'A', value: '1' },
-              { name: 'HF_TOKEN', value: 'plain-text' },
-              { name: 'B', value: '2' },
-            ],
-            secrets: { huggingFaceToken: 'hf-secret' },
-          },
-        }),
-      );
-      expect(c.env).toEqual([
-        { name: 'A', value: '1' },
-        { name: 'B', value: '2' },
-        { name: 'HF_TOKEN', valueFrom: { secretKeyRef: { name: 'hf-secret', key: 'HF_TOKEN' } } },
-      ]);
-    });
-
-    test('keeps a user HF_TOKEN when no secret is configured', () => {
-      expect(container(synthOf({ spec: { env: [{ name: 'HF_TOKEN', value: 'x' }] } })).env).toEqual([{ name: 'HF_TOKEN', value: 'x' }]);
-    });
+    modelServerEnvCases({ harness, containersOf: (manifests) => [container(manifests)] }, [
+      'secretReplacesUserToken',
+      'userTokenWithoutSecret',
+      'nothingToSet',
+    ]);
 
     test('prefers the full valueFrom over value and drops empty values', () => {
       const c = container(
@@ -375,10 +266,6 @@ describe('vllmTranslator', () => {
         { name: 'EMPTY' },
         { name: 'EMPTY_SOURCE', value: 'v' },
       ]);
-    });
-
-    test('omits env when there is nothing to set', () => {
-      expect(container(synthOf()).env).toBeUndefined();
     });
 
     test('points HF_HOME at the modelCache mount (our addition), after HF_TOKEN', () => {
@@ -410,91 +297,7 @@ describe('vllmTranslator', () => {
     });
   });
 
-  describe('scheduling and pod metadata', () => {
-    test('copies nodeSelector and tolerations into the pod spec', () => {
-      const pod = find(
-        synthOf({
-          spec: {
-            nodeSelector: { pool: 'gpu' },
-            tolerations: [
-              { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
-              { key: 'spot', operator: 'Equal', value: 'true', effect: 'NoExecute', tolerationSeconds: 300 },
-            ],
-          },
-        }),
-        'Deployment',
-        'qwen',
-      ).spec.template.spec;
-      expect(pod.nodeSelector).toEqual({ pool: 'gpu' });
-      expect(pod.tolerations).toEqual([
-        { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
-        { key: 'spot', operator: 'Equal', value: 'true', effect: 'NoExecute', tolerationSeconds: 300 },
-      ]);
-    });
-
-    test('omits nodeSelector and tolerations when empty', () => {
-      const pod = find(synthOf({ spec: { nodeSelector: {}, tolerations: [] } }), 'Deployment', 'qwen').spec.template.spec;
-      expect(pod.nodeSelector).toBeUndefined();
-      expect(pod.tolerations).toBeUndefined();
-    });
-
-    test('merges podTemplate labels without clobbering the selector, model-deployment or common labels', () => {
-      const manifests = synthOf({
-        spec: {
-          podTemplate: {
-            metadata: {
-              labels: {
-                'team': 'ml',
-                'app': 'hijack',
-                'airunway.ai/deployment': 'hijack',
-                'airunway.ai/model-deployment': 'hijack',
-                'airunway.ai/managed-by': 'someone-else',
-              },
-              annotations: { 'prometheus.io/scrape': 'true' },
-            },
-          },
-        },
-      });
-      const deployment = find(manifests, 'Deployment', 'qwen');
-      expect(deployment.spec.selector).toEqual({ matchLabels: { 'airunway.ai/deployment': 'qwen', 'app': 'qwen' } });
-      expect(deployment.spec.template.metadata).toEqual({
-        labels: {
-          'team': 'ml',
-          'app': 'qwen',
-          'airunway.ai/deployment': 'qwen',
-          'airunway.ai/model-deployment': 'qwen',
-          'airunway.ai/managed-by': 'someone-else',
-        },
-        annotations: { 'prometheus.io/scrape': 'true' },
-      });
-      expect(deployment.metadata.labels).toEqual({
-        'team': 'ml',
-        'app': 'hijack',
-        'airunway.ai/model-deployment': 'hijack',
-        'airunway.ai/managed-by': 'airunway',
-        'airunway.ai/deployment': 'qwen',
-        'airunway.ai/model-source': 'huggingface',
-        'airunway.ai/engine-type': 'vllm',
-      });
-      expect(deployment.metadata.annotations).toEqual({ 'prometheus.io/scrape': 'true' });
-      const service = find(manifests, 'Service', 'qwen');
-      expect(service.metadata.labels).toEqual({
-        'airunway.ai/managed-by': 'airunway',
-        'airunway.ai/deployment': 'qwen',
-        'airunway.ai/model-source': 'huggingface',
-        'airunway.ai/engine-type': 'vllm',
-      });
-      expect(service.metadata.annotations).toBeUndefined();
-    });
-
-    test('labels pods with the selector and airunway.ai/model-deployment by default', () => {
-      const deployment = find(synthOf(), 'Deployment', 'qwen');
-      expect(deployment.spec.template.metadata).toEqual({
-        labels: { 'airunway.ai/deployment': 'qwen', 'app': 'qwen', 'airunway.ai/model-deployment': 'qwen' },
-      });
-      expect(deployment.metadata.annotations).toBeUndefined();
-    });
-  });
+  describeSchedulingAndPodMetadata(subject);
 
   describe('storage', () => {
     const volumes = [
@@ -522,26 +325,9 @@ describe('vllmTranslator', () => {
     test('synthesizes a PVC for each managed volume only (our fix), after the Deployment and Service', () => {
       const { returned, manifests } = synth(vllmDeployment({ spec: { model: { storage: { volumes } } } }));
       expect(returned.map((o) => o.node.id)).toEqual(['Deployment', 'Service', 'ClaimModelCache']);
-      expect(find(manifests, 'PersistentVolumeClaim', 'qwen-model-cache')).toEqual({
-        apiVersion: 'v1',
-        kind: 'PersistentVolumeClaim',
-        metadata: {
-          name: 'qwen-model-cache',
-          namespace: 'ml',
-          labels: {
-            'airunway.ai/managed-by': 'airunway',
-            'airunway.ai/deployment': 'qwen',
-            'airunway.ai/model-source': 'huggingface',
-            'airunway.ai/engine-type': 'vllm',
-            'airunway.ai/model-deployment': 'qwen',
-          },
-        },
-        spec: {
-          accessModes: ['ReadWriteMany'],
-          resources: { requests: { storage: '100Gi' } },
-          storageClassName: 'fast',
-        },
-      });
+      expect(find(manifests, 'PersistentVolumeClaim', 'qwen-model-cache')).toEqual(
+        managedClaim({ deployment: 'qwen', volume: 'model-cache', size: '100Gi', storageClassName: 'fast' }),
+      );
     });
 
     test('never emits the model download Job', () => {
@@ -552,20 +338,15 @@ describe('vllmTranslator', () => {
 
   describe('overrides', () => {
     test('deep-merge into the Deployment and leave the Service alone', () => {
-      const manifests = synthOf({
-        spec: {
-          provider: {
-            name: 'vllm',
-            overrides: {
-              spec: {
-                progressDeadlineSeconds: 1800,
-                strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '50%', maxUnavailable: 0 } },
-                template: { spec: { schedulerName: 'gpu-scheduler', terminationGracePeriodSeconds: 120 } },
-              },
-            },
+      const manifests = synthOf(
+        withOverrides({
+          spec: {
+            progressDeadlineSeconds: 1800,
+            strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '50%', maxUnavailable: 0 } },
+            template: { spec: { schedulerName: 'gpu-scheduler', terminationGracePeriodSeconds: 120 } },
           },
-        },
-      });
+        }),
+      );
       const deployment = find(manifests, 'Deployment', 'qwen');
       expect(deployment.spec.progressDeadlineSeconds).toBe(1800);
       expect(deployment.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: '50%', maxUnavailable: 0 } });
@@ -599,21 +380,16 @@ describe('vllmTranslator', () => {
     });
 
     test('may set pod labels other than the selector and ownership ones, and replace the containers', () => {
-      const manifests = synthOf({
-        spec: {
-          provider: {
-            name: 'vllm',
-            overrides: {
-              spec: {
-                template: {
-                  metadata: { labels: { team: 'ml' } },
-                  spec: { containers: [{ name: 'custom', image: 'example.com/vllm:1' }] },
-                },
-              },
+      const manifests = synthOf(
+        withOverrides({
+          spec: {
+            template: {
+              metadata: { labels: { team: 'ml' } },
+              spec: { containers: [{ name: 'custom', image: 'example.com/vllm:1' }] },
             },
           },
-        },
-      });
+        }),
+      );
       const deployment = find(manifests, 'Deployment', 'qwen');
       expect(deployment.spec.template.metadata.labels).toEqual({
         'airunway.ai/deployment': 'qwen', 'app': 'qwen', 'airunway.ai/model-deployment': 'qwen', 'team': 'ml',
@@ -622,33 +398,24 @@ describe('vllmTranslator', () => {
     });
 
     test('fails when an override names a blocked top-level key (translate backstop)', () => {
-      const md = vllmDeployment({ spec: { provider: { name: 'vllm', overrides: { kind: 'StatefulSet' } } } });
+      const md = vllmDeployment(withOverrides({ kind: 'StatefulSet' }));
       expect(() => synth(md)).toThrow('failed to build Deployment: failed to apply provider overrides: overriding "kind" is not allowed');
     });
 
     test('fails when an override would break the Deployment (translate backstop)', () => {
-      const md = vllmDeployment({ spec: { provider: { name: 'vllm', overrides: { spec: { selector: { matchLabels: { x: 'y' } } } } } } });
+      const md = vllmDeployment(withOverrides({ spec: { selector: { matchLabels: { x: 'y' } } } }));
       expect(() => synth(md)).toThrow('failed to build Deployment: failed to apply provider overrides: overriding "spec.selector" is not allowed');
     });
   });
 
   describe('validate', () => {
-    function errorsOf(options: FixtureOptions | ResolvedModelDeployment): string[] {
-      const md = 'engineReason' in options ? options : vllmDeployment(options);
-      return vllmTranslator.validate(md).map(formatFieldError);
-    }
-
     test('accepts a valid aggregated deployment', () => {
       expect(validateDirectVllm(vllmDeployment())).toEqual([]);
     });
 
-    test('fails when the engine is not vllm', () => {
-      const md = { ...vllmDeployment({ spec: { engine: { type: 'sglang' } } }), engine: 'sglang' as const };
-      expect(vllmTranslator.validate(md)).toEqual([
-        { path: 'spec.engine.type', kind: FieldErrorKind.INVALID, value: 'sglang', message: 'vLLM provider only supports vllm engine, got sglang' },
-      ]);
-      expect(() => vllmTranslator.translate(Testing.chart(), md)).toThrow('vLLM provider only supports vllm engine, got sglang');
-    });
+    vllmEngineValidationCases(subject);
+    blockedOverrideKeyCases(harness);
+    deploymentOverrideGuardCases(subject);
 
     test('fails when serving mode is disaggregated', () => {
       expect(errorsOf(disaggregatedDeployment())).toEqual([
@@ -669,24 +436,6 @@ describe('vllmTranslator', () => {
       ]);
     });
 
-    test.each(['apiVersion', 'kind', 'metadata', 'status'])('fails when overrides set the top-level key %s', (key) => {
-      expect(errorsOf({ spec: { provider: { name: 'vllm', overrides: { [key]: {} } } } })).toEqual([
-        `spec.provider.overrides.${key}: Forbidden: overriding "${key}" is not allowed`,
-      ]);
-    });
-
-    test('fails when overrides are not an object', () => {
-      const md = vllmDeployment({ spec: { provider: { name: 'vllm', overrides: ['x'] as any } } });
-      expect(errorsOf(md)).toEqual(['spec.provider.overrides: Invalid value: "<array>": overrides must be a JSON object']);
-      expect(() => vllmTranslator.translate(Testing.chart(), md)).toThrow(
-        'failed to build Deployment: failed to apply provider overrides: overrides must be a JSON object',
-      );
-    });
-
-    function withOverrides(overrides: unknown): FixtureOptions {
-      return { spec: { provider: { name: 'vllm', overrides: overrides as any } } };
-    }
-
     const POD_LABELS_REASON = 'the Deployment selector, the Service and the InferencePool select vLLM pods by their labels';
 
     test('fails when overrides change the selector and the pod labels it selects', () => {
@@ -704,12 +453,6 @@ describe('vllmTranslator', () => {
     ])('fails when overrides set spec.selector (%s)', (_, selector) => {
       expect(errorsOf(withOverrides({ spec: { selector } }))).toEqual([
         'spec.provider.overrides.spec.selector: Forbidden: overriding "spec.selector" is not allowed: it must match the pod labels vLLM sets, which its Service selects',
-      ]);
-    });
-
-    test.each(['app', 'airunway.ai/deployment', 'airunway.ai/model-deployment'])('fails when overrides set the pod label %s', (label) => {
-      expect(errorsOf(withOverrides({ spec: { template: { metadata: { labels: { [label]: 'x', team: 'ml' } } } } }))).toEqual([
-        `spec.provider.overrides.spec.template.metadata.labels.${label}: Forbidden: overriding pod label ${JSON.stringify(label)} is not allowed: ${POD_LABELS_REASON}`,
       ]);
     });
 
@@ -778,13 +521,6 @@ describe('vllmTranslator', () => {
       expect(errorsOf({ spec: { engine: { args: { 'tensor-parallel-size': '4' }, extraArgs: ['-q', 'awq', '--tensor-parallel-size=2'] } } })).toEqual([
         'spec.engine.extraArgs[2]: Invalid value: "--tensor-parallel-size=2": launch flag "tensor-parallel-size" is set in both spec.engine.args and ' +
           'spec.engine.extraArgs ("--tensor-parallel-size=2"); set it in exactly one place so the engine does not receive conflicting values',
-      ]);
-    });
-
-    test.each(['', '-dtype', 'max model len', 'dtype=half', 'flag.with.dots'])('fails when an engine.args key is invalid: %j', (key) => {
-      expect(errorsOf({ spec: { engine: { args: { [key]: 'x' } } } })).toEqual([
-        `spec.engine.args.${key}: Invalid value: ${JSON.stringify(key)}: invalid engine arg key ${JSON.stringify(key)}: ` +
-          'must contain only alphanumeric characters, hyphens, and underscores',
       ]);
     });
 

@@ -1,0 +1,102 @@
+/**
+ * The harness every provider's translator tests share: translate a `ResolvedModelDeployment`
+ * into a fresh `Testing.chart()`, synthesize it (schema-checked), and read back the manifests,
+ * the warnings and the model server container.
+ */
+import { ApiObject, Chart, Testing } from 'cdk8s';
+import type { FixtureOptions } from './resolved-deployment';
+import { expectValidManifests } from './schema-validator';
+import { formatFieldError } from '../../src/core/field-error';
+import type { ResolvedModelDeployment } from '../../src/core/resolved-model-deployment';
+import type { ProviderTranslator, TranslationOptions } from '../../src/providers/provider-translator';
+import { Warning, Warnings } from '../../src/warnings';
+
+export interface SynthOptions {
+  /**
+   * Check every synthesized manifest against the upstream schemas (unknown fields rejected).
+   * Off only for outputs that are deliberately not schema-valid (a JSON null override).
+   * @default true
+   */
+  readonly validateSchema?: boolean;
+  /** Registry-wide translation settings passed to `translate`. */
+  readonly translation?: TranslationOptions;
+}
+
+export interface Synthesized {
+  readonly chart: Chart;
+  /** What `translate` returned: the upstream objects in output order. */
+  readonly returned: ApiObject[];
+  readonly manifests: any[];
+  /** The messages of the warnings recorded anywhere in the chart, in tree order. */
+  readonly warnings: string[];
+  /** The same warnings with the path of the construct each is recorded on. */
+  readonly recordedWarnings: Warning[];
+}
+
+/** Translates `md` with `translator` into a fresh chart and synthesizes it. */
+export function synthesize(translator: ProviderTranslator, md: ResolvedModelDeployment, options: SynthOptions = {}): Synthesized {
+  const chart = Testing.chart();
+  const returned = translator.translate(chart, md, options.translation);
+  const manifests = Testing.synth(chart);
+  if (options.validateSchema ?? true) expectValidManifests(manifests);
+  const recordedWarnings = Warnings.collect(chart);
+  return { chart, returned, manifests, warnings: recordedWarnings.map((w) => w.message), recordedWarnings };
+}
+
+/** The manifest of `kind` named `name`; throws, listing what there is, when there is none. */
+export function findManifest(manifests: any[], kind: string, name: string): any {
+  const found = manifests.find((m) => m.kind === kind && m.metadata.name === name);
+  if (!found) throw new Error(`no ${kind}/${name} in ${manifests.map((m) => `${m.kind}/${m.metadata.name}`).join(', ')}`);
+  return found;
+}
+
+/** The one manifest of `kind`; throws unless there is exactly one. */
+export function onlyManifestOf(manifests: any[], kind: string): any {
+  const found = manifests.filter((m) => m.kind === kind);
+  if (found.length !== 1) throw new Error(`expected one ${kind}, got ${found.length} in ${manifests.map((m) => m.kind).join(', ')}`);
+  return found[0];
+}
+
+/** The first (model server) container of the Deployment named `name`. */
+export function deploymentContainer(manifests: any[], name: string): any {
+  return findManifest(manifests, 'Deployment', name).spec.template.spec.containers[0];
+}
+
+/** The translator's field errors for `md`, formatted as the API server words them. */
+export function fieldErrorsOf(translator: ProviderTranslator, md: ResolvedModelDeployment, options?: TranslationOptions): string[] {
+  return translator.validate(md, options).map(formatFieldError);
+}
+
+/** A provider's translator bound to its fixture. */
+export interface TranslatorHarness {
+  readonly translator: ProviderTranslator;
+  /** The provider's admitted baseline deployment with `options` merged in. */
+  readonly fixture: (options?: FixtureOptions) => ResolvedModelDeployment;
+  /** Translates and synthesizes `md`. */
+  synth(md: ResolvedModelDeployment, options?: SynthOptions): Synthesized;
+  /** The manifests of the fixture with `options`. */
+  synthOf(options?: FixtureOptions): any[];
+  /** The formatted field errors of `md`, or of the fixture with `options`. */
+  errorsOf(mdOrOptions?: FixtureOptions | ResolvedModelDeployment): string[];
+  /** Fixture options that set `spec.provider.overrides` for this provider. */
+  withOverrides(overrides: unknown): FixtureOptions;
+}
+
+function isResolved(value: FixtureOptions | ResolvedModelDeployment): value is ResolvedModelDeployment {
+  return 'engineReason' in value;
+}
+
+export function translatorHarness(
+  translator: ProviderTranslator,
+  fixture: (options?: FixtureOptions) => ResolvedModelDeployment,
+): TranslatorHarness {
+  const synth = (md: ResolvedModelDeployment, options?: SynthOptions) => synthesize(translator, md, options);
+  return {
+    translator,
+    fixture,
+    synth,
+    synthOf: (options = {}) => synth(fixture(options)).manifests,
+    errorsOf: (mdOrOptions = {}) => fieldErrorsOf(translator, isResolved(mdOrOptions) ? mdOrOptions : fixture(mdOrOptions)),
+    withOverrides: (overrides) => ({ spec: { provider: { name: translator.providerName, overrides: overrides as any } } }),
+  };
+}
