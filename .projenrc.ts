@@ -41,8 +41,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   bin: { 'cdk8s-inference': 'bin/cdk8s-inference' },
 
   // jsii bindings for platform teams outside TypeScript (built by `npx projen package-all`).
+  // Java is left out until org.cdk8s:cdk8s of our cdk8s version is on Maven Central.
   publishToPypi: { distName: 'cdk8s-inference', module: 'cdk8s_inference' },
-  publishToMaven: { javaPackage: 'io.cdk8s.inference', mavenGroupId: 'io.cdk8s.inference', mavenArtifactId: 'cdk8s-inference' },
 
   // No hosted CI, release or dependency bots: the project's CI is .ci/run.
   github: false,
