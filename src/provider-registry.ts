@@ -195,7 +195,8 @@ export class ProviderRegistry extends Construct {
    */
   public _entries(consumer?: string): ProviderConfigEntry[] {
     this.consumedBy ??= consumer;
-    return entriesOf(this.configsByName);
+    // Selection orders providers by name itself (byte order, as Go compares strings).
+    return [...this.configsByName.values()].map((c) => c._toEntry());
   }
 
   private assertNotConsumed(method: string): void {
@@ -223,7 +224,3 @@ export class ProviderRegistry extends Construct {
   }
 }
 
-/** Entries sorted by name, so selection traces and error texts are deterministic. */
-function entriesOf(configs: Map<string, InferenceProviderConfig>): ProviderConfigEntry[] {
-  return [...configs.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((c) => c._toEntry());
-}

@@ -1,4 +1,5 @@
 import type { ModelDeploymentSpec } from './generated/model-deployment-spec';
+import { isJsonObject } from './json-object';
 import { parseQuantity, Quantity } from './quantity';
 
 /**
@@ -153,10 +154,6 @@ function mismatch(path: string, expected: string, value: unknown): CelSpecConver
   return new CelSpecConversionError(path, `cannot decode ${typeName(value)} as ${expected}`);
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Whether Go's `omitempty` drops this already-encoded value of `shape`. */
 function isEmpty(shape: Shape, encoded: Encoded): boolean {
   switch (shape.kind) {
@@ -196,7 +193,7 @@ function encode(shape: Shape, value: unknown, path: string): Encoded {
       return isAbsent(value) ? '0' : goQuantityString(value, path);
     case 'stringMap': {
       if (isAbsent(value)) return {};
-      if (!isPlainObject(value)) throw mismatch(path, 'map of strings', value);
+      if (!isJsonObject(value)) throw mismatch(path, 'map of strings', value);
       const out: Record<string, CelSpecValue> = {};
       for (const [k, v] of Object.entries(value)) {
         if (typeof v !== 'string') throw mismatch(`${path}.${k}`, 'string', v);
@@ -220,7 +217,7 @@ function encode(shape: Shape, value: unknown, path: string): Encoded {
       return isAbsent(value) ? undefined : encode(shape.to, value, path);
     case 'struct': {
       if (isAbsent(value)) value = {};
-      if (!isPlainObject(value)) throw mismatch(path, 'object', value);
+      if (!isJsonObject(value)) throw mismatch(path, 'object', value);
       const out: Record<string, CelSpecValue> = {};
       for (const [name, field] of Object.entries(shape.fields)) {
         const encoded = encode(field.shape, value[name], `${path}.${name}`);
@@ -240,7 +237,7 @@ function jsonClone(value: unknown, path: string): CelSpecValue {
     return value;
   }
   if (Array.isArray(value)) return value.map((v, i) => jsonClone(v, `${path}[${i}]`));
-  if (isPlainObject(value)) {
+  if (isJsonObject(value)) {
     const out: Record<string, CelSpecValue> = {};
     for (const [k, v] of Object.entries(value)) {
       // JSON has no undefined: such keys are not part of the document.

@@ -1,4 +1,5 @@
 import { FieldError, forbidden, invalid } from './field-error';
+import { isJsonObject } from './json-object';
 
 /**
  * The `spec.provider.overrides` key filter of AI Runway's admission webhook. Overrides are an
@@ -43,7 +44,7 @@ export function validateProviderOverrides(overrides: unknown): FieldError[] {
   }
   // The value is never echoed: overrides may carry secrets. Only its size is shown.
   const redacted = `<redacted ${Buffer.byteLength(serialised, 'utf8')} bytes>`;
-  if (!isPlainObject(overrides)) {
+  if (!isJsonObject(overrides)) {
     return [invalid(OVERRIDES_PATH, redacted, 'overrides must be a JSON object')];
   }
   return findForbiddenOverrideKeys(overrides);
@@ -80,7 +81,7 @@ function walk(
     value.forEach((item, index) => walk(item, `${path}[${index}]`, forbiddenKeys, report));
     return;
   }
-  if (!isPlainObject(value)) return;
+  if (!isJsonObject(value)) return;
   for (const [key, child] of Object.entries(value)) {
     const childPath = `${path}.${key}`;
     if (forbiddenKeys.includes(key)) {
@@ -89,8 +90,4 @@ function walk(
     }
     walk(child, childPath, forbiddenKeys, report);
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -3,9 +3,9 @@ import { SHIPPED_PROVIDER_CONFIGS } from './shipped-configs';
 import { SHIPPED_TRANSLATORS } from './shipped-translators';
 import type { ProviderConfigEntry } from '../core/provider-config-entry';
 
-/** Entries of the shipped providers sorted by name: the registry where none is in scope. */
+/** Entries of the shipped providers: the registry where none is in scope. */
 export function defaultProviderEntries(): ProviderConfigEntry[] {
-  return [...SHIPPED_PROVIDER_CONFIGS].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...SHIPPED_PROVIDER_CONFIGS];
 }
 
 /** The shipped translator of a provider, if it has one. */

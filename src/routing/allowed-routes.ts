@@ -1,4 +1,5 @@
 import type { ApiObject } from 'cdk8s';
+import { isJsonObject } from '../core/json-object';
 import { Warnings } from '../warnings';
 
 /** The label the API server puts on every Namespace, holding its name. */
@@ -164,8 +165,8 @@ function withNameSelector(listener: Json, names: readonly string[]): Json {
  * expression) or AI Runway's older single-name `matchLabels`; `undefined` for any other selector.
  */
 function namesOfNameSelector(selector: Json): string[] | undefined {
-  if (!isObject(selector)) return undefined;
-  const labels = isObject(selector.matchLabels) ? Object.entries(selector.matchLabels) : [];
+  if (!isJsonObject(selector)) return undefined;
+  const labels = isJsonObject(selector.matchLabels) ? Object.entries(selector.matchLabels) : [];
   const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : [];
   if (labels.length === 0 && expressions.length === 1) {
     const [e] = expressions;
@@ -182,8 +183,8 @@ function namesOfNameSelector(selector: Json): string[] | undefined {
  * is known at build time, so a requirement on any other label answers "not certain" (false).
  */
 function selectsNamespace(selector: Json, name: string): boolean {
-  if (!isObject(selector)) return false;
-  const labels = isObject(selector.matchLabels) ? Object.entries(selector.matchLabels) : [];
+  if (!isJsonObject(selector)) return false;
+  const labels = isJsonObject(selector.matchLabels) ? Object.entries(selector.matchLabels) : [];
   const expressions: Json[] = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : [];
   return labels.every(([key, value]) => key === NAMESPACE_NAME_LABEL && value === name)
     && expressions.every((e) => {
@@ -196,8 +197,4 @@ function selectsNamespace(selector: Json, name: string): boolean {
         default: return false;
       }
     });
-}
-
-function isObject(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

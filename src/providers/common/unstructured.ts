@@ -4,10 +4,9 @@
  * accessors do.
  */
 
-/** A JSON object (not null, not an array). */
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isJsonObject } from '../../core/json-object';
+
+export { isJsonObject };
 
 /** A string field, or '' when absent or not a string. */
 export function stringField(value: unknown): string {
