@@ -45,8 +45,8 @@
  *   JavaScript's 2^53;
  * - defaulting: for the Ajv check only "a required field with a default may be omitted" is
  *   modelled (CEL rules do run on the defaulted object);
- * - patterns that JavaScript cannot compile would be skipped (listed by `schemaLoadStats()`;
- *   none in the current upstream files);
+ * - Go-only regular-expression syntax in `pattern` is translated (go-regex.ts); a pattern with
+ *   no ECMAScript equivalent is skipped and listed, with the reason, by `schemaLoadStats()`;
  * - Crossplane XRDs: the fields Crossplane itself adds to a composite resource's `spec`
  *   (`spec.crossplane` in v2, the v1 composition fields) are accepted without checking them;
  * - conversion webhooks are not run: each served version is validated against its own schema.
@@ -58,6 +58,7 @@ import * as path from 'path';
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import * as YAML from 'yaml';
+import { TranslatedPattern, translateGoPattern } from './go-regex';
 
 /** A JSON (Schema) value as read from the upstream files. */
 type Json = any;
@@ -88,8 +89,16 @@ export interface SchemaLoadStats {
   filesLoaded: string[];
   /** How many CRD/XRD files came from the on-disk cache instead of being parsed. */
   cacheHits: number;
-  /** Patterns dropped because JavaScript regular expressions cannot express them. */
-  droppedPatterns: string[];
+  /** Patterns skipped because JavaScript regular expressions cannot express them, with why. */
+  droppedPatterns: DroppedPattern[];
+}
+
+/** An upstream `pattern` the validator does not check, and why (see go-regex.ts). */
+export interface DroppedPattern {
+  /** File the pattern came from, relative to the upstream directory. */
+  readonly file: string;
+  readonly pattern: string;
+  readonly reason: string;
 }
 
 /** Name of the environment variable that overrides the upstream directory. */
@@ -228,7 +237,7 @@ interface ConvertedFile {
   /** group+kind of every definition in the file. */
   definitions: string[];
   entries: Array<{ apiVersion: string; kind: string; source: UpstreamSchemaSource; deprecated: boolean; schema: Json; celSchema?: CelSchema }>;
-  droppedPatterns: string[];
+  droppedPatterns: Array<{ pattern: string; reason: string }>;
 }
 
 interface Entry extends UpstreamSchemaEntry {
@@ -261,7 +270,7 @@ class UpstreamSchemas {
   private kubernetesLoaded = false;
   /** Shared subschemas already added to Ajv, by content hash. */
   private readonly sharedIds = new Set<string>();
-  private readonly droppedPatterns = new Set<string>();
+  private readonly droppedPatterns: DroppedPattern[] = [];
   private readonly stats: SchemaLoadStats = {
     loadMs: 0, compileMs: 0, compiled: 0, filesLoaded: [], cacheHits: 0, droppedPatterns: [],
   };
@@ -426,7 +435,7 @@ class UpstreamSchemas {
       // does define would wrongly miss. Fail loudly rather than report "no upstream schema".
       throw new Error(`header scan of ${relative} found ${def.scanned}, but the file defines ${converted.definitions.join(', ')}`);
     }
-    converted.droppedPatterns.forEach((p) => this.droppedPatterns.add(p));
+    this.droppedPatterns.push(...converted.droppedPatterns.map((p) => ({ file: relative, ...p })));
     for (const e of converted.entries) {
       this.register({ ...e, file: relative, schemaId: `crd:${e.apiVersion}/${e.kind}` });
     }
@@ -437,8 +446,8 @@ class UpstreamSchemas {
   /** Parse a CRD/XRD file and convert every served version's schema. */
   private convertDefinitionFile(text: string, relative: string): ConvertedFile {
     const out: ConvertedFile = { definitions: [], entries: [], droppedPatterns: [] };
-    const dropped = new Set<string>();
-    const ctx: ConvertContext = { dropPattern: (p) => dropped.add(p) };
+    const dropped = new Map<string, string>();
+    const ctx: ConvertContext = { dropPattern: (pattern, reason) => dropped.set(pattern, reason) };
     for (const doc of YAML.parseAllDocuments(text)) {
       if (doc.errors.length > 0) {
         throw new Error(`cannot parse ${relative}: ${doc.errors[0].message}`);
@@ -467,7 +476,7 @@ class UpstreamSchemas {
         });
       }
     }
-    out.droppedPatterns = [...dropped];
+    out.droppedPatterns = [...dropped].map(([pattern, reason]) => ({ pattern, reason }));
     return out;
   }
 
@@ -551,9 +560,8 @@ class UpstreamSchemas {
         }
       }
     }
-    const ctx: ConvertContext = { dropPattern: (p) => this.droppedPatterns.add(p) };
-
     for (const [name, { schema, file }] of definitions) {
+      const ctx: ConvertContext = { dropPattern: (pattern, reason) => this.droppedPatterns.push({ file, pattern, reason }) };
       this.ajv.addSchema(SPECIAL_K8S_TYPES[name] ?? withBuiltinEnums(name, convertKubernetes(schema, ctx)), K8S_ID_PREFIX + name);
       for (const gvk of (schema as Json)['x-kubernetes-group-version-kind'] ?? []) {
         this.register({
@@ -667,23 +675,19 @@ export function scanDefinitionHeader(text: string): { group: string; kind: strin
 // ---------------------------------------------------------------------------------------------
 
 interface ConvertContext {
-  dropPattern(pattern: string): void;
+  dropPattern(pattern: string, reason: string): void;
 }
 
-const patternCache = new Map<string, boolean>();
+const patternCache = new Map<string, TranslatedPattern>();
 
-function patternCompiles(pattern: string): boolean {
-  let ok = patternCache.get(pattern);
-  if (ok === undefined) {
-    try {
-      new RegExp(pattern, 'u');
-      ok = true;
-    } catch {
-      ok = false;
-    }
-    patternCache.set(pattern, ok);
+/** The upstream (Go RE2) pattern as an ECMAScript pattern, or why it cannot be one; memoised. */
+function ecmaPattern(pattern: string): TranslatedPattern {
+  let translated = patternCache.get(pattern);
+  if (translated === undefined) {
+    translated = translateGoPattern(pattern);
+    patternCache.set(pattern, translated);
   }
-  return ok;
+  return translated;
 }
 
 /** Copy the value-validation keywords every dialect shares, translating formats. */
@@ -693,9 +697,14 @@ function copyValueKeywords(s: Json, out: Json, ctx: ConvertContext): void {
       out[k] = s[k];
     }
   }
-  if (out.pattern !== undefined && !patternCompiles(out.pattern)) {
-    ctx.dropPattern(out.pattern);
-    delete out.pattern;
+  if (out.pattern !== undefined) {
+    const translated = ecmaPattern(out.pattern);
+    if ('unsupported' in translated) {
+      ctx.dropPattern(out.pattern, translated.unsupported);
+      delete out.pattern;
+    } else {
+      out.pattern = translated.pattern;
+    }
   }
   // OpenAPI 3.0 (and Kubernetes) use booleans for exclusive bounds.
   if (s.exclusiveMinimum === true && typeof s.minimum === 'number') {
@@ -1050,7 +1059,8 @@ class ConversionCache {
     this.dir = dir;
     let source = 'no-source';
     try {
-      source = fs.readFileSync(__filename, 'utf8');
+      // The conversion is this module and the pattern translation it calls.
+      source = fs.readFileSync(__filename, 'utf8') + fs.readFileSync(path.join(__dirname, 'go-regex.ts'), 'utf8');
     } catch {
       // Bundled or compiled away: the content hash alone keys the cache.
     }
