@@ -29,13 +29,13 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     // npm scripts run the node binary from node_modules/.bin first: this pins the toolchain to
     // Node 24 on machines whose system Node is older (client-node 2.x needs >= 22.19).
     'node@^24',
-    'ajv-formats@^3.0.1',
     'json-schema-to-typescript@^16.0.0',
   ],
   // Non-jsii runtime dependencies must be bundled so they never leak into the jsii type system.
   // @bufbuild/protobuf is a peer dependency of @bufbuild/cel: bundle it too, or a consumer without
-  // it cannot load the library (found by the Python bindings smoke test).
-  bundledDeps: ['@bufbuild/cel@^0.6.1', '@bufbuild/protobuf@^2.6.2', 'ajv@^8.20.0', 'yaml@^2.9.1'],
+  // it cannot load the library (found by the Python bindings smoke test). ajv-formats checks the
+  // ipv4/ipv6 formats of upstream schemas in src/schema-validation.
+  bundledDeps: ['@bufbuild/cel@^0.6.1', '@bufbuild/protobuf@^2.6.2', 'ajv@^8.20.0', 'ajv-formats@^3.0.1', 'yaml@^2.9.1'],
   minNodeVersion: '22.19.0',
 
   bin: { 'cdk8s-inference': 'bin/cdk8s-inference' },

@@ -1,4 +1,4 @@
-import { translateGoPattern } from './go-regex';
+import { translateGoPattern } from '../../src/schema-validation/go-regex';
 
 /** The translated pattern, or throws with the reason it is unsupported. */
 function ecma(pattern: string): string {

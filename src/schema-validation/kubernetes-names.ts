@@ -1,0 +1,217 @@
+/**
+ * Kubernetes names, labels and annotations (apimachinery validation, which the API server runs in
+ * Go, not from the OpenAPI schema): DNS-1123 labels and subdomains, DNS-1035 labels, qualified
+ * names (label and annotation keys), label values, IANA service names, path segment names; and
+ * the checks applying them to an object's metadata, to nested `metadata` (pod templates,
+ * embedded resources), `matchLabels`, `nodeSelector` and a Service's `spec.selector`.
+ */
+import { joinPath, Report } from './field-path';
+
+type Json = any;
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const IANA_SVC_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+const MAX_ANNOTATIONS_BYTES = 256 * 1024;
+
+/** Problems with a DNS-1123 subdomain, or [] when valid. */
+export function dnsSubdomainErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 253) {
+    errs.push('must be no more than 253 characters');
+  }
+  if (!DNS1123_SUBDOMAIN.test(value)) {
+    errs.push("must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character");
+  }
+  return errs;
+}
+
+/** Problems with a DNS-1123 label, or [] when valid. */
+export function dnsLabelErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 63) {
+    errs.push('must be no more than 63 characters');
+  }
+  if (!DNS1123_LABEL.test(value)) {
+    errs.push("must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character");
+  }
+  return errs;
+}
+
+/** Problems with a DNS-1035 label (Service names), or [] when valid. */
+export function dns1035LabelErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 63) {
+    errs.push('must be no more than 63 characters');
+  }
+  if (!DNS1035_LABEL.test(value)) {
+    errs.push("must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character");
+  }
+  return errs;
+}
+
+/** Problems with a qualified name (label and annotation keys: `[prefix/]name`), or [] when valid. */
+export function qualifiedNameErrors(value: string): string[] {
+  const parts = value.split('/');
+  let name = value;
+  const errs: string[] = [];
+  if (parts.length === 2) {
+    const [prefix] = parts;
+    name = parts[1];
+    if (prefix.length === 0) {
+      errs.push('prefix part must be non-empty');
+    } else {
+      errs.push(...dnsSubdomainErrors(prefix).map((m) => `prefix part ${m}`));
+    }
+  } else if (parts.length > 2) {
+    return ["a qualified name must consist of alphanumeric characters, '-', '_' or '.', with an optional DNS subdomain prefix and '/'"];
+  }
+  if (name.length === 0) {
+    errs.push('name part must be non-empty');
+  } else {
+    if (name.length > 63) {
+      errs.push('name part must be no more than 63 characters');
+    }
+    if (!QUALIFIED_NAME.test(name)) {
+      errs.push("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+    }
+  }
+  return errs;
+}
+
+/** Problems with a label value, or [] when valid. */
+export function labelValueErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 63) {
+    errs.push('must be no more than 63 characters');
+  }
+  if (!LABEL_VALUE.test(value)) {
+    errs.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+  }
+  return errs;
+}
+
+function nameRule(apiVersion: string, kind: string): { label: string; check: (v: string) => string[] } {
+  if (apiVersion === 'v1' && kind === 'Service') {
+    return { label: 'a DNS-1035 label', check: dns1035LabelErrors };
+  }
+  if (apiVersion === 'v1' && kind === 'Namespace') {
+    return { label: 'a DNS-1123 label', check: dnsLabelErrors };
+  }
+  if (apiVersion.startsWith('rbac.authorization.k8s.io/')) {
+    return { label: 'a path segment name', check: pathSegmentErrors };
+  }
+  return { label: 'a DNS-1123 subdomain', check: dnsSubdomainErrors };
+}
+
+function pathSegmentErrors(value: string): string[] {
+  if (value === '.' || value === '..') {
+    return [`may not be '${value}'`];
+  }
+  return /[/%]/.test(value) ? ["may not contain '/' or '%'"] : [];
+}
+
+/** Problems with an IANA service name (container port names, named target ports). */
+export function ianaServiceNameErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 15) {
+    errs.push('must be no more than 15 characters');
+  }
+  if (!IANA_SVC_NAME.test(value)) {
+    errs.push("must contain only lower case alphanumeric characters or '-' and start and end with an alphanumeric character");
+  }
+  if (value.includes('--')) {
+    errs.push("must not contain consecutive hyphens ('--')");
+  }
+  if (!/[a-z]/.test(value)) {
+    errs.push('must contain at least one letter');
+  }
+  return errs;
+}
+
+/** `metadata.name` (per the kind's naming rule) and `metadata.namespace`. */
+export function checkMetadata(obj: Json, apiVersion: string, kind: string, report: Report): void {
+  const metadata = obj.metadata;
+  if (!metadata || typeof metadata !== 'object') {
+    report('metadata.name', 'required field is missing');
+    return;
+  }
+  const name = metadata.name;
+  if (name === undefined || name === '') {
+    report('metadata.name', 'required field is missing');
+  } else if (typeof name === 'string') {
+    const rule = nameRule(apiVersion, kind);
+    for (const m of rule.check(name)) {
+      report('metadata.name', `${JSON.stringify(name)} is not ${rule.label}: ${m}`);
+    }
+  }
+  if (typeof metadata.namespace === 'string') {
+    for (const m of dnsLabelErrors(metadata.namespace)) {
+      report('metadata.namespace', `${JSON.stringify(metadata.namespace)} is not a DNS-1123 label: ${m}`);
+    }
+  }
+}
+
+function checkLabelMap(labels: Json, at: string, report: Report): void {
+  if (!labels || typeof labels !== 'object' || Array.isArray(labels)) {
+    return;
+  }
+  for (const [key, value] of Object.entries(labels)) {
+    const where = joinPath(at, key, false);
+    for (const m of qualifiedNameErrors(key)) {
+      report(where, `label key ${JSON.stringify(key)} is invalid: ${m}`);
+    }
+    if (typeof value === 'string') {
+      for (const m of labelValueErrors(value)) {
+        report(where, `label value ${JSON.stringify(value)} is invalid: ${m}`);
+      }
+    }
+  }
+}
+
+function checkAnnotations(annotations: Json, at: string, report: Report): void {
+  if (!annotations || typeof annotations !== 'object' || Array.isArray(annotations)) {
+    return;
+  }
+  let total = 0;
+  for (const [key, value] of Object.entries(annotations)) {
+    for (const m of qualifiedNameErrors(key.toLowerCase())) {
+      report(joinPath(at, key, false), `annotation key ${JSON.stringify(key)} is invalid: ${m}`);
+    }
+    total += key.length + (typeof value === 'string' ? Buffer.byteLength(value) : 0);
+  }
+  if (total > MAX_ANNOTATIONS_BYTES) {
+    report(at, `annotations may not exceed ${MAX_ANNOTATIONS_BYTES} bytes in total (got ${total})`);
+  }
+}
+
+/**
+ * Labels and annotations wherever a `metadata` object appears (object, pod templates, embedded
+ * resources), label selectors' `matchLabels`, and a Service's `spec.selector`.
+ */
+export function checkNestedLabels(node: Json, at: string, report: Report, isRoot: boolean): void {
+  if (Array.isArray(node)) {
+    node.forEach((item, i) => checkNestedLabels(item, joinPath(at, String(i), true), report, false));
+    return;
+  }
+  if (!node || typeof node !== 'object') {
+    return;
+  }
+  for (const [key, value] of Object.entries(node)) {
+    const here = joinPath(at, key, false);
+    if (key === 'metadata' && value && typeof value === 'object') {
+      checkLabelMap((value as Json).labels, joinPath(here, 'labels', false), report);
+      checkAnnotations((value as Json).annotations, joinPath(here, 'annotations', false), report);
+    } else if (key === 'matchLabels' || key === 'nodeSelector') {
+      checkLabelMap(value, here, report);
+    } else if (isRoot && key === 'spec' && node.apiVersion === 'v1' && node.kind === 'Service' && value && typeof value === 'object') {
+      checkLabelMap((value as Json).selector, joinPath(here, 'selector', false), report);
+    }
+    if (value && typeof value === 'object') {
+      checkNestedLabels(value, here, report, false);
+    }
+  }
+}
