@@ -1,3 +1,4 @@
+import { extraArgFlagKey } from '../../core/engine-args';
 import { invalid, FieldError } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
 
@@ -45,4 +46,18 @@ export function namedEngineFlags(spec: ModelDeploymentSpec, skip: ReadonlySet<st
     else out.push(`--${key}`);
   }
   return out;
+}
+
+/**
+ * The flags the user sets by hand: every `spec.engine.args` key and the `--key`/`--key=value`
+ * key of every `spec.engine.extraArgs` token. A provider that skips a derived flag the user also
+ * sets (Direct vLLM; KubeRay's tensor-parallel size) checks the table's flag key against it.
+ */
+export function explicitEngineFlagKeys(spec: ModelDeploymentSpec): Set<string> {
+  const keys = new Set<string>(Object.keys(spec.engine?.args ?? {}));
+  for (const token of spec.engine?.extraArgs ?? []) {
+    const key = extraArgFlagKey(token);
+    if (key !== undefined) keys.add(key);
+  }
+  return keys;
 }

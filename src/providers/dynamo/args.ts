@@ -1,5 +1,7 @@
 import { FieldError } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
+import type { EngineName } from '../../core/model-deployment-object';
+import { SpecEngineSetting, specEngineFlags } from '../common/engine-flag-table';
 import { invalidEngineArgKeyError, isValidEngineArgKey, namedEngineFlags, sortedEngineArgKeys } from '../common/engine-flags';
 
 /** `--kv-transfer-config` of every disaggregated vLLM worker: NIXL, both roles. */
@@ -30,42 +32,41 @@ export function dynamoArgKeyErrors(spec: ModelDeploymentSpec): FieldError[] {
   return sortedEngineArgKeys(spec).filter((key) => !isValidEngineArgKey(key)).map(invalidEngineArgKeyError);
 }
 
+/** Engines Dynamo has a worker for (`dynamo.<engine>`). */
+const WORKER_ENGINES: readonly EngineName[] = ['vllm', 'sglang', 'trtllm'];
+
+/** Dynamo's order of the structured settings (AI Runway providers spec §2.5). */
+const DYNAMO_SETTINGS: readonly SpecEngineSetting[] = [
+  'model', 'servedModelName', 'contextLength', 'trustRemoteCode', 'prefixCachingOn', 'enforceEager',
+];
+
 /**
  * The worker arguments of a real engine, in AI Runway's order (each flag and value a separate
- * element):
+ * element), the flags from the engine flag table (`common/engine-flag-table`):
  *
- * 1. `--model <id>` (vLLM) or `--model-path <id>` (SGLang, TensorRT-LLM);
- * 2. `--served-model-name` when set;
- * 3. the context length: `--max-model-len` (vLLM), `--context-length` (SGLang), nothing for
- *    TensorRT-LLM;
- * 4. `--trust-remote-code`, 5. `--enable-prefix-caching`, 6. `--enforce-eager` when true (vLLM
- *    and SGLang only);
+ * 1. the model (`--model` for vLLM, `--model-path` for SGLang and TensorRT-LLM, even when the
+ *    id is empty: the engine then reports it); 2. the served model name when set; 3. the context
+ *    length (nothing for TensorRT-LLM); 4. trust-remote-code, 5. prefix caching, 6. eager mode,
+ *    each when true (nothing for TensorRT-LLM);
  * 7. `engine.args` sorted by key, `--key value` or a bare `--key` for an empty value, without
  *    `connector` for vLLM;
  * then, for a disaggregated worker, `--disaggregation-mode <role>` and (vLLM only) the NIXL
  * `--kv-transfer-config`.
  *
- * No tensor parallelism is derived from the GPU count and `extraArgs` are not passed (set
- * `tensor-parallel-size` in `engine.args`). Throws on an invalid `engine.args` key.
+ * Dynamo's quirks: prefix caching renders only its "on" state (false renders nothing, as
+ * upstream); no tensor parallelism is derived from the GPU count and `extraArgs` are not passed
+ * (set `tensor-parallel-size` in `engine.args`); an engine Dynamo has no worker for (reachable
+ * only through a registry entry without capabilities) keeps AI Runway's fallback, `--model` and
+ * `--served-model-name` only. Throws on an invalid `engine.args` key.
  */
 export function dynamoEngineArgs(spec: ModelDeploymentSpec, engine: string, role?: DisaggregationRole): string[] {
   const keyErrors = dynamoArgKeyErrors(spec);
   if (keyErrors.length > 0) throw new Error(keyErrors[0].message);
 
-  const e = spec.engine ?? {};
-  const tuned = engine === 'vllm' || engine === 'sglang';
-  // The id is passed even when empty (custom source); the engine then reports the problem.
-  const out: string[] = [engine === 'sglang' || engine === 'trtllm' ? '--model-path' : '--model', spec.model.id ?? ''];
-  if (spec.model.servedName) out.push('--served-model-name', spec.model.servedName);
-  // contextLength is a pointer upstream: an explicit 0 is still rendered.
-  if (e.contextLength !== undefined && e.contextLength !== null) {
-    if (engine === 'vllm') out.push('--max-model-len', String(e.contextLength));
-    else if (engine === 'sglang') out.push('--context-length', String(e.contextLength));
-  }
-  if (tuned && e.trustRemoteCode) out.push('--trust-remote-code');
-  if (tuned && e.enablePrefixCaching) out.push('--enable-prefix-caching');
-  if (tuned && e.enforceEager) out.push('--enforce-eager');
-
+  const worker = WORKER_ENGINES.find((name) => name === engine);
+  const out = worker
+    ? specEngineFlags(spec, worker, DYNAMO_SETTINGS)
+    : specEngineFlags(spec, 'vllm', ['model', 'servedModelName']);
   out.push(...namedEngineFlags(spec, engine === 'vllm' ? new Set([DROPPED_VLLM_ARG]) : undefined));
   if (role) {
     out.push('--disaggregation-mode', role);

@@ -1,6 +1,6 @@
-import { extraArgFlagKey } from '../../core/engine-args';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
-import { namedEngineFlags } from '../common/engine-flags';
+import { SpecEngineSetting, specEngineFlag, specEngineFlags, tensorParallelFlag } from '../common/engine-flag-table';
+import { explicitEngineFlagKeys, namedEngineFlags } from '../common/engine-flags';
 
 /** Name of the env var that carries the vLLM command line to the Ray Serve application. */
 export const VLLM_ENGINE_ARGS_ENV = 'VLLM_ENGINE_ARGS';
@@ -16,6 +16,11 @@ export interface KubeRayEngineArgsOptions {
    */
   readonly gpusPerWorker?: number;
 }
+
+/** KubeRay's order of the settings after `--model`: AI Runway's (providers spec §3.5), then ours. */
+const KUBERAY_SETTINGS: readonly SpecEngineSetting[] = [
+  'contextLength', 'servedModelName', 'trustRemoteCode', 'enforceEager', 'prefixCachingOff',
+];
 
 /**
  * The vLLM flags of a KubeRay deployment, in AI Runway's order: `--model <id>`,
@@ -37,31 +42,12 @@ export interface KubeRayEngineArgsOptions {
  * An empty model id (custom source) renders no `--model` rather than a dangling flag.
  */
 export function renderKubeRayEngineArgs(spec: ModelDeploymentSpec, options: KubeRayEngineArgsOptions = {}): string[] {
-  const engine = spec.engine ?? {};
-  const engineArgs = engine.args ?? {};
-  const extraArgs = engine.extraArgs ?? [];
-
-  const out: string[] = [];
-  if (spec.model.id) out.push('--model', spec.model.id);
-  // contextLength is a pointer upstream: an explicit 0 is still rendered.
-  if (engine.contextLength !== undefined && engine.contextLength !== null) out.push('--max-model-len', String(engine.contextLength));
-  if (spec.model.servedName) out.push('--served-model-name', spec.model.servedName);
-  if (engine.trustRemoteCode) out.push('--trust-remote-code');
-  if (engine.enforceEager) out.push('--enforce-eager');
-  if (engine.enablePrefixCaching === false) out.push('--no-enable-prefix-caching');
-
-  const gpus = options.gpusPerWorker ?? 0;
-  if (gpus > 1 && !setsFlagExplicitly(engineArgs, extraArgs, 'tensor-parallel-size')) {
-    out.push('--tensor-parallel-size', String(gpus));
-  }
-
+  const out = spec.model.id ? specEngineFlag(spec, 'vllm', 'model') : [];
+  out.push(...specEngineFlags(spec, 'vllm', KUBERAY_SETTINGS));
+  out.push(...tensorParallelFlag('vllm', options.gpusPerWorker ?? 0, explicitEngineFlagKeys(spec)));
   out.push(...namedEngineFlags(spec));
-  out.push(...extraArgs);
+  out.push(...(spec.engine?.extraArgs ?? []));
   return out;
-}
-
-function setsFlagExplicitly(args: Readonly<Record<string, string>>, extraArgs: readonly string[], flag: string): boolean {
-  return Object.prototype.hasOwnProperty.call(args, flag) || extraArgs.some((token) => extraArgFlagKey(token) === flag);
 }
 
 /** The `VLLM_ENGINE_ARGS` value: the flags of {@link renderKubeRayEngineArgs} joined by single spaces. */

@@ -1,6 +1,7 @@
 import { extraArgFlagKey } from '../../core/engine-args';
 import { FieldError, invalid } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
+import { engineFlag, specEngineFlag, specEngineFlags, tensorParallelFlag } from '../common/engine-flag-table';
 import {
   invalidEngineArgKeyError,
   isValidEngineArgKey,
@@ -103,16 +104,11 @@ export function renderLlmdArgs(spec: ModelDeploymentSpec, options: LlmdArgsOptio
   if (errors.length > 0) throw new Error(errors[0].message);
 
   const engine = spec.engine ?? {};
-  const out: string[] = [];
-  // AI Runway passes the id even when empty (custom source); vLLM then reports the problem.
-  out.push('--model', spec.model.id ?? '');
-  if (spec.model.servedName) out.push('--served-model-name', spec.model.servedName);
-  // contextLength is a pointer upstream: an explicit 0 is still rendered.
-  if (engine.contextLength !== undefined && engine.contextLength !== null) out.push('--max-model-len', String(engine.contextLength));
-  if (engine.trustRemoteCode) out.push('--trust-remote-code');
-  out.push(engine.enablePrefixCaching === false ? '--no-enable-prefix-caching' : '--enable-prefix-caching');
-  if (engine.enforceEager) out.push('--enforce-eager');
-  if (options.gpuCount > 1) out.push('--tensor-parallel-size', String(options.gpuCount));
+  const out = specEngineFlags(spec, 'vllm', ['model', 'servedModelName', 'contextLength', 'trustRemoteCode']);
+  // Always one of the two states: unset counts as on (the CRD default).
+  out.push(...engineFlag('vllm', engine.enablePrefixCaching === false ? 'prefixCachingOff' : 'prefixCachingOn'));
+  out.push(...specEngineFlag(spec, 'vllm', 'enforceEager'));
+  out.push(...tensorParallelFlag('vllm', options.gpuCount));
   if (options.kvTransferConfig) out.push('--kv-transfer-config', options.kvTransferConfig);
 
   out.push(...namedEngineFlags(spec));

@@ -1,7 +1,14 @@
 import { extraArgFlagKey, validateEngineArgs } from '../../core/engine-args';
 import { FieldError, invalid } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
-import { invalidEngineArgKeyMessage, isValidEngineArgKey, namedEngineFlags, sortedEngineArgKeys } from '../common/engine-flags';
+import { SpecEngineSetting, specEngineFlags, tensorParallelFlag } from '../common/engine-flag-table';
+import {
+  explicitEngineFlagKeys,
+  invalidEngineArgKeyMessage,
+  isValidEngineArgKey,
+  namedEngineFlags,
+  sortedEngineArgKeys,
+} from '../common/engine-flags';
 
 /** Address the Direct vLLM server binds; the container port, Service and probes assume it. */
 export const DIRECT_VLLM_HOST = '0.0.0.0';
@@ -76,10 +83,21 @@ export interface DirectVllmArgsOptions {
 }
 
 /**
- * The vLLM server arguments of a Direct vLLM container, in AI Runway's order: networking, then
- * the flags derived from structured fields (each skipped when the user sets the same flag in
- * `engine.args` or as an `extraArgs` `--key`/`--key=value` token, so vLLM never receives two
- * conflicting values), `engine.args` sorted by key, `extraArgs` verbatim.
+ * Direct vLLM's order of the structured settings (AI Runway providers spec §6.4): prefix caching
+ * renders only its "on" state (false renders nothing, unlike llm-d).
+ */
+const DIRECT_VLLM_SETTINGS: readonly SpecEngineSetting[] = [
+  'model', 'servedModelName', 'contextLength', 'trustRemoteCode', 'enforceEager', 'prefixCachingOn',
+];
+
+/**
+ * The vLLM server arguments of a Direct vLLM container, in AI Runway's order: networking
+ * (`--host 0.0.0.0 --port 8000`), then the structured settings through the engine flag table
+ * (`--model`, `--served-model-name`, `--max-model-len`, `--trust-remote-code`, `--enforce-eager`,
+ * `--enable-prefix-caching`, then `--tensor-parallel-size` when the container has more than one
+ * GPU), each skipped when the user sets the same flag in `engine.args` or as an `extraArgs`
+ * `--key`/`--key=value` token, so vLLM never receives two conflicting values; then `engine.args`
+ * sorted by key, `extraArgs` verbatim.
  *
  * Throws the first of `directVllmArgErrors` when the spec has not been validated.
  */
@@ -87,33 +105,13 @@ export function renderDirectVllmArgs(spec: ModelDeploymentSpec, options: DirectV
   const errors = directVllmArgErrors(spec);
   if (errors.length > 0) throw new Error(errors[0].message);
 
-  const engine = spec.engine ?? {};
-  const engineArgs = engine.args ?? {};
-  const extraArgs = engine.extraArgs ?? [];
-  const explicit = new Set<string>(Object.keys(engineArgs));
-  for (const token of extraArgs) {
-    const key = extraArgFlagKey(token);
-    if (key !== undefined) explicit.add(key);
-  }
-  const derived = (key: string) => !explicit.has(key);
-
+  const explicit = explicitEngineFlagKeys(spec);
   const out: string[] = ['--host', DIRECT_VLLM_HOST, '--port', String(DIRECT_VLLM_PORT)];
-  // AI Runway passes the id even when empty (custom source); vLLM then reports the problem.
-  if (derived('model')) out.push('--model', spec.model.id ?? '');
-  if (spec.model.servedName && derived('served-model-name')) out.push('--served-model-name', spec.model.servedName);
-  // contextLength is a pointer upstream: an explicit 0 is still rendered.
-  if (engine.contextLength !== undefined && engine.contextLength !== null && derived('max-model-len')) {
-    out.push('--max-model-len', String(engine.contextLength));
-  }
-  if (engine.trustRemoteCode && derived('trust-remote-code')) out.push('--trust-remote-code');
-  if (engine.enforceEager && derived('enforce-eager')) out.push('--enforce-eager');
-  // Direct vLLM only ever turns prefix caching on; false renders nothing (llm-d differs).
-  if (engine.enablePrefixCaching && derived('enable-prefix-caching')) out.push('--enable-prefix-caching');
-
+  out.push(...specEngineFlags(spec, 'vllm', DIRECT_VLLM_SETTINGS, explicit));
   const tensorParallel = options.gpuCount || spec.resources?.gpu?.count || 0;
-  if (tensorParallel > 1 && derived('tensor-parallel-size')) out.push('--tensor-parallel-size', String(tensorParallel));
+  out.push(...tensorParallelFlag('vllm', tensorParallel, explicit));
 
   out.push(...namedEngineFlags(spec));
-  out.push(...extraArgs);
+  out.push(...(spec.engine?.extraArgs ?? []));
   return out;
 }
