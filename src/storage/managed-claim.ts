@@ -53,9 +53,22 @@ export function managedClaimProps(
   };
 }
 
-/** Construct id of a volume's managed claim: `Claim` + the volume name in PascalCase. */
+/**
+ * Construct id of a volume's managed claim, keyed by the volume name so that distinct names never
+ * collide: `Claim` + the name with its first character capitalized and every `-` that precedes a
+ * letter replaced by that letter's capital; all other characters are kept. `model-cache` is
+ * `ClaimModelCache`, while `a-b` / `a--b` are `ClaimAB` / `ClaimA-B` and `x2` / `x-2` are
+ * `ClaimX2` / `ClaimX-2`.
+ *
+ * One-to-one on the CRD's volume names (`[a-z0-9-]`, checked by the schema before any translator
+ * runs): names hold no capitals, so each capital after the first character stands for exactly
+ * one `-` + letter, and the name can be read back from the id. Volume names are unique per
+ * deployment (a duplicate is a `spec.model.storage.volumes[i].name` field error), so the ids of a
+ * deployment's claims are too.
+ */
 export function managedClaimId(volumeName: string): string {
-  return 'Claim' + volumeName.split('-').map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
+  const rest = volumeName.slice(1).replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  return 'Claim' + volumeName.charAt(0).toUpperCase() + rest;
 }
 
 /**
