@@ -1,13 +1,14 @@
 /**
- * Dynamo's current API: the registry emits `nvidia.com/v1beta1` DynamoGraphDeployments (Dynamo's
- * storage version) for every deployment instead of AI Runway's deprecated v1alpha1. A single
- * deployment can choose with the annotation `inference.cdk8s.io/dynamo-api-version`.
+ * Dynamo's current API: a DynamoProvider configured for `nvidia.com/v1beta1` (Dynamo's storage
+ * version) replaces the shipped one, so every deployment gets a v1beta1 DynamoGraphDeployment
+ * instead of AI Runway's deprecated v1alpha1. A single deployment can choose with the annotation
+ * `inference.cdk8s.io/dynamo-api-version`.
  */
 import { App, Chart } from 'cdk8s';
-import { DynamoApiVersion, EngineType, ModelDeployment, ProviderRegistry } from '../src';
+import { DynamoApiVersion, DynamoProvider, EngineType, ModelDeployment, ProviderRegistry } from '../src';
 
 export function build(app: App): void {
-  new ProviderRegistry(app, 'Providers', { dynamoApiVersion: DynamoApiVersion.V1BETA1 });
+  new ProviderRegistry(app, 'Providers', { providers: [new DynamoProvider({ apiVersion: DynamoApiVersion.V1BETA1 })] });
   const chart = new Chart(app, 'dynamo-v1beta1', { namespace: 'dynamo' });
   new ModelDeployment(chart, 'qwen', {
     model: { id: 'Qwen/Qwen3-8B' },

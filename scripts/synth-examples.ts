@@ -1,6 +1,7 @@
 /**
- * Synthesizes every example into dist/examples/<example>/: TypeScript examples through their
- * exported `build(app)` function, YAML examples through the CLI's `synth -o`. Exits non-zero if
+ * Synthesizes every example into dist/examples/<example>/: TypeScript examples (a file, or a
+ * folder whose `index.ts` is the entry point) through their exported `build(app)` function, YAML
+ * examples through the CLI's `synth -o`. Exits non-zero if
  * any example fails, after trying all of them.
  */
 import * as fs from 'fs';
@@ -19,8 +20,9 @@ async function run(): Promise<number> {
     const file = path.join(examplesDir, entry);
     const name = entry.replace(/\.(ts|ya?ml)$/, '');
     const outdir = path.join(outRoot, name);
+    const isFolder = fs.statSync(file).isDirectory() && fs.existsSync(path.join(file, 'index.ts'));
     try {
-      if (entry.endsWith('.ts')) {
+      if (entry.endsWith('.ts') || isFolder) {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         const example = require(file);
         const app = new App({ outdir });

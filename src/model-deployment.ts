@@ -7,6 +7,7 @@ import { parseModelDeploymentManifest, validateModelDeploymentSpecSchema } from 
 import type { ModelDeploymentObject } from './core/model-deployment-object';
 import { checkDerivedObjectNames, defaultDeploymentName } from './core/object-names';
 import { resolveModelDeployment, Resolution } from './core/resolve';
+import { toResolvedDeployment } from './core/resolved-model-deployment';
 import { EngineOptions, EngineType } from './engine';
 import { GatewayOptions, GatewayRef, InferencePoolApiVersion } from './gateway';
 import * as airunway from './imports/airunway.ai';
@@ -15,7 +16,7 @@ import { ensureNoNameCollisions } from './object-collisions';
 import { propsToSpec } from './props-to-spec';
 import { ProviderOptions } from './provider-options';
 import { ProviderRegistry } from './provider-registry';
-import { defaultProviderEntries, defaultTranslator } from './providers/default-registry';
+import { defaultProviderCatalog } from './providers/shipped-providers';
 import { ResourceOptions } from './resources';
 import { DEFAULT_ENDPOINT_PICKER_IMAGE } from './routing/endpoint-picker';
 import { addModelRouting, attachToGateway, planModelRouting, RoutingDefaults } from './routing/model-routing';
@@ -287,24 +288,20 @@ export class ModelDeployment extends Construct {
     if (!input.md) return;
 
     const registry = props.providerRegistry ?? ProviderRegistry.tryOf(this);
-    const translationOptions = registry?._translationOptions() ?? {};
-    const entries = registry ? registry._entries(this.node.path) : defaultProviderEntries();
-    const resolution: Resolution = resolveModelDeployment(
-      input.md,
-      entries,
-      (name) => (registry ? registry._translator(name) : defaultTranslator(name)),
-      translationOptions,
-      { gatewayKnown: (props.gateway?.gatewayRef ?? registry?.gateway) !== undefined },
-    );
+    const catalog = registry ? registry._catalog(this.node.path) : defaultProviderCatalog();
+    const resolution: Resolution = resolveModelDeployment(input.md, catalog, {
+      gatewayKnown: (props.gateway?.gatewayRef ?? registry?.gateway) !== undefined,
+    });
     for (const w of resolution.warnings) Warnings.add(this, w);
     this.fieldErrors.push(...resolution.errors);
     const resolved = resolution.resolved;
-    if (!resolved || !resolution.translator || this.fieldErrors.length > 0) return;
+    const provider = resolution.provider;
+    if (!resolved || !provider || this.fieldErrors.length > 0) return;
 
     const routing = planModelRouting({
       md: resolved,
-      providerConfig: entries.find((e) => e.name === resolved.provider),
-      poolTarget: resolution.translator.inferencePoolTarget?.(resolved),
+      provider,
+      providerConfig: catalog.entries.find((e) => e.name === resolved.provider),
       deployment: { gatewayRef: props.gateway?.gatewayRef, inferencePoolApiVersion: props.gateway?.inferencePoolApiVersion },
       defaults: registry?._routingDefaults() ?? DEFAULT_ROUTING,
     });
@@ -313,7 +310,7 @@ export class ModelDeployment extends Construct {
       return;
     }
 
-    const objects = resolution.translator.translate(this, resolved, translationOptions);
+    const objects = provider.translate(this, toResolvedDeployment(resolved));
     if (routing.plan) objects.push(...addModelRouting(this, routing.plan));
     const nameErrors = checkDerivedObjectNames(resolved.name, objects.map((o) => ({ kind: o.kind, name: o.name })));
     if (nameErrors.length > 0) {

@@ -1,28 +1,13 @@
 import { Construct, IConstruct } from 'constructs';
-import type { ProviderConfigEntry } from './core/provider-config-entry';
+import { ProviderCatalog, providerCatalog } from './core/provider-catalog';
 import { GatewayRef, InferencePoolApiVersion } from './gateway';
+import { InferenceProvider } from './inference-provider';
 import { InferenceProviderConfig } from './inference-provider-config';
-import { DYNAMO_PROVIDER_NAME } from './providers/dynamo/config';
-import { createDynamoTranslator } from './providers/dynamo/translator';
-import { KAITO_PROVIDER_NAME } from './providers/kaito/config';
-import { createKaitoTranslator } from './providers/kaito/translator';
-import type { ProviderTranslator, TranslationOptions } from './providers/provider-translator';
-import { SHIPPED_PROVIDER_CONFIGS } from './providers/shipped-configs';
-import { SHIPPED_TRANSLATORS } from './providers/shipped-translators';
+import { shippedProviders } from './providers/shipped-providers';
 import { DEFAULT_ENDPOINT_PICKER_IMAGE } from './routing/endpoint-picker';
 import type { RoutingDefaults } from './routing/model-routing';
 
 const REGISTRY_SYMBOL = Symbol.for('cdk8s-inference.ProviderRegistry');
-
-/**
- * DynamoGraphDeployment API versions the Dynamo provider can emit.
- */
-export enum DynamoApiVersion {
-  /** What AI Runway emits (`spec.services` map); still served by Dynamo, deprecated. */
-  V1ALPHA1 = 'nvidia.com/v1alpha1',
-  /** Dynamo's storage version (`spec.components` list). */
-  V1BETA1 = 'nvidia.com/v1beta1',
-}
 
 /**
  * Props of a `ProviderRegistry`.
@@ -49,53 +34,36 @@ export interface ProviderRegistryProps {
   readonly endpointPickerImage?: string;
 
   /**
-   * Tag of the default NVIDIA Dynamo images (vLLM/SGLang/TensorRT-LLM runtimes, frontend).
-   * @default '1.1.1'
-   */
-  readonly dynamoVersion?: string;
-
-  /**
-   * Image of the model download Job that fills a managed model cache (Dynamo).
-   * @default 'ghcr.io/ai-runway/airunway/model-downloader:latest'
-   */
-  readonly modelDownloadImage?: string;
-
-  /**
-   * KAITO node auto-provisioning: the `resource.instanceType` of Workspaces that request GPUs.
-   * @default - none: bring-your-own GPU nodes
-   */
-  readonly kaitoGpuInstanceType?: string;
-
-  /**
-   * KAITO node auto-provisioning: the `resource.instanceType` of Workspaces without GPUs.
-   * @default - none: bring-your-own CPU nodes
-   */
-  readonly kaitoCpuInstanceType?: string;
-
-  /**
-   * DynamoGraphDeployment version for every deployment of this registry; a deployment may choose
-   * its own with the annotation `inference.cdk8s.io/dynamo-api-version`.
-   * @default DynamoApiVersion.V1ALPHA1
-   */
-  readonly dynamoApiVersion?: DynamoApiVersion;
-
-  /**
-   * Start with the providers AI Runway ships: dynamo, kaito, kuberay, llmd and vllm, all ready.
+   * Start with the providers AI Runway ships (`DynamoProvider`, `KaitoProvider`,
+   * `KubeRayProvider`, `LlmdProvider`, `DirectVllmProvider`) with default settings, all ready.
    * @default true
    */
   readonly includeShippedProviders?: boolean;
 
   /**
-   * Further providers; one with the name of a shipped provider replaces it.
+   * Further providers; one with the name of a registered provider replaces it (e.g.
+   * `new DynamoProvider({ apiVersion: DynamoApiVersion.V1BETA1 })`).
    * @default - none
    */
-  readonly providers?: InferenceProviderConfig[];
+  readonly providers?: InferenceProvider[];
+
+  /**
+   * InferenceProviderConfigs to declare (see `register`).
+   * @default - none
+   */
+  readonly providerConfigs?: InferenceProviderConfig[];
+}
+
+/** One registered name: its config and the provider object behind it, if any. */
+interface Registration {
+  readonly config: InferenceProviderConfig;
+  readonly provider?: InferenceProvider;
 }
 
 /**
- * The InferenceProviderConfigs that engine and provider selection consider. Add one to an App or
- * Chart; every ModelDeployment below it uses it (`ProviderRegistry.of`). Without one, a
- * deployment uses the shipped providers.
+ * The providers that engine and provider selection consider, with the settings of the target
+ * cluster. Add one to an App or Chart; every ModelDeployment below it uses it
+ * (`ProviderRegistry.tryOf`). Without one, a deployment uses the shipped providers.
  */
 export class ProviderRegistry extends Construct {
   /**
@@ -117,9 +85,6 @@ export class ProviderRegistry extends Construct {
     return undefined;
   }
 
-  /** DynamoGraphDeployment version emitted for this registry's deployments. */
-  public readonly dynamoApiVersion: DynamoApiVersion;
-
   /** The default Gateway of model routes, if any. */
   public readonly gateway?: GatewayRef;
 
@@ -129,39 +94,43 @@ export class ProviderRegistry extends Construct {
   /** Endpoint picker image for providers that do not name their own. */
   public readonly endpointPickerImage: string;
 
-  private readonly configsByName = new Map<string, InferenceProviderConfig>();
+  private readonly registrations = new Map<string, Registration>();
   /** Path of the first deployment that read the registry; changes after that are refused. */
   private consumedBy?: string;
-  /** Translators by provider name; user-registered configs without one cannot be translated. */
-  private readonly translators = new Map<string, ProviderTranslator>();
 
   public constructor(scope: Construct, id: string, props: ProviderRegistryProps = {}) {
     super(scope, id);
     Object.defineProperty(this, REGISTRY_SYMBOL, { value: true });
-    this.dynamoApiVersion = props.dynamoApiVersion ?? DynamoApiVersion.V1ALPHA1;
     this.gateway = props.gateway;
     this.inferencePoolApiVersion = props.inferencePoolApiVersion ?? InferencePoolApiVersion.V1;
     this.endpointPickerImage = props.endpointPickerImage ?? DEFAULT_ENDPOINT_PICKER_IMAGE;
     if (props.includeShippedProviders ?? true) {
-      for (const entry of SHIPPED_PROVIDER_CONFIGS) this.register(InferenceProviderConfig._fromEntry(entry));
+      for (const p of shippedProviders()) this.addProvider(p);
     }
-    for (const t of SHIPPED_TRANSLATORS) this.translators.set(t.providerName, t);
-    // Providers whose translation depends on settings of this registry.
-    const { dynamoVersion, modelDownloadImage } = props;
-    this.translators.set(DYNAMO_PROVIDER_NAME, createDynamoTranslator({ dynamoVersion, modelDownloadImage }));
-    this.translators.set(
-      KAITO_PROVIDER_NAME,
-      createKaitoTranslator({ nodeProvisioning: { gpuInstanceType: props.kaitoGpuInstanceType, cpuInstanceType: props.kaitoCpuInstanceType } }),
-    );
-    for (const p of props.providers ?? []) this.register(p);
+    for (const p of props.providers ?? []) this.addProvider(p);
+    for (const c of props.providerConfigs ?? []) this.register(c);
   }
 
   /**
-   * Adds a provider, or replaces the one with the same name.
+   * Adds a provider, or replaces the one with the same name (its config included).
+   */
+  public addProvider(provider: InferenceProvider): void {
+    this.assertNotConsumed('addProvider');
+    if (!InferenceProvider.isInferenceProvider(provider)) {
+      throw new Error(`ProviderRegistry ${this.node.path}: addProvider() expects an InferenceProvider`);
+    }
+    this.registrations.set(provider.name, { config: provider.config, provider });
+  }
+
+  /**
+   * Declares an InferenceProviderConfig, as applying one to a cluster does: a provider already
+   * registered under its name keeps its translation and takes these capabilities, selection
+   * rules and readiness; a new name can be selected, but a deployment that selects it fails the
+   * synth (no translation) until a provider of that name is added.
    */
   public register(config: InferenceProviderConfig): void {
     this.assertNotConsumed('register');
-    this.configsByName.set(config.name, config);
+    this.registrations.set(config.name, { config, provider: this.registrations.get(config.name)?.provider });
   }
 
   /**
@@ -169,34 +138,45 @@ export class ProviderRegistry extends Construct {
    */
   public setReady(name: string, ready: boolean): void {
     this.assertNotConsumed('setReady');
-    const config = this.configsByName.get(name);
-    if (!config) throw new Error(`ProviderRegistry: no provider named "${name}" (registered: ${this.providerNames.join(', ')})`);
-    this.configsByName.set(name, config.withReady(ready));
+    const registration = this.registrations.get(name);
+    if (!registration) throw new Error(`ProviderRegistry: no provider named "${name}" (registered: ${this.providerNames.join(', ')})`);
+    this.registrations.set(name, { ...registration, config: registration.config.withReady(ready) });
   }
 
   /**
-   * The registered provider with this name, if any.
+   * The InferenceProviderConfig registered under this name, if any.
    */
   public tryGet(name: string): InferenceProviderConfig | undefined {
-    return this.configsByName.get(name);
+    return this.registrations.get(name)?.config;
+  }
+
+  /**
+   * The provider registered under this name, if any (undefined for a config declared without one).
+   */
+  public tryGetProvider(name: string): InferenceProvider | undefined {
+    return this.registrations.get(name)?.provider;
   }
 
   /**
    * Names of the registered providers, sorted.
    */
   public get providerNames(): string[] {
-    return [...this.configsByName.keys()].sort();
+    return [...this.registrations.keys()].sort();
   }
 
   /**
-   * The entries selection considers. A deployment resolves when it is constructed, so the first
-   * read fixes the registry: a later change would silently not apply to it.
+   * What a deployment resolves against. A deployment resolves when it is constructed, so the
+   * first read fixes the registry: a later change would silently not apply to it.
    * @internal
    */
-  public _entries(consumer?: string): ProviderConfigEntry[] {
+  public _catalog(consumer?: string): ProviderCatalog {
     this.consumedBy ??= consumer;
-    // Selection orders providers by name itself (byte order, as Go compares strings).
-    return [...this.configsByName.values()].map((c) => c._toEntry());
+    return providerCatalog([...this.registrations.values()].map((r) => ({ config: r.config._toEntry(), provider: r.provider })));
+  }
+
+  /** @internal */
+  public _routingDefaults(): RoutingDefaults {
+    return { gateway: this.gateway, inferencePoolApiVersion: this.inferencePoolApiVersion, endpointPickerImage: this.endpointPickerImage };
   }
 
   private assertNotConsumed(method: string): void {
@@ -207,20 +187,4 @@ export class ProviderRegistry extends Construct {
       );
     }
   }
-
-  /** @internal */
-  public _translator(name: string): ProviderTranslator | undefined {
-    return this.translators.get(name);
-  }
-
-  /** @internal */
-  public _translationOptions(): TranslationOptions {
-    return { dynamoApiVersion: this.dynamoApiVersion };
-  }
-
-  /** @internal */
-  public _routingDefaults(): RoutingDefaults {
-    return { gateway: this.gateway, inferencePoolApiVersion: this.inferencePoolApiVersion, endpointPickerImage: this.endpointPickerImage };
-  }
 }
-

@@ -6,7 +6,11 @@ import { expectValidManifests } from './support/schema-validator';
 import { main } from '../src/cli/main';
 
 const examplesDir = path.join(__dirname, '..', 'examples');
-const tsExamples = fs.readdirSync(examplesDir).filter((f) => f.endsWith('.ts')).sort();
+/** TypeScript examples: a file, or a folder whose `index.ts` is the entry point. */
+const tsExamples = fs
+  .readdirSync(examplesDir)
+  .filter((f) => f.endsWith('.ts') || fs.existsSync(path.join(examplesDir, f, 'index.ts')))
+  .sort();
 const yamlExamples = fs.readdirSync(examplesDir).filter((f) => /\.ya?ml$/.test(f)).sort();
 
 /** Every object of every chart of the app, as `cdk8s synth` would write them. */

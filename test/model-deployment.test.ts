@@ -4,6 +4,7 @@ import * as path from 'path';
 import { App, Chart, JsonPatch, Size, Testing } from 'cdk8s';
 import { Cpu, PersistentVolumeAccessMode } from 'cdk8s-plus-34';
 import {
+  DirectVllmProvider,
   EngineType,
   InferenceProviderConfig,
   ModelDeployment,
@@ -261,7 +262,7 @@ describe('ModelDeployment', () => {
     const chart = new Chart(app, 'test');
     new ModelDeployment(chart, 'qwen', { model: { id: 'Qwen/Qwen3-0.6B' }, engine: { engineType: EngineType.VLLM } });
     expect(validationErrors(chart)).toEqual([
-      'spec.provider.name: Invalid value: "inhouse": provider "inhouse" (matched capabilities: engine=vllm, gpu=true, mode=aggregated) has no translation in cdk8s-inference yet; set spec.provider.name to a translated provider, or declare "inhouse" not ready (ProviderRegistry.setReady, or an InferenceProviderConfig document with status.ready: false)',
+      'spec.provider.name: Invalid value: "inhouse": provider "inhouse" (matched capabilities: engine=vllm, gpu=true, mode=aggregated) is only an InferenceProviderConfig, with no InferenceProvider to translate it; add one (ProviderRegistry.addProvider), set spec.provider.name to another provider, or declare "inhouse" not ready (ProviderRegistry.setReady, or an InferenceProviderConfig document with status.ready: false)',
     ]);
   });
 
@@ -286,7 +287,7 @@ describe('ModelDeployment', () => {
 
   test('a user-registered provider with a higher-priority rule wins selection', () => {
     const app = Testing.app();
-    const registry = new ProviderRegistry(app, 'Providers', { includeShippedProviders: false });
+    const registry = new ProviderRegistry(app, 'Providers', { includeShippedProviders: false, providers: [new DirectVllmProvider()] });
     registry.register(InferenceProviderConfig.fromManifest({
       apiVersion: 'airunway.ai/v1alpha1',
       kind: 'InferenceProviderConfig',
@@ -301,7 +302,7 @@ describe('ModelDeployment', () => {
   test('an explicit registry prop wins over the one in scope', () => {
     const app = Testing.app();
     new ProviderRegistry(app, 'InScope');
-    const own = new ProviderRegistry(app, 'Own', { includeShippedProviders: false, providers: [new InferenceProviderConfig({ name: 'vllm', engines: [{ engineType: EngineType.VLLM, gpuSupport: true }] })] });
+    const own = new ProviderRegistry(app, 'Own', { includeShippedProviders: false, providers: [new DirectVllmProvider()] });
     const md = new ModelDeployment(new Chart(app, 'c'), 'qwen', { model: { id: 'Qwen/Qwen3-0.6B' }, resources: { gpu: { count: 1 } }, providerRegistry: own });
     expect(md.providerName).toBe('vllm');
   });

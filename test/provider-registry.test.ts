@@ -1,5 +1,5 @@
 import { Chart, Size, Testing } from 'cdk8s';
-import { EngineType, InferenceProviderConfig, ModelDeployment, ProviderRegistry, VolumePurpose } from '../src';
+import { DynamoProvider, EngineType, InferenceProviderConfig, KaitoProvider, ModelDeployment, ProviderRegistry, VolumePurpose } from '../src';
 
 describe('ProviderRegistry', () => {
   test('starts with the shipped providers, all ready; register replaces by name', () => {
@@ -30,9 +30,9 @@ describe('ProviderRegistry', () => {
     expect(() => registry.register(new InferenceProviderConfig({ name: 'x' }))).toThrow(/register\(\) after c\/qwen/);
   });
 
-  test('KAITO instance types come from the registry', () => {
+  test('KAITO instance types come from the KaitoProvider registered in place of the shipped one', () => {
     const app = Testing.app();
-    new ProviderRegistry(app, 'Providers', { kaitoGpuInstanceType: 'Standard_NC24ads_A100_v4', kaitoCpuInstanceType: 'Standard_D8s_v5' });
+    new ProviderRegistry(app, 'Providers', { providers: [new KaitoProvider({ gpuInstanceType: 'Standard_NC24ads_A100_v4', cpuInstanceType: 'Standard_D8s_v5' })] });
     const chart = new Chart(app, 'c', { namespace: 'ml' });
     new ModelDeployment(chart, 'gpu', { model: { id: 'microsoft/phi-4' }, provider: { name: 'kaito' }, engine: { engineType: EngineType.VLLM }, resources: { gpu: { count: 1 } } });
     new ModelDeployment(chart, 'cpu', { model: { id: 'x/y-gguf' }, provider: { name: 'kaito' }, engine: { engineType: EngineType.LLAMACPP, image: 'example.com/llama:1' } });
@@ -43,9 +43,9 @@ describe('ProviderRegistry', () => {
     ]);
   });
 
-  test('Dynamo image tag and the download Job image come from the registry', () => {
+  test('Dynamo image tag and the download Job image come from the DynamoProvider registered in place of the shipped one', () => {
     const app = Testing.app();
-    new ProviderRegistry(app, 'Providers', { dynamoVersion: '1.4.0', modelDownloadImage: 'registry.example.com/downloader:2' });
+    new ProviderRegistry(app, 'Providers', { providers: [new DynamoProvider({ dynamoVersion: '1.4.0', modelDownloadImage: 'registry.example.com/downloader:2' })] });
     const chart = new Chart(app, 'c', { namespace: 'ml' });
     new ModelDeployment(chart, 'qwen', {
       model: { id: 'Qwen/Qwen3-8B' },

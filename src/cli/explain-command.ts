@@ -27,11 +27,9 @@ export function runExplain(files: readonly string[], routing: CliRouting, io: Cl
     const { md } = parseModelDeploymentManifest(doc.content);
     const resolution: Resolution | undefined =
       md &&
-      resolveModelDeployment(md, registry._entries(), (n) => registry._translator(n), registry._translationOptions(), {
-        gatewayKnown: registry.gateway !== undefined,
-      });
+      resolveModelDeployment(md, registry._catalog(), { gatewayKnown: registry.gateway !== undefined });
     if (resolution) io.stdout(explainResolution(resolution));
-    const routingLine = resolution?.resolved && resolution.translator && explainRouting(resolution, registry);
+    const routingLine = resolution?.resolved && resolution.provider && explainRouting(resolution, registry);
     if (routingLine) io.stdout(routingLine);
     for (const w of resolution?.warnings ?? []) io.stdout(`  warning: ${w}\n`);
     for (const p of built.problems.filter((q) => isAbout(q, doc))) {
@@ -52,8 +50,8 @@ function explainRouting(r: Resolution, registry: ProviderRegistry): string {
   const md = r.resolved!;
   const { plan, errors } = planModelRouting({
     md,
-    providerConfig: registry._entries().find((e) => e.name === md.provider),
-    poolTarget: r.translator!.inferencePoolTarget?.(md),
+    provider: r.provider!,
+    providerConfig: registry._catalog().entries.find((e) => e.name === md.provider),
     deployment: {},
     defaults: registry._routingDefaults(),
   });

@@ -1,24 +1,11 @@
 /**
- * Field errors in the shape of Kubernetes' `field.Error`: the admission webhook's messages are
- * matched on by users and tests, so the kinds and their rendering follow apimachinery.
+ * Building and rendering field errors (the public types are in `../field-error`): the admission
+ * webhook's messages are matched on by users and tests, so their rendering follows apimachinery.
  */
-export enum FieldErrorKind {
-  INVALID = 'Invalid value',
-  REQUIRED = 'Required value',
-  FORBIDDEN = 'Forbidden',
-  NOT_SUPPORTED = 'Unsupported value',
-  INTERNAL = 'Internal error',
-}
+import { FieldError, FieldErrorKind } from '../field-error';
 
-export interface FieldError {
-  /** Dotted field path, e.g. `spec.scaling.replicas` or `spec.model.storage.volumes[0].name`. */
-  readonly path: string;
-  readonly kind: FieldErrorKind;
-  /** The offending value (omitted for Required and Forbidden). */
-  readonly value?: unknown;
-  /** What is wrong and what is allowed. */
-  readonly message: string;
-}
+export { FieldErrorKind };
+export type { FieldError };
 
 export function invalid(path: string, value: unknown, message: string): FieldError {
   return { path, kind: FieldErrorKind.INVALID, value, message };

@@ -34,11 +34,3 @@ export function imageOverride(spec: ModelDeploymentSpec): string | undefined {
 export function resolvedClaimName(deploymentName: string, volume: { name: string; claimName?: string }): string {
   return volume.claimName || `${deploymentName}-${volume.name}`;
 }
-
-/** Annotation that turns on Dynamo's GPU-less mocker backend (with provider `dynamo`). */
-export const DYNAMO_TEST_BACKEND_ANNOTATION = 'airunway.ai/dynamo-test-backend';
-
-/** True in Dynamo mocker mode, which relaxes the GPU rules. */
-export function isDynamoMocker(md: ModelDeploymentObject): boolean {
-  return md.annotations?.[DYNAMO_TEST_BACKEND_ANNOTATION] === 'mocker' && md.spec.provider?.name === 'dynamo';
-}

@@ -2,22 +2,24 @@ import { applyDefaults } from './defaulting';
 import { selectEngine, EngineSelection } from './engine-selection';
 import { FieldError, invalid } from './field-error';
 import { ModelDeploymentObject, resolvedServingMode } from './model-deployment-object';
-import type { ProviderConfigEntry } from './provider-config-entry';
+import type { ProviderCatalog } from './provider-catalog';
 import { selectProvider, ProviderSelection } from './provider-selection';
-import type { ResolvedModelDeployment } from './resolved-model-deployment';
+import { ResolvedModelDeployment, toResolvedDeployment } from './resolved-model-deployment';
 import { validateModelDeployment, validateResolvedEngine } from './validation';
-import type { ProviderTranslator, TranslationOptions } from '../providers/provider-translator';
+import type { InferenceProvider, SimulatedBackend } from '../inference-provider';
+import type { DeploymentDescription } from '../resolved-deployment';
 
 /**
  * The outcome of taking one ModelDeployment through AI Runway's admission and selection at build
- * time. `resolved` and `translator` are set only when there are no errors.
+ * time. `resolved` and `provider` are set only when there are no errors.
  */
 export interface Resolution {
   readonly defaulted?: ModelDeploymentObject;
   readonly engineSelection?: EngineSelection;
   readonly providerSelection?: ProviderSelection;
   readonly resolved?: ResolvedModelDeployment;
-  readonly translator?: ProviderTranslator;
+  /** The selected provider, which accepted the deployment. */
+  readonly provider?: InferenceProvider;
   readonly errors: FieldError[];
   readonly warnings: string[];
 }
@@ -29,19 +31,19 @@ export interface Resolution {
  *
  * 1. defaulting (mutating webhook), 2. validation (validating webhook), 3. engine selection,
  * 4. the reconciler's compatibility check with every registered provider, 5. provider
- * selection, 6. the provider controller's own checks (or: the provider is not translated).
+ * selection, 6. the provider's own checks (or: the provider has no translation).
  *
  * Shared by the construct, the CLI and `explain`, so all three decide identically.
  */
 export function resolveModelDeployment(
   input: ModelDeploymentObject,
-  configs: readonly ProviderConfigEntry[],
-  translatorFor: (providerName: string) => ProviderTranslator | undefined,
-  options: TranslationOptions = {},
+  catalog: ProviderCatalog,
   routing: { readonly gatewayKnown?: boolean } = {},
 ): Resolution {
+  const configs = catalog.entries;
   const defaulted = applyDefaults(input);
-  const admission = validateModelDeployment(defaulted, configs);
+  const simulated = simulatedBackendOf(defaulted, catalog);
+  const admission = validateModelDeployment(defaulted, configs, simulated);
   const warnings = admission.warnings;
   if (admission.errors.length > 0) return { defaulted, errors: admission.errors, warnings };
 
@@ -51,7 +53,7 @@ export function resolveModelDeployment(
   }
   const engine = engineSelection.engine;
 
-  const compatibility = validateResolvedEngine(defaulted, engine, configs);
+  const compatibility = validateResolvedEngine(defaulted, engine, configs, simulated);
   if (compatibility.length > 0) return { defaulted, engineSelection, errors: compatibility, warnings };
 
   const providerSelection = selectProvider(defaulted, engine, configs);
@@ -88,8 +90,8 @@ export function resolveModelDeployment(
     providerReason: providerSelection.reason,
   };
 
-  const translator = translatorFor(provider);
-  if (!translator) {
+  const providerObject = catalog.provider(provider);
+  if (!providerObject) {
     return {
       defaulted,
       engineSelection,
@@ -99,17 +101,34 @@ export function resolveModelDeployment(
         invalid(
           'spec.provider.name',
           provider,
-          `provider "${provider}" (${providerSelection.reason}) has no translation in cdk8s-inference yet; ` +
-            `set spec.provider.name to a translated provider, or declare "${provider}" not ready ` +
+          `provider "${provider}" (${providerSelection.reason}) is only an InferenceProviderConfig, with no InferenceProvider to translate it; ` +
+            `add one (ProviderRegistry.addProvider), set spec.provider.name to another provider, or declare "${provider}" not ready ` +
             '(ProviderRegistry.setReady, or an InferenceProviderConfig document with status.ready: false)',
         ),
       ],
       warnings,
     };
   }
-  const providerErrors = translator.validate(resolved, options);
+  const providerErrors = providerObject.validate(toResolvedDeployment(resolved));
   if (providerErrors.length > 0) return { defaulted, engineSelection, providerSelection, resolved, errors: providerErrors, warnings };
-  return { defaulted, engineSelection, providerSelection, resolved, translator, errors: [], warnings };
+  return { defaulted, engineSelection, providerSelection, resolved, provider: providerObject, errors: [], warnings };
+}
+
+/** What admission asks the provider the deployment names: whether it runs on a simulated backend. */
+function simulatedBackendOf(md: ModelDeploymentObject, catalog: ProviderCatalog): SimulatedBackend | undefined {
+  const name = md.spec.provider?.name;
+  const provider = name ? catalog.provider(name) : undefined;
+  return provider?.simulatedBackend(describe(md));
+}
+
+function describe(md: ModelDeploymentObject): DeploymentDescription {
+  return {
+    name: md.name,
+    ...(md.namespace !== undefined && { namespace: md.namespace }),
+    labels: md.labels ?? {},
+    annotations: md.annotations ?? {},
+    spec: md.spec,
+  };
 }
 
 /** AI Runway's own texts sometimes already carry the prefix; never say it twice. */

@@ -2,11 +2,12 @@ import { checkProviderCompatibility, CompatibilityViolation } from './compatibil
 import { validateEngineArgs, validateImageFields } from './engine-args';
 import { FieldError, invalid, required } from './field-error';
 import type { ComponentScalingSpec } from './generated/model-deployment-spec';
-import { isDynamoMocker, ModelDeploymentObject, resolvedServingMode } from './model-deployment-object';
+import { ModelDeploymentObject, resolvedServingMode } from './model-deployment-object';
 import { validateProviderOverrides } from './overrides-filter';
 import type { ProviderConfigEntry } from './provider-config-entry';
 import { compareQuantities, parseQuantity, Quantity } from './quantity';
 import { validateStorageVolumes } from './storage-validation';
+import type { SimulatedBackend } from '../inference-provider';
 
 /**
  * AI Runway's validating admission webhook (§3.3) and its warnings (§3.8), plus the reconciler's
@@ -38,13 +39,19 @@ export interface ValidationResult {
 /**
  * Validates a defaulted ModelDeployment (run {@link applyDefaults} first) the way the admission
  * webhook does, collecting every error. `configs` stand in for the cluster's
- * InferenceProviderConfigs: a provider named in the spec must be one of them.
+ * InferenceProviderConfigs: a provider named in the spec must be one of them. `simulated` is the
+ * simulated backend the named provider runs this deployment on (Dynamo's mocker), which waives
+ * the capability and GPU rules but admits only the engines it simulates.
  */
-export function validateModelDeployment(md: ModelDeploymentObject, configs: readonly ProviderConfigEntry[]): ValidationResult {
+export function validateModelDeployment(
+  md: ModelDeploymentObject,
+  configs: readonly ProviderConfigEntry[],
+  simulated?: SimulatedBackend,
+): ValidationResult {
   const errors: FieldError[] = [];
   const spec = md.spec;
   const mode = resolvedServingMode(spec);
-  const mocker = isDynamoMocker(md);
+  const mocker = simulated !== undefined;
   const engineType = spec.engine?.type;
   const providerName = spec.provider?.name;
 
@@ -94,9 +101,9 @@ export function validateModelDeployment(md: ModelDeploymentObject, configs: read
   // 5, 5b, 5c. Provider overrides.
   errors.push(...validateProviderOverrides(spec.provider?.overrides));
 
-  // 6. The Dynamo mocker only fakes vLLM.
-  if (mocker && engineType && engineType !== 'vllm') {
-    errors.push(invalid('spec.engine.type', engineType, 'the dynamo mocker test backend only supports the vllm engine'));
+  // 6. A simulated backend (Dynamo's mocker) only fakes some engines.
+  if (simulated && engineType && !simulatesEngine(simulated, engineType)) {
+    errors.push(invalid('spec.engine.type', engineType, simulatedEngineMessage(providerName, simulated)));
   }
 
   // 7. Explicit provider and engine must fit the provider's declared capabilities.
@@ -227,7 +234,8 @@ export function collectWarnings(md: ModelDeploymentObject): string[] {
  * The reconciler's re-check once the engine is known (possibly auto-selected, so admission rule 7
  * could not see it), with every registered config in view:
  *
- * - in Dynamo mocker mode, the engine must be vLLM (§4.3 step 4; the only engine check there);
+ * - on a simulated backend (Dynamo's mocker), the engine must be one it simulates (§4.3 step 4;
+ *   the only engine check there);
  * - otherwise the provider-compatibility check (§4.3 step 5) with `allConfigs = configs`, so a
  *   spec that names no provider, has no GPU and runs aggregated needs some config (ready or not)
  *   that runs `engine` on CPU. A named provider missing from `configs` is not checked here.
@@ -238,12 +246,11 @@ export function validateResolvedEngine(
   md: ModelDeploymentObject,
   engine: string,
   configs: readonly ProviderConfigEntry[],
+  simulated?: SimulatedBackend,
 ): FieldError[] {
   const spec = md.spec;
-  if (isDynamoMocker(md)) {
-    return engine === 'vllm'
-      ? []
-      : [invalid('spec.engine.type', engine, 'the dynamo mocker test backend only supports the vllm engine')];
+  if (simulated) {
+    return simulatesEngine(simulated, engine) ? [] : [invalid('spec.engine.type', engine, simulatedEngineMessage(spec.provider?.name, simulated))];
   }
   const providerName = spec.provider?.name;
   const named = providerName ? configs.find((c) => c.name === providerName) : undefined;
@@ -258,3 +265,12 @@ export function validateResolvedEngine(
   return violations.map(violationToFieldError);
 }
 
+function simulatesEngine(simulated: SimulatedBackend, engine: string): boolean {
+  return simulated.engines.some((e) => e === engine);
+}
+
+/** `the dynamo mocker test backend only supports the vllm engine`. */
+function simulatedEngineMessage(providerName: string | undefined, simulated: SimulatedBackend): string {
+  const engines = simulated.engines.join(', ');
+  return `the ${providerName} ${simulated.name} test backend only supports the ${engines} engine${simulated.engines.length > 1 ? 's' : ''}`;
+}

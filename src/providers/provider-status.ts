@@ -1,3 +1,5 @@
+import type { ConditionStatus, DeploymentPhase, ProviderStatusReport } from '../provider-status';
+
 /**
  * What a provider's status mapping reads from its upstream object, in the shape of the
  * ModelDeployment status fields it feeds (AI Runway providers spec §0.3 step 10). Pure data, so
@@ -74,4 +76,15 @@ export function reconcileProviderStatus(status: ProviderStatus, createdWhat: str
   }
   if (status.phase === 'Failed') return { ...status, ready };
   return { ...status, phase: 'Deploying', message: `${createdWhat} created, waiting for pods to be ready`, ready };
+}
+
+/** The public report of a reconciled status (the same values, as jsii types). */
+export function toStatusReport(status: ReconciledProviderStatus): ProviderStatusReport {
+  return {
+    phase: status.phase as string as DeploymentPhase,
+    message: status.message,
+    replicas: status.replicas,
+    endpoint: status.endpoint,
+    ready: { ...status.ready, status: status.ready.status as string as ConditionStatus },
+  };
 }

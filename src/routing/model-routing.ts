@@ -3,20 +3,17 @@ import type { Construct } from 'constructs';
 import { FieldError, invalid, required } from '../core/field-error';
 import type { GatewayCapabilities } from '../core/generated/inference-provider-config-spec';
 import { LABEL_MANAGED_BY, LABEL_MODEL_DEPLOYMENT, MANAGED_BY_VALUE } from '../core/labels';
-import { isDynamoMocker } from '../core/model-deployment-object';
 import { checkDerivedObjectNames } from '../core/object-names';
 import type { ProviderConfigEntry } from '../core/provider-config-entry';
-import type { ResolvedModelDeployment } from '../core/resolved-model-deployment';
+import { ResolvedModelDeployment, toResolvedDeployment } from '../core/resolved-model-deployment';
 import type { GatewayRef, InferencePoolApiVersion } from '../gateway';
-import { LLMD_ENDPOINT_PICKER_CONFIG } from '../providers/llmd/config';
-import type { InferencePoolTarget } from '../providers/provider-translator';
+import type { InferencePoolTarget, InferenceProvider } from '../inference-provider';
 import { Warnings } from '../warnings';
 import { admitRoutesFrom, referencedGatewayWarning } from './allowed-routes';
 import {
   addEndpointPicker,
   DEFAULT_ENDPOINT_PICKER_CONFIG,
   DEFAULT_ENDPOINT_PICKER_PORT,
-  LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG,
 } from './endpoint-picker';
 import { addHttpRoute } from './http-route';
 import { addInferencePool, inferencePoolGroup, InferencePoolApiVersionString } from './inference-pool';
@@ -66,8 +63,10 @@ export interface RoutingPlan {
 /** Inputs of `planModelRouting`. */
 export interface RoutingInput {
   readonly md: ResolvedModelDeployment;
+  /** The selected provider: its routing facts (pool target, endpoint picker configuration, simulated backend). */
+  readonly provider: InferenceProvider;
+  /** The provider's config as registered (its gateway capability). */
   readonly providerConfig?: ProviderConfigEntry;
-  readonly poolTarget?: InferencePoolTarget;
   readonly deployment: DeploymentRouting;
   readonly defaults: RoutingDefaults;
 }
@@ -79,22 +78,23 @@ export interface RoutingInput {
  * - routing is on when `spec.gateway.enabled` is true, or unset and a Gateway is known (the
  *   deployment's `gatewayRef`, else the registry's) — the build-time reading of "enabled
  *   whenever the Inference Extension is installed"; `enabled: true` without a Gateway is an error;
- * - Dynamo's mocker test backend never routes (as upstream);
+ * - a deployment on a simulated backend (Dynamo's mocker) never routes (as upstream);
  * - a provider whose capability says `managesInferencePool` gets no pool or endpoint picker of
  *   ours: the HTTPRoute points at its pool, named by its pattern, with a ReferenceGrant when the
  *   pool lives in another namespace;
  * - otherwise an InferencePool `<md>` over the provider's serving pods and an endpoint picker
- *   `<md>-epp` (the capability's image and configuration, else the registry's image and the
- *   default configuration; llm-d's prefill/decode configuration for disaggregated llm-d);
+ *   `<md>-epp` (the capability's image, else the registry's; the configuration the provider
+ *   chooses from its capability's, else the default configuration);
  * - an HTTPRoute `<md>` unless `spec.gateway.httpRouteRef` names the user's own.
  */
 export function planModelRouting(input: RoutingInput): { plan?: RoutingPlan; errors: FieldError[] } {
-  const { md, deployment, defaults } = input;
+  const { md, provider, deployment, defaults } = input;
   const spec = md.spec;
+  const view = toResolvedDeployment(md);
   const gateway = deployment.gatewayRef ?? defaults.gateway;
   // resolve() has already written the build-time decision into spec.gateway.enabled.
   const enabled = spec.gateway?.enabled ?? gateway !== undefined;
-  if (!enabled || isDynamoMocker(md)) return { errors: [] };
+  if (!enabled || provider.simulatedBackend(view) !== undefined) return { errors: [] };
   if (!gateway) {
     return {
       errors: [
@@ -128,15 +128,16 @@ export function planModelRouting(input: RoutingInput): { plan?: RoutingPlan; err
     };
   } else {
     pool = { group: inferencePoolGroup(poolApiVersion), name: md.name, namespace };
-    if (!input.poolTarget) {
+    const target = provider.inferencePoolTarget(view);
+    if (!target) {
       errors.push(invalid('spec.provider.name', md.provider, `provider "${md.provider}" exposes no model server pods for an InferencePool and does not manage its own; set gateway.enabled to false`));
     } else {
       // The endpoint picker's Service name is the longest derived name: check it before building.
       errors.push(...checkDerivedObjectNames(md.name, [{ kind: 'Service', name: `${md.name}-epp` }]));
       controllerManaged = {
-        target: input.poolTarget,
+        target,
         endpointPickerImage: capability?.endpointPicker?.image || defaults.endpointPickerImage,
-        endpointPickerConfig: endpointPickerConfig(md, capability),
+        endpointPickerConfig: provider.endpointPickerConfig(view, capability?.endpointPicker?.configData) || DEFAULT_ENDPOINT_PICKER_CONFIG,
       };
     }
   }
@@ -209,17 +210,4 @@ function gatewayCapability(config: ProviderConfigEntry | undefined, engine: stri
 /** `{name}` and `{namespace}` placeholders of a provider's pool pattern. */
 function substitute(pattern: string | undefined, md: ResolvedModelDeployment): string {
   return (pattern ?? '').split('{name}').join(md.name).split('{namespace}').join(md.namespace ?? '');
-}
-
-/**
- * The endpoint picker's plugin configuration: the provider's, else the default. llm-d's shipped
- * configuration only schedules decode pods; a disaggregated llm-d deployment gets its
- * prefill/decode configuration instead (its pods carry `llm-d.ai/role`).
- */
-function endpointPickerConfig(md: ResolvedModelDeployment, capability: GatewayCapabilities | undefined): string {
-  const configured = capability?.endpointPicker?.configData;
-  if (md.provider === 'llmd' && md.mode === 'disaggregated' && (configured === undefined || configured === LLMD_ENDPOINT_PICKER_CONFIG)) {
-    return LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG;
-  }
-  return configured || DEFAULT_ENDPOINT_PICKER_CONFIG;
 }

@@ -6,8 +6,8 @@ import { dynamoProviderConfig } from '../../src/providers/dynamo/config';
 import { kaitoProviderConfig } from '../../src/providers/kaito/config';
 import { kuberayProviderConfig } from '../../src/providers/kuberay/config';
 import { llmdProviderConfig } from '../../src/providers/llmd/config';
-import { SHIPPED_PROVIDER_CONFIGS } from '../../src/providers/shipped-configs';
 import { vllmProviderConfig } from '../../src/providers/vllm/config';
+import { SHIPPED_PROVIDER_CONFIGS } from '../support/shipped-configs';
 
 function md(spec: Omit<ModelDeploymentSpec, 'model'>): ModelDeploymentObject {
   return { name: 'qwen', namespace: 'ml', spec: { model: { id: 'Qwen/Qwen3-0.6B', source: 'huggingface' }, ...spec } };

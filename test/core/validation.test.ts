@@ -7,6 +7,8 @@ import type { ModelDeploymentSpec } from '../../src/core/generated/model-deploym
 import type { ModelDeploymentObject } from '../../src/core/model-deployment-object';
 import type { ProviderConfigEntry } from '../../src/core/provider-config-entry';
 import { validateModelDeployment, validateResolvedEngine } from '../../src/core/validation';
+import type { SimulatedBackend } from '../../src/inference-provider';
+import { DynamoProvider } from '../../src/providers/dynamo';
 
 // Capabilities as shipped (spec §2.6); selection rules do not matter to validation.
 const both = ['aggregated', 'disaggregated'] as EngineCapability['servingModes'];
@@ -35,9 +37,18 @@ interface MdOptions {
   readonly annotations?: Record<string, string>;
 }
 
+const DYNAMO_PROVIDER = new DynamoProvider();
+
+/** What the provider a deployment names says of it: Dynamo's mocker is a simulated backend. */
+function simulatedOf(md: ModelDeploymentObject): SimulatedBackend | undefined {
+  if (md.spec.provider?.name !== DYNAMO_PROVIDER.name) return undefined;
+  return DYNAMO_PROVIDER.simulatedBackend({ name: md.name, labels: {}, annotations: md.annotations ?? {}, spec: md.spec });
+}
+
 /** Defaults, then validates — the order admission applies them. */
 function admit(spec: ModelDeploymentSpec, options: MdOptions = {}, configs: readonly ProviderConfigEntry[] = CONFIGS) {
-  return validateModelDeployment(applyDefaults(object(spec, options)), configs);
+  const defaulted = applyDefaults(object(spec, options));
+  return validateModelDeployment(defaulted, configs, simulatedOf(defaulted));
 }
 
 function object(spec: ModelDeploymentSpec, options: MdOptions = {}): ModelDeploymentObject {
@@ -675,13 +686,15 @@ describe('validateResolvedEngine', () => {
   });
 
   test('fails when the mocker resolves a non-vLLM engine', () => {
-    expect(validateResolvedEngine(defaulted({ model: MODEL, provider: { name: 'dynamo' } }, MOCKER), 'llamacpp', CONFIGS)).toEqual([
+    const md = defaulted({ model: MODEL, provider: { name: 'dynamo' } }, MOCKER);
+    expect(validateResolvedEngine(md, 'llamacpp', CONFIGS, simulatedOf(md))).toEqual([
       { path: 'spec.engine.type', kind: FieldErrorKind.INVALID, value: 'llamacpp', message: 'the dynamo mocker test backend only supports the vllm engine' },
     ]);
   });
 
   test('skips the GPU check in mocker mode', () => {
-    expect(validateResolvedEngine(defaulted({ model: MODEL, provider: { name: 'dynamo' } }, MOCKER), 'vllm', CONFIGS)).toEqual([]);
+    const md = defaulted({ model: MODEL, provider: { name: 'dynamo' } }, MOCKER);
+    expect(validateResolvedEngine(md, 'vllm', CONFIGS, simulatedOf(md))).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { Testing } from 'cdk8s';
 import * as YAML from 'yaml';
-import { LLMD_ENDPOINT_PICKER_CONFIG } from '../../src/providers/llmd/config';
+import { LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG, LLMD_ENDPOINT_PICKER_CONFIG } from '../../src/providers/llmd/config';
 import {
   addEndpointPicker,
   DEFAULT_ENDPOINT_PICKER_CONFIG,
@@ -8,7 +8,6 @@ import {
   DEFAULT_ENDPOINT_PICKER_PORT,
   ENDPOINT_PICKER_HEALTH_PORT,
   EndpointPickerOptions,
-  LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG,
 } from '../../src/routing/endpoint-picker';
 import { INFERENCE_POOL_V1, INFERENCE_POOL_V1ALPHA2, InferencePoolApiVersionString } from '../../src/routing/inference-pool';
 import { commonLabels } from '../support/expected-manifests';

@@ -11,7 +11,8 @@ import {
   ProviderRegistry,
   ServingMode,
 } from '../../src';
-import { DEFAULT_ENDPOINT_PICKER_CONFIG, LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG } from '../../src/routing/endpoint-picker';
+import { LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG } from '../../src/providers/llmd/config';
+import { DEFAULT_ENDPOINT_PICKER_CONFIG } from '../../src/routing/endpoint-picker';
 import { expectValidManifests } from '../support/schema-validator';
 
 const GATEWAY = GatewayRef.fromName('inference-gateway', 'gateway-system');

@@ -4,14 +4,13 @@
  * with what differs (the deployment name, the provider's display name in messages, the default
  * image) taken from the subject.
  */
-import { Testing } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import { commonLabels } from './expected-manifests';
 import type { FixtureOptions } from './resolved-deployment';
 import { deploymentContainer, findManifest, TranslatorHarness, translatorHarness } from './translator-harness';
 import { FieldErrorKind } from '../../src/core/field-error';
 import type { ResolvedModelDeployment } from '../../src/core/resolved-model-deployment';
-import type { ProviderTranslator } from '../../src/providers/provider-translator';
+import type { InferenceProvider } from '../../src/inference-provider';
 
 export interface DeploymentProviderSubject {
   readonly harness: TranslatorHarness;
@@ -25,11 +24,11 @@ export interface DeploymentProviderSubject {
 
 /** A Deployment-rendering provider's translator, its fixture and the fixture deployment's name. */
 export function deploymentProvider(
-  translator: ProviderTranslator,
+  provider: InferenceProvider,
   fixture: (options?: FixtureOptions) => ResolvedModelDeployment,
   name: string,
 ): DeploymentProviderSubject {
-  const harness = translatorHarness(translator, fixture);
+  const harness = translatorHarness(provider, fixture);
   const container = (manifests: any[], deployment = name) => deploymentContainer(manifests, deployment);
   return { harness, name, container, argsOf: (options = {}) => container(harness.synthOf(options)).args };
 }
@@ -196,9 +195,6 @@ export function deploymentOverrideGuardCases({ harness }: DeploymentProviderSubj
   test('fails when overrides are not an object', () => {
     const md = fixture(withOverrides(['x']));
     expect(errorsOf(md)).toEqual(['spec.provider.overrides: Invalid value: "<array>": overrides must be a JSON object']);
-    expect(() => translator.translate(Testing.chart(), md)).toThrow(
-      'failed to build Deployment: failed to apply provider overrides: overrides must be a JSON object',
-    );
   });
 }
 
@@ -210,7 +206,6 @@ export function vllmEngineValidationCases({ harness }: DeploymentProviderSubject
     const md = { ...fixture({ spec: { engine: { type: 'sglang' } } }), engine: 'sglang' as const };
     const message = `${translator.displayName} provider only supports vllm engine, got sglang`;
     expect(translator.validate(md)).toEqual([{ path: 'spec.engine.type', kind: FieldErrorKind.INVALID, value: 'sglang', message }]);
-    expect(() => translator.translate(Testing.chart(), md)).toThrow(message);
   });
 
   test.each(['', '-dtype', 'max model len', 'dtype=half', 'flag.with.dots'])('fails when an engine.args key is invalid: %j', (key) => {

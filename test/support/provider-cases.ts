@@ -2,11 +2,9 @@
  * Test cases that several providers share whatever upstream objects they render: blocked
  * override keys, and the model server env built from spec.env and the Hugging Face token Secret.
  */
-import { Testing } from 'cdk8s';
 import type { TranslatorHarness } from './translator-harness';
 import { FieldErrorKind } from '../../src/core/field-error';
 import type { EnvVar } from '../../src/core/generated/model-deployment-spec';
-import type { TranslationOptions } from '../../src/providers/provider-translator';
 
 /** Registers: overrides may not name apiVersion, kind, metadata or status. */
 export function blockedOverrideKeyCases({ fixture, translator, withOverrides }: TranslatorHarness): void {
@@ -14,14 +12,6 @@ export function blockedOverrideKeyCases({ fixture, translator, withOverrides }: 
     expect(translator.validate(fixture(withOverrides({ [key]: {} })))).toEqual([
       { path: `spec.provider.overrides.${key}`, kind: FieldErrorKind.FORBIDDEN, message: `overriding "${key}" is not allowed` },
     ]);
-  });
-}
-
-/** Registers: translate refuses a blocked override key too (its backstop when validation is skipped). */
-export function blockedOverrideKeyTranslateCase({ fixture, translator, withOverrides }: TranslatorHarness, translation?: TranslationOptions): void {
-  test('fails when an override names a blocked top-level key (transform)', () => {
-    expect(() => translator.translate(Testing.chart(), fixture(withOverrides({ kind: 'Other' })), translation))
-      .toThrow('failed to apply provider overrides: overriding "kind" is not allowed');
   });
 }
 

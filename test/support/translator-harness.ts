@@ -1,15 +1,39 @@
 /**
  * The harness every provider's translator tests share: translate a `ResolvedModelDeployment`
- * into a fresh `Testing.chart()`, synthesize it (schema-checked), and read back the manifests,
- * the warnings and the model server container.
+ * with a provider object into a fresh `Testing.chart()`, synthesize it (schema-checked), and read
+ * back the manifests, the warnings and the model server container.
  */
 import { ApiObject, Chart, Testing } from 'cdk8s';
+import type { Construct } from 'constructs';
 import type { FixtureOptions } from './resolved-deployment';
 import { expectValidManifests } from './schema-validator';
-import { formatFieldError } from '../../src/core/field-error';
-import type { ResolvedModelDeployment } from '../../src/core/resolved-model-deployment';
-import type { ProviderTranslator, TranslationOptions } from '../../src/providers/provider-translator';
+import { FieldError, formatFieldError } from '../../src/core/field-error';
+import { ResolvedModelDeployment, toResolvedDeployment } from '../../src/core/resolved-model-deployment';
+import type { InferenceProvider } from '../../src/inference-provider';
 import { Warning, Warnings } from '../../src/warnings';
+
+/**
+ * A provider seen through the typed internal deployment the fixtures build: what the pipeline
+ * does with a provider object (the public view is made from the internal one at the boundary).
+ */
+export interface ProviderTranslator {
+  readonly provider: InferenceProvider;
+  readonly providerName: string;
+  readonly displayName: string;
+  validate(md: ResolvedModelDeployment): FieldError[];
+  translate(scope: Construct, md: ResolvedModelDeployment): ApiObject[];
+}
+
+/** The internal-view adapter of a provider object. */
+export function translatorOf(provider: InferenceProvider): ProviderTranslator {
+  return {
+    provider,
+    providerName: provider.name,
+    displayName: provider.displayName,
+    validate: (md) => provider.validate(toResolvedDeployment(md)),
+    translate: (scope, md) => provider.translate(scope, toResolvedDeployment(md)),
+  };
+}
 
 export interface SynthOptions {
   /**
@@ -18,8 +42,6 @@ export interface SynthOptions {
    * @default true
    */
   readonly validateSchema?: boolean;
-  /** Registry-wide translation settings passed to `translate`. */
-  readonly translation?: TranslationOptions;
 }
 
 export interface Synthesized {
@@ -36,7 +58,7 @@ export interface Synthesized {
 /** Translates `md` with `translator` into a fresh chart and synthesizes it. */
 export function synthesize(translator: ProviderTranslator, md: ResolvedModelDeployment, options: SynthOptions = {}): Synthesized {
   const chart = Testing.chart();
-  const returned = translator.translate(chart, md, options.translation);
+  const returned = translator.translate(chart, md);
   const manifests = Testing.synth(chart);
   if (options.validateSchema ?? true) expectValidManifests(manifests);
   const recordedWarnings = Warnings.collect(chart);
@@ -63,8 +85,8 @@ export function deploymentContainer(manifests: any[], name: string): any {
 }
 
 /** The translator's field errors for `md`, formatted as the API server words them. */
-export function fieldErrorsOf(translator: ProviderTranslator, md: ResolvedModelDeployment, options?: TranslationOptions): string[] {
-  return translator.validate(md, options).map(formatFieldError);
+export function fieldErrorsOf(translator: ProviderTranslator, md: ResolvedModelDeployment): string[] {
+  return translator.validate(md).map(formatFieldError);
 }
 
 /** A provider's translator bound to its fixture. */
@@ -87,9 +109,10 @@ function isResolved(value: FixtureOptions | ResolvedModelDeployment): value is R
 }
 
 export function translatorHarness(
-  translator: ProviderTranslator,
+  provider: InferenceProvider,
   fixture: (options?: FixtureOptions) => ResolvedModelDeployment,
 ): TranslatorHarness {
+  const translator = translatorOf(provider);
   const synth = (md: ResolvedModelDeployment, options?: SynthOptions) => synthesize(translator, md, options);
   return {
     translator,

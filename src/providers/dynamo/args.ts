@@ -57,12 +57,9 @@ const DYNAMO_SETTINGS: readonly SpecEngineSetting[] = [
  * upstream); no tensor parallelism is derived from the GPU count and `extraArgs` are not passed
  * (set `tensor-parallel-size` in `engine.args`); an engine Dynamo has no worker for (reachable
  * only through a registry entry without capabilities) keeps AI Runway's fallback, `--model` and
- * `--served-model-name` only. Throws on an invalid `engine.args` key.
+ * `--served-model-name` only. Expects a spec `validateDynamo` accepted (valid `engine.args` keys).
  */
 export function dynamoEngineArgs(spec: ModelDeploymentSpec, engine: string, role?: DisaggregationRole): string[] {
-  const keyErrors = dynamoArgKeyErrors(spec);
-  if (keyErrors.length > 0) throw new Error(keyErrors[0].message);
-
   const worker = WORKER_ENGINES.find((name) => name === engine);
   const out = worker
     ? specEngineFlags(spec, worker, DYNAMO_SETTINGS)

@@ -57,3 +57,6 @@ export function dynamoProviderConfigSpec(): InferenceProviderConfigSpec {
 export function dynamoProviderConfig(ready: boolean = true): ProviderConfigEntry {
   return { name: DYNAMO_PROVIDER_NAME, ready, spec: dynamoProviderConfigSpec() };
 }
+
+/** Annotation that turns on Dynamo's GPU-less mocker backend (with provider `dynamo`). */
+export const DYNAMO_TEST_BACKEND_ANNOTATION = 'airunway.ai/dynamo-test-backend';

@@ -1,14 +1,14 @@
 import type { k8s } from 'cdk8s-plus-34';
 import { DisaggregationRole, dynamoEngineArgs, mockerArgs, MOCKER_COMMAND, workerCommand } from './args';
+import { DYNAMO_PROVIDER_NAME, DYNAMO_TEST_BACKEND_ANNOTATION } from './config';
 import { DynamoImages, dynamoWorkerImage } from './images';
 import type { DynamoTypedOverrides } from './overrides';
 import { LABEL_ENGINE_TYPE, LABEL_MANAGED_BY, LABEL_MODEL_DEPLOYMENT, MANAGED_BY_VALUE } from '../../core/labels';
-import { isDynamoMocker, resolvedClaimName } from '../../core/model-deployment-object';
+import { resolvedClaimName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { firstModelCacheVolume, storageVolumesOf, volumeMountPath } from '../../storage/volume-mounts';
 import { HF_HOME_ENV, toKubeEnvVar } from '../common/env';
 import { nodeSelectorOf, tolerationsOf } from '../common/pod-template';
-import type { SpecComponentScaling } from '../common/spec-types';
 
 /*
  * The DynamoGraphDeployment as a version-neutral plan: what each service runs and needs. The
@@ -156,8 +156,8 @@ export function dynamoLabels(md: ResolvedModelDeployment): Record<string, string
 }
 
 /** True in mocker mode (annotation `airunway.ai/dynamo-test-backend: mocker`). */
-export function isMocker(md: ResolvedModelDeployment): boolean {
-  return isDynamoMocker(md);
+export function isMocker(md: Pick<ResolvedModelDeployment, 'annotations' | 'spec'>): boolean {
+  return md.annotations?.[DYNAMO_TEST_BACKEND_ANNOTATION] === 'mocker' && md.spec.provider?.name === DYNAMO_PROVIDER_NAME;
 }
 
 /** The gateway is on unless `spec.gateway.enabled` is explicitly false; the mocker forces it off. */
@@ -259,11 +259,6 @@ function worker(md: ResolvedModelDeployment, settings: DynamoGraphSettings, w: W
   };
 }
 
-function requireComponent(component: SpecComponentScaling | undefined, which: 'prefill' | 'decode'): SpecComponentScaling {
-  if (!component) throw new Error(`spec.scaling.${which} is required for disaggregated serving mode`);
-  return component;
-}
-
 function workers(md: ResolvedModelDeployment, settings: DynamoGraphSettings): DynamoComponent[] {
   if (md.mode !== 'disaggregated') {
     const configured = md.spec.scaling?.replicas ?? 0;
@@ -276,10 +271,9 @@ function workers(md: ResolvedModelDeployment, settings: DynamoGraphSettings): Dy
       resources: gpuResources(gpu?.count ?? 0, memory || undefined, cpu || undefined),
     })];
   }
-  const scaling = md.spec.scaling;
-  if (!scaling) throw new Error('spec.scaling is required for disaggregated serving mode');
-  const prefill = requireComponent(scaling.prefill, 'prefill');
-  const decode = requireComponent(scaling.decode, 'decode');
+  // validateDynamo guarantees both components.
+  const prefill = md.spec.scaling!.prefill!;
+  const decode = md.spec.scaling!.decode!;
   // Component replicas are used as given, 0 included (the CRD defaults them to 1).
   return [
     worker(md, settings, {

@@ -1,14 +1,6 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
-import { FieldError, formatFieldError, invalid, notSupported, required } from '../../core/field-error';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import { DynamoGraphDeployment, DynamoGraphDeploymentV1Beta1 } from '../../imports/nvidia.com';
-import { addManagedClaims } from '../../storage/managed-claim';
-import { addModelDownloadJob, DEFAULT_MODEL_DOWNLOAD_IMAGE } from '../../storage/model-download-job';
-import { Warnings } from '../../warnings';
-import type { ProviderTranslator, TranslationOptions } from '../provider-translator';
 import { DROPPED_VLLM_ARG, dynamoArgKeyErrors } from './args';
-import { DYNAMO_PROVIDER_NAME } from './config';
 import {
   buildDynamoGraph,
   DynamoGraph,
@@ -28,6 +20,12 @@ import {
 } from './overrides';
 import { v1alpha1Spec } from './v1alpha1';
 import { v1beta1Spec } from './v1beta1';
+import { FieldError, invalid, notSupported, required } from '../../core/field-error';
+import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { DynamoGraphDeployment, DynamoGraphDeploymentV1Beta1 } from '../../imports/nvidia.com';
+import { addManagedClaims } from '../../storage/managed-claim';
+import { addModelDownloadJob, DEFAULT_MODEL_DOWNLOAD_IMAGE } from '../../storage/model-download-job';
+import { Warnings } from '../../warnings';
 import { isJsonObject } from '../common/unstructured';
 
 /** Human name of the provider in messages. */
@@ -35,7 +33,7 @@ export const DYNAMO_DISPLAY_NAME = 'Dynamo';
 
 /**
  * ModelDeployment annotation that picks the DynamoGraphDeployment version of one deployment,
- * over the registry-wide `TranslationOptions.dynamoApiVersion`.
+ * over the provider's `apiVersion` setting.
  */
 export const DYNAMO_API_VERSION_ANNOTATION = 'inference.cdk8s.io/dynamo-api-version';
 /** `nvidia.com/v1alpha1`: what AI Runway emits (deprecated upstream, still served). */
@@ -62,16 +60,32 @@ function annotatedApiVersion(md: ResolvedModelDeployment): string | undefined {
 }
 
 /**
- * The DynamoGraphDeployment version of a deployment: its annotation, else the registry-wide
- * option, else v1alpha1 (AI Runway's). Throws on an annotation value that is not a version.
+ * Settings of the Dynamo provider (its props, resolved).
  */
-export function dynamoApiVersionOf(md: ResolvedModelDeployment, options: TranslationOptions = {}): string {
-  const annotated = annotatedApiVersion(md);
-  if (annotated !== undefined) {
-    if (!DYNAMO_API_VERSIONS.includes(annotated)) throw new Error(formatFieldError(apiVersionAnnotationError(annotated)));
-    return annotated;
-  }
-  return options.dynamoApiVersion ?? DYNAMO_V1ALPHA1;
+export interface DynamoSettings {
+  /**
+   * DynamoGraphDeployment version for deployments without the version annotation.
+   * @default DYNAMO_V1ALPHA1 (AI Runway's)
+   */
+  readonly apiVersion?: string;
+  /**
+   * Tag of the default Dynamo images (worker runtimes, endpoint picker, mocker).
+   * @default DYNAMO_VERSION ('1.1.1')
+   */
+  readonly dynamoVersion?: string;
+  /**
+   * Image of the model download Job (the Dynamo shim's `--download-job-image`).
+   * @default DEFAULT_MODEL_DOWNLOAD_IMAGE
+   */
+  readonly modelDownloadImage?: string;
+}
+
+/**
+ * The DynamoGraphDeployment version of a deployment: its annotation (which `validateDynamo` has
+ * checked), else the provider's setting, else v1alpha1 (AI Runway's).
+ */
+export function dynamoApiVersionOf(md: ResolvedModelDeployment, settings: DynamoSettings = {}): string {
+  return annotatedApiVersion(md) ?? settings.apiVersion ?? DYNAMO_V1ALPHA1;
 }
 
 function apiVersionAnnotationError(value: string): FieldError {
@@ -133,7 +147,7 @@ function compatibilityErrors(md: ResolvedModelDeployment): FieldError[] {
  *   type, only root fields a DynamoGraphDeployment has, no service added without an image, and
  *   no `spec` field of the other version (the version from the annotation, else the registry).
  */
-export function validateDynamo(md: ResolvedModelDeployment, options: TranslationOptions = {}): FieldError[] {
+export function validateDynamo(md: ResolvedModelDeployment, settings: DynamoSettings = {}): FieldError[] {
   const errors: FieldError[] = [];
   const annotated = annotatedApiVersion(md);
   const annotationValid = annotated === undefined || DYNAMO_API_VERSIONS.includes(annotated);
@@ -142,22 +156,8 @@ export function validateDynamo(md: ResolvedModelDeployment, options: Translation
   errors.push(...dynamoArgKeyErrors(md.spec));
   const overrides = md.spec.provider?.overrides;
   errors.push(...dynamoOverrideErrors(overrides, { names: generatedServiceNames(md) }));
-  if (annotationValid) errors.push(...dynamoOverrideShapeErrors(overrides, shapeOf(dynamoApiVersionOf(md, options))));
+  if (annotationValid) errors.push(...dynamoOverrideShapeErrors(overrides, shapeOf(dynamoApiVersionOf(md, settings))));
   return errors;
-}
-
-/** Settings of a Dynamo translator. */
-export interface DynamoTranslatorOptions {
-  /**
-   * Tag of the default Dynamo images (worker runtimes, endpoint picker, mocker).
-   * @default DYNAMO_VERSION ('1.1.1')
-   */
-  readonly dynamoVersion?: string;
-  /**
-   * Image of the model download Job (the Dynamo shim's `--download-job-image`).
-   * @default DEFAULT_MODEL_DOWNLOAD_IMAGE
-   */
-  readonly modelDownloadImage?: string;
 }
 
 
@@ -204,21 +204,11 @@ function warnAboutIgnoredSettings(dgd: ApiObject, md: ResolvedModelDeployment, g
  * No ownerReferences: the ModelDeployment's uid is unknown at build time; the labels tie the
  * objects to it.
  */
-export function translateDynamo(
-  scope: Construct,
-  md: ResolvedModelDeployment,
-  options: TranslationOptions = {},
-  translatorOptions: DynamoTranslatorOptions = {},
-): ApiObject[] {
-  if (md.engine === 'llamacpp') throw new Error(DYNAMO_LLAMACPP_NOT_SUPPORTED);
-  const apiVersion = dynamoApiVersionOf(md, options);
-  const shape = shapeOf(apiVersion);
+export function translateDynamo(scope: Construct, md: ResolvedModelDeployment, settings: DynamoSettings = {}): ApiObject[] {
+  const shape = shapeOf(dynamoApiVersionOf(md, settings));
   const overrides = md.spec.provider?.overrides;
-  const overrideErrors = [...dynamoOverrideErrors(overrides, { names: generatedServiceNames(md) }), ...dynamoOverrideShapeErrors(overrides, shape)];
-  if (overrideErrors.length > 0) throw new Error(`failed to apply provider overrides: ${overrideErrors[0].message}`);
-
   const { typed } = parseTypedOverrides(overrides);
-  const graph = buildDynamoGraph(md, { images: dynamoImages(translatorOptions.dynamoVersion ?? DYNAMO_VERSION), overrides: typed });
+  const graph = buildDynamoGraph(md, { images: dynamoImages(settings.dynamoVersion ?? DYNAMO_VERSION), overrides: typed });
   const labels = dynamoLabels(md);
   const metadata = { name: md.name, ...(md.namespace !== undefined && { namespace: md.namespace }), labels };
   const dgd: ApiObject = shape === 'v1beta1'
@@ -229,22 +219,9 @@ export function translateDynamo(
 
   const objects: ApiObject[] = [dgd, ...addManagedClaims(scope, md, labels)];
   const job = addModelDownloadJob(scope, md, {
-    image: translatorOptions.modelDownloadImage ?? DEFAULT_MODEL_DOWNLOAD_IMAGE,
+    image: settings.modelDownloadImage ?? DEFAULT_MODEL_DOWNLOAD_IMAGE,
     extraLabels: labels,
   });
   if (job) objects.push(job);
   return objects;
 }
-
-/** A Dynamo translator with the given image settings. */
-export function createDynamoTranslator(translatorOptions: DynamoTranslatorOptions = {}): ProviderTranslator {
-  return {
-    providerName: DYNAMO_PROVIDER_NAME,
-    displayName: DYNAMO_DISPLAY_NAME,
-    validate: validateDynamo,
-    translate: (scope, md, options) => translateDynamo(scope, md, options, translatorOptions),
-  };
-}
-
-/** The Dynamo provider (`dynamo`): one NVIDIA Dynamo DynamoGraphDeployment, plus PVCs and the model download Job. */
-export const dynamoTranslator: ProviderTranslator = createDynamoTranslator();

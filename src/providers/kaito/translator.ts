@@ -1,6 +1,7 @@
 import type { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
+import { kaitoInstanceType, KaitoNodeProvisioning } from './node-provisioning';
 import { FieldError, forbidden, invalid, required } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { imageOverride } from '../../core/model-deployment-object';
@@ -17,9 +18,6 @@ import {
   validateOverrideKeys,
 } from '../common/overrides';
 import { userPodAnnotations } from '../common/pod-template';
-import type { ProviderTranslator } from '../provider-translator';
-import { KAITO_PROVIDER_NAME } from './config';
-import { kaitoInstanceType, KaitoNodeProvisioning } from './node-provisioning';
 import { isJsonObject } from '../common/unstructured';
 
 /** Human name of the provider in messages. */
@@ -188,12 +186,11 @@ function llamaCppResources(md: ResolvedModelDeployment): k8s.ResourceRequirement
 
 /**
  * The pod template of a llama.cpp Workspace: one container `model` running the image override
- * with `[<model arg>, --address=:5000]`, port 5000, memory/CPU requests and env. Throws when no
- * image is set (`validateKaito` reports that first).
+ * with `[<model arg>, --address=:5000]`, port 5000, memory/CPU requests and env. `validateKaito`
+ * guarantees the image.
  */
 export function llamaCppTemplate(md: ResolvedModelDeployment): k8s.PodTemplateSpec {
-  const image = imageOverride(md.spec);
-  if (!image) throw new Error('failed to build inference spec: image is required for llamacpp engine type');
+  const image = imageOverride(md.spec)!;
   const modelArg = llamaCppModelArg(md);
   const resources = llamaCppResources(md);
   const env = llamaCppEnv(md);
@@ -218,17 +215,11 @@ export function llamaCppTemplate(md: ResolvedModelDeployment): k8s.PodTemplateSp
  * so no engine setting is passed), or the llama.cpp pod template.
  */
 export function kaitoInference(md: ResolvedModelDeployment): WorkspaceInference {
-  const engine: string = md.engine;
-  switch (engine) {
-    case 'vllm':
-      return { preset: { name: md.spec.model.id ?? '' } };
-    case 'llamacpp':
-      // The template field is untyped in the binding (a core PodTemplateSpec the CRD keeps as
-      // free JSON); it is built typed and rendered with the core mapper.
-      return { template: k8s.toJson_PodTemplateSpec(llamaCppTemplate(md)) };
-    default:
-      throw new Error(`failed to build inference spec: unsupported engine type for KAITO: ${engine}`);
-  }
+  // validateKaito admits only these two engines.
+  if (md.engine === 'vllm') return { preset: { name: md.spec.model.id ?? '' } };
+  // The template field is untyped in the binding (a core PodTemplateSpec the CRD keeps as free
+  // JSON); it is built typed and rendered with the core mapper.
+  return { template: k8s.toJson_PodTemplateSpec(llamaCppTemplate(md)) };
 }
 
 /**
@@ -281,9 +272,6 @@ export function kaitoIgnoredFields(md: ResolvedModelDeployment): string[] {
  */
 export function translateKaito(scope: Construct, md: ResolvedModelDeployment, provisioning: KaitoNodeProvisioning = {}): ApiObject[] {
   const overrides = md.spec.provider?.overrides;
-  const blocked = validateOverrideKeys(overrides);
-  if (blocked.length > 0) throw new Error(`failed to apply provider overrides: ${blocked[0].message}`);
-
   const annotations = userPodAnnotations(md);
   const workspace = new Workspace(scope, 'Workspace', {
     metadata: {
@@ -305,31 +293,3 @@ export function translateKaito(scope: Construct, md: ResolvedModelDeployment, pr
   }
   return [workspace];
 }
-
-/** Options of a KAITO translator. */
-export interface KaitoTranslatorOptions {
-  /**
-   * Node SKUs for KAITO node auto-provisioning (`resource.instanceType`).
-   * @default - bring-your-own nodes: no instanceType
-   */
-  readonly nodeProvisioning?: KaitoNodeProvisioning;
-}
-
-/** A KAITO translator with the given node provisioning. */
-export function createKaitoTranslator(options: KaitoTranslatorOptions = {}): ProviderTranslator {
-  const provisioning = options.nodeProvisioning ?? {};
-  return {
-    providerName: KAITO_PROVIDER_NAME,
-    displayName: KAITO_DISPLAY_NAME,
-    validate: validateKaito,
-    // KAITO labels every pod of a Workspace with its name; presets and templates serve on 5000.
-    inferencePoolTarget: (md) => ({ selector: { [KAITO_WORKSPACE_LABEL]: md.name }, targetPort: KAITO_LLAMACPP_PORT }),
-    translate: (scope, md) => translateKaito(scope, md, provisioning),
-  };
-}
-
-/**
- * The KAITO provider (`kaito`): one `kaito.sh/v1beta1` Workspace, with bring-your-own nodes
- * (no instanceType), as AI Runway's KAITO installation sets KAITO up.
- */
-export const kaitoTranslator: ProviderTranslator = createKaitoTranslator();

@@ -2,9 +2,7 @@ import type { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { MODEL_ID_ENV, kuberayEngineArgString, VLLM_ENGINE_ARGS_ENV } from './args';
-import { KUBERAY_PROVIDER_NAME } from './config';
 import { kuberayServeConfig, serveReplicas } from './serve-config';
-import { RAY_SERVE_PORT } from './status';
 import { DEFAULT_GPU_RESOURCE } from '../../core/defaults';
 import { FieldError, invalid, required } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
@@ -22,7 +20,6 @@ import { HF_HOME_ENV, modelServerEnv } from '../common/env';
 import { commonLabels, objectMeta } from '../common/metadata';
 import { nodeSelectorOf, tolerationsOf, userPodAnnotations, workloadLabels } from '../common/pod-template';
 import type { SpecComponentScaling } from '../common/spec-types';
-import type { ProviderTranslator } from '../provider-translator';
 
 /** Human name of the provider in messages. */
 export const KUBERAY_DISPLAY_NAME = 'KubeRay';
@@ -318,7 +315,6 @@ function hasOverrides(overrides: unknown): boolean {
  *   and no KV transfer.
  */
 export function translateKubeRay(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
-  if (md.engine !== 'vllm') throw new Error(kuberayEngineNotSupported(md.engine));
   const rayService = new RayService(scope, 'RayService', {
     metadata: objectMeta(md, md.name, workloadLabels(md), userPodAnnotations(md)),
     spec: {
@@ -344,13 +340,3 @@ export function translateKubeRay(scope: Construct, md: ResolvedModelDeployment):
   }
   return [rayService, ...addManagedClaims(scope, md, commonLabels(md))];
 }
-
-/** The KubeRay provider (`kuberay`): one `ray.io/v1` RayService running vLLM on Ray Serve. */
-export const kuberayTranslator: ProviderTranslator = {
-  providerName: KUBERAY_PROVIDER_NAME,
-  displayName: KUBERAY_DISPLAY_NAME,
-  validate: validateKubeRay,
-  // Ray Serve's HTTP proxy listens on every Ray pod (head and workers), all of which carry the label.
-  inferencePoolTarget: (md) => ({ selector: { [LABEL_MODEL_DEPLOYMENT]: md.name }, targetPort: RAY_SERVE_PORT }),
-  translate: translateKubeRay,
-};

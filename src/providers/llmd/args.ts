@@ -97,12 +97,9 @@ export interface LlmdArgsOptions {
  * rendering nothing for `false` would silently leave it on. An unset value counts as on, the
  * CRD default.
  *
- * Throws the first of `llmdArgErrors` when the spec has not been validated.
+ * Expects a spec `validateLlmd` accepted (`llmdArgErrors` reported nothing).
  */
 export function renderLlmdArgs(spec: ModelDeploymentSpec, options: LlmdArgsOptions): string[] {
-  const errors = llmdArgErrors(spec);
-  if (errors.length > 0) throw new Error(errors[0].message);
-
   const engine = spec.engine ?? {};
   const out = specEngineFlags(spec, 'vllm', ['model', 'servedModelName', 'contextLength', 'trustRemoteCode']);
   // Always one of the two states: unset counts as on (the CRD default).

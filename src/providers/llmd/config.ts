@@ -61,3 +61,36 @@ export function llmdProviderConfigSpec(): InferenceProviderConfigSpec {
 export function llmdProviderConfig(ready: boolean = true): ProviderConfigEntry {
   return { name: LLMD_PROVIDER_NAME, ready, spec: llmdProviderConfigSpec() };
 }
+
+/**
+ * The EndpointPickerConfig for llm-d in prefill/decode mode (llm-d inference scheduler plugins).
+ *
+ * The P/D profile handler runs the `decode` profile for every request and the `prefill` profile
+ * when the prompt is worth prefilling remotely; the prefill header handler then tells the decode
+ * pod's sidecar which prefill pod to use. Each profile keeps only its role's pods (the filters
+ * read the pod label `llm-d.ai/role`, `prefill` or `decode`, which the llm-d translator sets in
+ * disaggregated mode), scores them by prefix-cache affinity (weight 2) and takes the best.
+ */
+export const LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG = `apiVersion: inference.networking.x-k8s.io/v1alpha1
+kind: EndpointPickerConfig
+plugins:
+- type: prefill-header-handler
+- type: prefix-cache-scorer
+- type: prefill-filter
+- type: decode-filter
+- type: max-score-picker
+- type: pd-profile-handler
+schedulingProfiles:
+- name: prefill
+  plugins:
+  - pluginRef: prefill-filter
+  - pluginRef: max-score-picker
+  - pluginRef: prefix-cache-scorer
+    weight: 2
+- name: decode
+  plugins:
+  - pluginRef: decode-filter
+  - pluginRef: max-score-picker
+  - pluginRef: prefix-cache-scorer
+    weight: 2
+`;

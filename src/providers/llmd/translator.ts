@@ -1,8 +1,14 @@
 import type { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
+import {
+  llmdArgErrors,
+  LLMD_KV_TRANSFER_CONFIG_DECODE,
+  LLMD_KV_TRANSFER_CONFIG_PREFILL,
+  LLMD_VLLM_PORT,
+  renderLlmdArgs,
+} from './args';
 import { FieldError, forbidden, invalid, required } from '../../core/field-error';
-import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { imageOverride, ServingModeName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { Warnings } from '../../warnings';
@@ -20,15 +26,6 @@ import {
 } from '../common/pod-template';
 import { aggregatedSizing, componentSizing, ContainerSizing, containerResources, ignoredGpuTypeWarnings } from '../common/resources';
 import type { SpecComponentScaling } from '../common/spec-types';
-import type { ProviderTranslator } from '../provider-translator';
-import {
-  llmdArgErrors,
-  LLMD_KV_TRANSFER_CONFIG_DECODE,
-  LLMD_KV_TRANSFER_CONFIG_PREFILL,
-  LLMD_VLLM_PORT,
-  renderLlmdArgs,
-} from './args';
-import { LLMD_PROVIDER_NAME } from './config';
 import { isJsonObject } from '../common/unstructured';
 
 /** Human name of the provider in messages. */
@@ -183,17 +180,12 @@ interface DeploymentPlan {
   readonly replicas: number;
   readonly sizing: ContainerSizing;
   readonly args: string[];
-  /** How a failure names this Deployment: `Deployment`, `decode Deployment`, `prefill Deployment`. */
-  readonly what: string;
   /** Disaggregated component: its pods carry `llm-d.ai/role: <component>`. */
   readonly role?: 'decode' | 'prefill';
 }
 
 function addDeployment(scope: Construct, md: ResolvedModelDeployment, plan: DeploymentPlan): k8s.KubeDeployment {
   const overrides = md.spec.provider?.overrides;
-  const blocked = validateLlmdOverrides(overrides, md.mode);
-  if (blocked.length > 0) throw new Error(`failed to build ${plan.what}: failed to apply provider overrides: ${blocked[0].message}`);
-
   const annotations = userPodAnnotations(md);
   const deployment = new k8s.KubeDeployment(scope, plan.id, {
     metadata: objectMeta(md, plan.name, workloadLabels(md), annotations),
@@ -215,14 +207,6 @@ function addDeployment(scope: Construct, md: ResolvedModelDeployment, plan: Depl
 }
 
 
-function renderArgs(md: ResolvedModelDeployment, prefix: string, gpuCount: number, kvTransferConfig?: string): string[] {
-  try {
-    return renderLlmdArgs(md.spec, { gpuCount, kvTransferConfig });
-  } catch (e) {
-    throw new Error(`failed to build ${prefix}vLLM args: ${(e as Error).message}`);
-  }
-}
-
 function addAggregated(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
   const configured = md.spec.scaling?.replicas ?? 0;
   const sizing = aggregatedSizing(md.spec);
@@ -232,8 +216,7 @@ function addAggregated(scope: Construct, md: ResolvedModelDeployment): ApiObject
       name: md.name,
       replicas: configured > 0 ? configured : 1,
       sizing,
-      args: renderArgs(md, '', sizing.gpuCount),
-      what: 'Deployment',
+      args: renderLlmdArgs(md.spec, { gpuCount: sizing.gpuCount }),
     }),
     addModelServerService(scope, 'Service', md, md.name, LLMD_VLLM_PORT),
   ];
@@ -245,9 +228,6 @@ function componentPlan(
   scaling: SpecComponentScaling,
   kvTransferConfig: string,
 ): DeploymentPlan {
-  // AI Runway's transformer reads the component GPU without a nil check; its controller's GPU
-  // rule guarantees it. Here validateLlmd reports it, and this is the backstop.
-  if (!scaling.gpu) throw new Error(llmdComponentGpuRequired(component));
   const sizing = componentSizing(scaling);
   const id = component === 'decode' ? 'Decode' : 'Prefill';
   return {
@@ -256,20 +236,16 @@ function componentPlan(
     // Used as given (the CRD defaults component replicas to 1).
     replicas: scaling.replicas ?? 1,
     sizing,
-    args: renderArgs(md, `${component} `, sizing.gpuCount, kvTransferConfig),
-    what: `${component} Deployment`,
+    args: renderLlmdArgs(md.spec, { gpuCount: sizing.gpuCount, kvTransferConfig }),
     role: component,
   };
 }
 
 function addDisaggregated(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
-  const scaling = md.spec.scaling;
-  // The transformer's order: scaling, decode, prefill.
-  if (!scaling) throw new Error(LLMD_SCALING_REQUIRED);
-  if (!scaling.decode) throw new Error(llmdComponentRequired('decode'));
-  if (!scaling.prefill) throw new Error(llmdComponentRequired('prefill'));
-  const decode = componentPlan(md, 'decode', scaling.decode, LLMD_KV_TRANSFER_CONFIG_DECODE);
-  const prefill = componentPlan(md, 'prefill', scaling.prefill, LLMD_KV_TRANSFER_CONFIG_PREFILL);
+  // validateLlmd guarantees both components, each with GPUs.
+  const scaling = md.spec.scaling!;
+  const decode = componentPlan(md, 'decode', scaling.decode!, LLMD_KV_TRANSFER_CONFIG_DECODE);
+  const prefill = componentPlan(md, 'prefill', scaling.prefill!, LLMD_KV_TRANSFER_CONFIG_PREFILL);
   return [
     addDeployment(scope, md, decode),
     addDeployment(scope, md, prefill),
@@ -314,18 +290,7 @@ function ignoredFieldWarnings(md: ResolvedModelDeployment): string[] {
  * non-NVIDIA GPU types).
  */
 export function translateLlmd(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
-  if (md.engine !== 'vllm') throw new Error(llmdEngineNotSupported(md.engine));
   const objects = md.mode === 'disaggregated' ? addDisaggregated(scope, md) : addAggregated(scope, md);
   for (const warning of ignoredFieldWarnings(md)) Warnings.add(objects[0], warning);
   return objects;
 }
-
-/** The llm-d provider (`llmd`): vLLM Deployments and Services, aggregated or prefill/decode. */
-export const llmdTranslator: ProviderTranslator = {
-  providerName: LLMD_PROVIDER_NAME,
-  displayName: LLMD_DISPLAY_NAME,
-  validate: validateLlmd,
-  // Prefill and decode pods are one pool; llm-d's endpoint picker tells them apart.
-  inferencePoolTarget: (md) => ({ selector: { [LABEL_MODEL_DEPLOYMENT]: md.name }, targetPort: LLMD_VLLM_PORT }),
-  translate: translateLlmd,
-};

@@ -99,12 +99,9 @@ const DIRECT_VLLM_SETTINGS: readonly SpecEngineSetting[] = [
  * `--key`/`--key=value` token, so vLLM never receives two conflicting values; then `engine.args`
  * sorted by key, `extraArgs` verbatim.
  *
- * Throws the first of `directVllmArgErrors` when the spec has not been validated.
+ * Expects a spec `validateDirectVllm` accepted (`directVllmArgErrors` reported nothing).
  */
 export function renderDirectVllmArgs(spec: ModelDeploymentSpec, options: DirectVllmArgsOptions = {}): string[] {
-  const errors = directVllmArgErrors(spec);
-  if (errors.length > 0) throw new Error(errors[0].message);
-
   const explicit = explicitEngineFlagKeys(spec);
   const out: string[] = ['--host', DIRECT_VLLM_HOST, '--port', String(DIRECT_VLLM_PORT)];
   out.push(...specEngineFlags(spec, 'vllm', DIRECT_VLLM_SETTINGS, explicit));

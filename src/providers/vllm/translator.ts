@@ -1,8 +1,12 @@
 import type { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
+import {
+  directVllmArgErrors,
+  DIRECT_VLLM_PORT,
+  renderDirectVllmArgs,
+} from './args';
 import { FieldError, invalid, required } from '../../core/field-error';
-import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { addManagedClaims } from '../../storage/managed-claim';
@@ -10,6 +14,7 @@ import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMo
 import { Warnings } from '../../warnings';
 import { HF_HOME_ENV, modelServerEnv } from '../common/env';
 import { commonLabels, objectMeta } from '../common/metadata';
+import { addModelServerService } from '../common/model-server-service';
 import { DeploymentOverrideRules, mergeIntoFinalJson, validateDeploymentOverrides } from '../common/overrides';
 import {
   nodeSelectorOf,
@@ -20,13 +25,6 @@ import {
   workloadLabels,
 } from '../common/pod-template';
 import { aggregatedSizing, ContainerSizing, containerResources, ignoredGpuTypeWarnings } from '../common/resources';
-import type { ProviderTranslator } from '../provider-translator';
-import {
-  directVllmArgErrors,
-  DIRECT_VLLM_PORT,
-  renderDirectVllmArgs,
-} from './args';
-import { addModelServerService } from '../common/model-server-service';
 
 /** Repository of the default Direct vLLM image. */
 export const DIRECT_VLLM_IMAGE_REPOSITORY = 'vllm/vllm-openai';
@@ -47,16 +45,17 @@ export const SHM_SIZE_LIMIT = '20Gi';
 /** Path all three probes call. */
 export const HEALTH_PATH = '/health';
 
-const PROVIDER_DISPLAY_NAME = 'vLLM';
+/** Human name of the provider in messages. */
+export const VLLM_DISPLAY_NAME = 'vLLM';
 
-/** The controller's rejection of disaggregated mode (also the translator's backstop). */
+/** The controller's rejection of disaggregated mode. */
 export const DISAGGREGATED_NOT_SUPPORTED =
   'vLLM provider does not support disaggregated serving mode; use spec.serving.mode: aggregated';
 /** The controller's rejection of a deployment without GPUs. */
 export const GPU_REQUIRED = 'vLLM provider requires GPU resources (spec.resources.gpu.count > 0)';
 
 /** How `validateDeploymentOverrides` checks Direct vLLM's overrides. */
-const OVERRIDE_RULES: DeploymentOverrideRules = { displayName: PROVIDER_DISPLAY_NAME };
+const OVERRIDE_RULES: DeploymentOverrideRules = { displayName: VLLM_DISPLAY_NAME };
 
 function engineNotSupported(engine: string): string {
   return `vLLM provider only supports vllm engine, got ${engine}`;
@@ -179,11 +178,7 @@ function addDeployment(
     },
   });
   const overrides = md.spec.provider?.overrides;
-  if (overrides !== undefined && overrides !== null) {
-    const blocked = validateDeploymentOverrides(overrides, OVERRIDE_RULES);
-    if (blocked.length > 0) throw new Error(`failed to build Deployment: failed to apply provider overrides: ${blocked[0].message}`);
-    mergeIntoFinalJson(deployment, overrides as Record<string, unknown>);
-  }
+  if (overrides !== undefined && overrides !== null) mergeIntoFinalJson(deployment, overrides as Record<string, unknown>);
   return deployment;
 }
 
@@ -193,33 +188,21 @@ function addDeployment(
  * storage volume. AI Runway's Direct vLLM mounts those claims but never creates them; we
  * synthesize them so the Deployment does not wait for a claim nobody makes.
  *
- * Aggregated mode only: a disaggregated deployment throws `DISAGGREGATED_NOT_SUPPORTED`, as
- * `validateDirectVllm` reports it. No download Job: only Dynamo downloads in AI Runway (vLLM
- * downloads on start into HF_HOME). No ownerReferences: the ModelDeployment uid is unknown at
+ * Expects a deployment `validateDirectVllm` accepted (vLLM, aggregated). No download Job: only
+ * Dynamo downloads in AI Runway (vLLM downloads on start into HF_HOME). No ownerReferences: the ModelDeployment uid is unknown at
  * build time; the common labels tie the objects to it instead. A warning is recorded on the
  * Deployment for each non-NVIDIA `gpu.type` (GPUs are always requested as `nvidia.com/gpu`).
  */
 export function translateDirectVllm(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
-  if (md.engine !== 'vllm') throw new Error(engineNotSupported(md.engine));
-  if (md.mode === 'disaggregated') throw new Error(DISAGGREGATED_NOT_SUPPORTED);
   const configured = md.spec.scaling?.replicas ?? 0;
   const replicas = configured > 0 ? configured : 1;
   const sizing = aggregatedSizing(md.spec);
   const args = renderDirectVllmArgs(md.spec, { gpuCount: sizing.gpuCount });
   const deployment = addDeployment(scope, md, replicas, sizing, args);
-  for (const warning of ignoredGpuTypeWarnings(PROVIDER_DISPLAY_NAME, md.spec)) Warnings.add(deployment, warning);
+  for (const warning of ignoredGpuTypeWarnings(VLLM_DISPLAY_NAME, md.spec)) Warnings.add(deployment, warning);
   return [
     deployment,
     addModelServerService(scope, 'Service', md, md.name, DIRECT_VLLM_PORT),
     ...addManagedClaims(scope, md, commonLabels(md)),
   ];
 }
-
-/** The Direct vLLM provider (`vllm`): a plain vLLM Deployment and Service. */
-export const vllmTranslator: ProviderTranslator = {
-  providerName: 'vllm',
-  displayName: PROVIDER_DISPLAY_NAME,
-  validate: validateDirectVllm,
-  inferencePoolTarget: (md) => ({ selector: { [LABEL_MODEL_DEPLOYMENT]: md.name }, targetPort: DIRECT_VLLM_PORT }),
-  translate: translateDirectVllm,
-};

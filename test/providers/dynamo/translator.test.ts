@@ -7,23 +7,16 @@ import type { ModelDeploymentObject } from '../../../src/core/model-deployment-o
 import { resolveModelDeployment } from '../../../src/core/resolve';
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
 import { DynamoGraphDeployment, DynamoGraphDeploymentV1Beta1 } from '../../../src/imports/nvidia.com';
+import { DynamoApiVersion, DynamoProvider } from '../../../src/providers/dynamo';
 import { NIXL_KV_TRANSFER_CONFIG } from '../../../src/providers/dynamo/args';
 import { eppConfig, sanitizeLabelValue } from '../../../src/providers/dynamo/graph';
 import { dynamoImages, hasSemverTag } from '../../../src/providers/dynamo/images';
-import {
-  createDynamoTranslator,
-  DYNAMO_API_VERSION_ANNOTATION,
-  dynamoApiVersionOf,
-  dynamoTranslator,
-  translateDynamo,
-  validateDynamo,
-} from '../../../src/providers/dynamo/translator';
-import type { ProviderTranslator, TranslationOptions } from '../../../src/providers/provider-translator';
-import { SHIPPED_PROVIDER_CONFIGS } from '../../../src/providers/shipped-configs';
+import { DYNAMO_API_VERSION_ANNOTATION, dynamoApiVersionOf, DynamoSettings, validateDynamo } from '../../../src/providers/dynamo/translator';
+import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
 import { Warnings } from '../../../src/warnings';
-import { blockedOverrideKeyCases, blockedOverrideKeyTranslateCase } from '../../support/provider-cases';
+import { blockedOverrideKeyCases } from '../../support/provider-cases';
 import { expectValidManifests } from '../../support/schema-validator';
-import { fieldErrorsOf, findManifest as find, onlyManifestOf, Synthesized, synthesize, translatorHarness } from '../../support/translator-harness';
+import { fieldErrorsOf, findManifest as find, onlyManifestOf, ProviderTranslator, Synthesized, synthesize, translatorHarness, translatorOf } from '../../support/translator-harness';
 
 const IMAGES = dynamoImages();
 const VLLM_IMAGE = 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.1.1';
@@ -33,10 +26,19 @@ const EPP_IMAGE = 'nvcr.io/nvidia/ai-dynamo/dynamo-frontend:1.1.1';
 const MOCKER_IMAGE = 'nvcr.io/nvidia/ai-dynamo/dynamo-planner:1.1.1';
 const HF_SECRET = 'hf-token';
 
-const harness = translatorHarness(dynamoTranslator, dynamoDeployment);
+/** Settings of the Dynamo provider under test (its props). */
+type TranslationOptions = DynamoSettings;
 
-function synthWith(translator: ProviderTranslator, md: ResolvedModelDeployment, options: TranslationOptions): Synthesized {
-  return synthesize(translator, md, { translation: options });
+/** The Dynamo provider with these settings, seen through the internal deployment. */
+function dynamoWith(settings: TranslationOptions = {}): ProviderTranslator {
+  return translatorOf(new DynamoProvider({ ...settings, apiVersion: settings.apiVersion as DynamoApiVersion | undefined }));
+}
+
+const dynamoTranslator = dynamoWith();
+const harness = translatorHarness(new DynamoProvider(), dynamoDeployment);
+
+function synthWith(settings: TranslationOptions, md: ResolvedModelDeployment, options: TranslationOptions): Synthesized {
+  return synthesize(dynamoWith({ ...settings, ...options }), md);
 }
 
 function dgdOf(manifests: any[]): any {
@@ -44,7 +46,7 @@ function dgdOf(manifests: any[]): any {
 }
 
 function errorsOf(md: ResolvedModelDeployment, options: TranslationOptions = {}): string[] {
-  return fieldErrorsOf(dynamoTranslator, md, options);
+  return fieldErrorsOf(dynamoWith(options), md);
 }
 
 interface VersionCase {
@@ -62,19 +64,19 @@ const VERSIONS: VersionCase[] = [
   },
   {
     apiVersion: 'nvidia.com/v1beta1',
-    options: { dynamoApiVersion: 'nvidia.com/v1beta1' },
+    options: { apiVersion: 'nvidia.com/v1beta1' },
     multinodeOverride: (nodeCount) => ({ spec: { components: { VllmWorker: { multinode: { nodeCount } } } } }),
   },
 ];
 
-describe('dynamoTranslator', () => {
+describe('DynamoProvider', () => {
   test('identifies the dynamo provider', () => {
     expect(dynamoTranslator.providerName).toBe('dynamo');
     expect(dynamoTranslator.displayName).toBe('Dynamo');
   });
 
   describe.each(VERSIONS)('$apiVersion', (version) => {
-    const synth = (md: ResolvedModelDeployment, translator: ProviderTranslator = dynamoTranslator) => synthWith(translator, md, version.options);
+    const synth = (md: ResolvedModelDeployment, settings: TranslationOptions = {}) => synthWith(settings, md, version.options);
     const manifestsOf = (md: ResolvedModelDeployment) => synth(md).manifests;
     const viewOf = (md: ResolvedModelDeployment): GraphView => graphView(dgdOf(manifestsOf(md)));
     const serviceOf = (md: ResolvedModelDeployment, name: string): ServiceView => viewOf(md).service(name);
@@ -457,8 +459,7 @@ describe('dynamoTranslator', () => {
       });
 
       test('a translator tags the default images with its Dynamo version', () => {
-        const translator = createDynamoTranslator({ dynamoVersion: '1.2.0' });
-        const view = graphView(dgdOf(synth(agg(), translator).manifests));
+        const view = graphView(dgdOf(synth(agg(), { dynamoVersion: '1.2.0' }).manifests));
         expect(view.service('VllmWorker').image).toBe('nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.2.0');
         expect(view.service('Epp').image).toBe('nvcr.io/nvidia/ai-dynamo/dynamo-frontend:1.2.0');
         expect(dynamoImages('1.2.0').mocker).toBe('nvcr.io/nvidia/ai-dynamo/dynamo-planner:1.2.0');
@@ -618,8 +619,7 @@ describe('dynamoTranslator', () => {
       });
 
       test('a translator uses its download image', () => {
-        const translator = createDynamoTranslator({ modelDownloadImage: 'example.com/downloader:2' });
-        const { manifests } = synth(agg({ spec: { model: { storage: { volumes: [managedCache] } } } }), translator);
+        const { manifests } = synth(agg({ spec: { model: { storage: { volumes: [managedCache] } } } }), { modelDownloadImage: 'example.com/downloader:2' });
         expect(find(manifests, 'Job', 'qwen-model-download').spec.template.spec.containers[0].image).toBe('example.com/downloader:2');
       });
     });
@@ -677,12 +677,10 @@ describe('dynamoTranslator', () => {
 
       test('are applied after JSON patches', () => {
         const chart = Testing.chart();
-        const [dgd] = dynamoTranslator.translate(chart, withOverrides({ spec: { priorityClassName: 'high' } }), version.options);
+        const [dgd] = dynamoWith(version.options).translate(chart, withOverrides({ spec: { priorityClassName: 'high' } }));
         dgd.addJsonPatch(JsonPatch.add('/spec/priorityClassName', 'low'));
         expect(Testing.synth(chart)[0].spec.priorityClassName).toBe('high');
       });
-
-      blockedOverrideKeyTranslateCase(harness, version.options);
     });
   });
 
@@ -691,17 +689,17 @@ describe('dynamoTranslator', () => {
 
     test('v1alpha1 by default (AI Runway parity)', () => {
       expect(dynamoApiVersionOf(dynamoDeployment())).toBe('nvidia.com/v1alpha1');
-      expect(dgdOf(synthWith(dynamoTranslator, dynamoDeployment(), {}).manifests).apiVersion).toBe('nvidia.com/v1alpha1');
+      expect(dgdOf(synthWith({}, dynamoDeployment(), {}).manifests).apiVersion).toBe('nvidia.com/v1alpha1');
     });
 
     test('the registry-wide option applies to deployments without the annotation', () => {
-      expect(dynamoApiVersionOf(dynamoDeployment(), { dynamoApiVersion: 'nvidia.com/v1beta1' })).toBe('nvidia.com/v1beta1');
+      expect(dynamoApiVersionOf(dynamoDeployment(), { apiVersion: 'nvidia.com/v1beta1' })).toBe('nvidia.com/v1beta1');
     });
 
     test('the annotation wins over the registry-wide option, in both directions', () => {
-      const beta = synthWith(dynamoTranslator, annotated('nvidia.com/v1beta1'), { dynamoApiVersion: 'nvidia.com/v1alpha1' });
+      const beta = synthWith({}, annotated('nvidia.com/v1beta1'), { apiVersion: 'nvidia.com/v1alpha1' });
       expect(dgdOf(beta.manifests).apiVersion).toBe('nvidia.com/v1beta1');
-      const alpha = synthWith(dynamoTranslator, annotated('nvidia.com/v1alpha1'), { dynamoApiVersion: 'nvidia.com/v1beta1' });
+      const alpha = synthWith({}, annotated('nvidia.com/v1alpha1'), { apiVersion: 'nvidia.com/v1beta1' });
       expect(dgdOf(alpha.manifests).apiVersion).toBe('nvidia.com/v1alpha1');
     });
 
@@ -714,8 +712,8 @@ describe('dynamoTranslator', () => {
           model: { storage: { volumes: [{ name: 'cache', purpose: 'modelCache', size: '10Gi', claimName: 'qwen-cache', mountPath: '/model-cache' }] } },
         },
       });
-      const alpha = graphView(dgdOf(synthWith(dynamoTranslator, md('nvidia.com/v1alpha1'), {}).manifests));
-      const beta = graphView(dgdOf(synthWith(dynamoTranslator, md('nvidia.com/v1beta1'), {}).manifests));
+      const alpha = graphView(dgdOf(synthWith({}, md('nvidia.com/v1alpha1'), {}).manifests));
+      const beta = graphView(dgdOf(synthWith({}, md('nvidia.com/v1beta1'), {}).manifests));
       expect(beta.names).toEqual(alpha.names);
       expect(beta.claims).toEqual(alpha.claims);
       for (const name of alpha.names) expect(beta.service(name)).toEqual(alpha.service(name));
@@ -725,40 +723,38 @@ describe('dynamoTranslator', () => {
       expect(errorsOf(annotated('nvidia.com/v2'))).toEqual([
         'metadata.annotations["inference.cdk8s.io/dynamo-api-version"]: Unsupported value: "nvidia.com/v2": supported values: "nvidia.com/v1alpha1", "nvidia.com/v1beta1"',
       ]);
-      expect(() => dynamoApiVersionOf(annotated('v1beta1'))).toThrow('supported values: "nvidia.com/v1alpha1", "nvidia.com/v1beta1"');
     });
 
     test('fails when registry-wide v1beta1 meets overrides in the v1alpha1 shape', () => {
       const md = dynamoDeployment({ spec: { provider: { name: 'dynamo', overrides: { spec: { services: { VllmWorker: { multinode: { nodeCount: 2 } } } } } } } });
       expect(validateDynamo(md)).toEqual([]);
-      expect(errorsOf(md, { dynamoApiVersion: 'nvidia.com/v1beta1' })).toEqual([
+      expect(errorsOf(md, { apiVersion: 'nvidia.com/v1beta1' })).toEqual([
         'spec.provider.overrides.spec.services: Forbidden: this deployment emits nvidia.com/v1beta1, which has no spec.services: ' +
           'components are a list under spec.components; override one as spec.components.<name>',
       ]);
-      expect(() => dynamoTranslator.translate(Testing.chart(), md, { dynamoApiVersion: 'nvidia.com/v1beta1' })).toThrow(/no spec\.services/);
     });
   });
 
   describe('v1beta1 component overrides', () => {
-    const beta = { dynamoApiVersion: 'nvidia.com/v1beta1' } as const;
+    const beta = { apiVersion: 'nvidia.com/v1beta1' } as const;
     const withOverrides = (overrides: Record<string, unknown>) => dynamoDeployment({ spec: { provider: { name: 'dynamo', overrides } } });
 
     test('a list under spec.components replaces the generated list', () => {
       const components = [{ name: 'Custom', type: 'worker', podTemplate: { spec: { containers: [{ name: 'main', image: 'example.com/w:1.0.0' }] } } }];
-      const dgd = dgdOf(synthWith(dynamoTranslator, withOverrides({ spec: { components } }), beta).manifests);
+      const dgd = dgdOf(synthWith({}, withOverrides({ spec: { components } }), beta).manifests);
       expect(dgd.spec.components).toEqual(components);
     });
 
     test('a component name we do not generate adds a component', () => {
       const planner = { type: 'planner', podTemplate: { spec: { containers: [{ name: 'main', image: 'example.com/planner:1.1.1' }] } } };
-      const dgd = dgdOf(synthWith(dynamoTranslator, withOverrides({ spec: { components: { Planner: planner } } }), beta).manifests);
+      const dgd = dgdOf(synthWith({}, withOverrides({ spec: { components: { Planner: planner } } }), beta).manifests);
       expect(dgd.spec.components.map((c: any) => c.name)).toEqual(['Epp', 'VllmWorker', 'Planner']);
       expect(dgd.spec.components[2]).toEqual({ name: 'Planner', ...planner });
     });
 
     test('null removes a generated component', () => {
       const md = dynamoDeployment({ spec: { gateway: { enabled: false }, provider: { name: 'dynamo', overrides: { spec: { components: { Frontend: null } } } } } });
-      const dgd = dgdOf(synthWith(dynamoTranslator, md, beta).manifests);
+      const dgd = dgdOf(synthWith({}, md, beta).manifests);
       expect(dgd.spec.components.map((c: any) => c.name)).toEqual(['VllmWorker']);
     });
   });
@@ -797,8 +793,6 @@ describe('dynamoTranslator', () => {
       expect(errorsOf(disaggregatedDeployment({ spec: { scaling: undefined } }))).toEqual([
         'spec.scaling: Required value: spec.scaling is required for disaggregated serving mode',
       ]);
-      expect(() => translateDynamo(Testing.chart(), disaggregatedDeployment({ spec: { scaling: undefined } })))
-        .toThrow('spec.scaling is required for disaggregated serving mode');
     });
 
     test('fails when a disaggregated deployment lacks the prefill or decode component', () => {
@@ -808,8 +802,6 @@ describe('dynamoTranslator', () => {
       expect(errorsOf(disaggregatedDeployment({ spec: { scaling: { prefill: { replicas: 1, gpu: { count: 1 } } } } }))).toEqual([
         'spec.scaling.decode: Required value: spec.scaling.decode is required for disaggregated serving mode',
       ]);
-      expect(() => translateDynamo(Testing.chart(), disaggregatedDeployment({ spec: { scaling: { prefill: { replicas: 1, gpu: { count: 1 } } } } })))
-        .toThrow('spec.scaling.decode is required for disaggregated serving mode');
     });
 
     test('fails when the mocker runs another engine than vllm', () => {
@@ -832,7 +824,6 @@ describe('dynamoTranslator', () => {
         'spec.engine.args.--port: Invalid value: "--port": invalid engine arg key "--port": must contain only alphanumeric characters, hyphens, and underscores',
         'spec.engine.args.has space: Invalid value: "has space": invalid engine arg key "has space": must contain only alphanumeric characters, hyphens, and underscores',
       ]);
-      expect(() => translateDynamo(Testing.chart(), md)).toThrow('invalid engine arg key "": must contain only alphanumeric characters, hyphens, and underscores');
     });
 
     describe('overrides', () => {
@@ -847,7 +838,7 @@ describe('dynamoTranslator', () => {
           spec: { services: { VllmWorker: { multinode: { nodeCount: 2 } }, Planner: { extraPodSpec: { mainContainer: { image: 'example.com/p:1.0.0' } } } } },
         }))).toEqual([]);
         const planner = { spec: { components: { Planner: { podTemplate: { spec: { containers: [{ name: 'main', image: 'p:1.0.0' }] } } } } } };
-        expect(validateDynamo(withOverrides(planner), { dynamoApiVersion: 'nvidia.com/v1beta1' })).toEqual([]);
+        expect(validateDynamo(withOverrides(planner), { apiVersion: 'nvidia.com/v1beta1' })).toEqual([]);
       });
 
       blockedOverrideKeyCases(harness);
@@ -885,7 +876,7 @@ describe('dynamoTranslator', () => {
 
       test('fails when an override adds a component without a main image', () => {
         const md = withOverrides({ spec: { components: { Worker: { multinode: { nodeCount: 2 } } } } }, { spec: { gateway: { enabled: false } } });
-        expect(errorsOf(md, { dynamoApiVersion: 'nvidia.com/v1beta1' })).toEqual([
+        expect(errorsOf(md, { apiVersion: 'nvidia.com/v1beta1' })).toEqual([
           'spec.provider.overrides.spec.components.Worker.podTemplate.spec.containers: Required value: overrides add the component "Worker", which this deployment does not generate (it generates Frontend, VllmWorker; the aggregated worker is VllmWorker for every engine); Dynamo rejects a new component without a podTemplate container named "main" with an image',
         ]);
       });
@@ -895,7 +886,7 @@ describe('dynamoTranslator', () => {
         expect(errorsOf(withOverrides({ spec: { services: [] } }))).toEqual([
           'spec.provider.overrides.spec.services: Invalid value: "<array>": spec.services is a map of service name to service spec',
         ]);
-        expect(errorsOf(withOverrides({ spec: { components: 'x' } }), { dynamoApiVersion: 'nvidia.com/v1beta1' })).toEqual([
+        expect(errorsOf(withOverrides({ spec: { components: 'x' } }), { apiVersion: 'nvidia.com/v1beta1' })).toEqual([
           'spec.provider.overrides.spec.components: Invalid value: "<string>": spec.components is a list, or an object keyed by component name',
         ]);
       });
@@ -904,7 +895,7 @@ describe('dynamoTranslator', () => {
         expect(errorsOf(withOverrides({ spec: { services: { VllmWorker: 'x' } } }))).toEqual([
           'spec.provider.overrides.spec.services.VllmWorker: Invalid value: "x": a service override must be an object',
         ]);
-        expect(errorsOf(withOverrides({ spec: { components: { VllmWorker: 1 } } }), { dynamoApiVersion: 'nvidia.com/v1beta1' })).toEqual([
+        expect(errorsOf(withOverrides({ spec: { components: { VllmWorker: 1 } } }), { apiVersion: 'nvidia.com/v1beta1' })).toEqual([
           'spec.provider.overrides.spec.components.VllmWorker: Invalid value: 1: a component override must be an object',
         ]);
       });
@@ -972,11 +963,12 @@ describe('dynamoTranslator', () => {
 
 describe('through admission and selection (resolveModelDeployment)', () => {
   const resolve = (input: ModelDeploymentObject) =>
-    resolveModelDeployment(input, SHIPPED_PROVIDER_CONFIGS, (name) => (name === 'dynamo' ? dynamoTranslator : undefined));
+    resolveModelDeployment(input, defaultProviderCatalog());
   const translateResolved = (input: ModelDeploymentObject, options: TranslationOptions = {}) => {
     const resolution = resolve(input);
     expect(resolution.errors.map(formatFieldError)).toEqual([]);
-    return graphView(dgdOf(synthWith(resolution.translator!, resolution.resolved!, options).manifests));
+    expect(resolution.provider?.name).toBe('dynamo');
+    return graphView(dgdOf(synthWith({}, resolution.resolved!, options).manifests));
   };
 
   test.each(VERSIONS)('AI Runway\'s e2e fixtures translate in $apiVersion', ({ options }) => {

@@ -2,20 +2,20 @@ import { JsonPatch, Testing } from 'cdk8s';
 import { FixtureOptions, kaitoLlamaCppDeployment, kaitoVllmDeployment, LLAMACPP_IMAGE } from './fixtures';
 import { FieldErrorKind } from '../../../src/core/field-error';
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
-import {
-  createKaitoTranslator,
-  KaitoTranslatorOptions,
-  kaitoTranslator,
-  translateKaito,
-  validateKaito,
-} from '../../../src/providers/kaito/translator';
+import { KaitoProvider, KaitoProviderProps } from '../../../src/providers/kaito';
+import { validateKaito } from '../../../src/providers/kaito/translator';
 import { commonLabels } from '../../support/expected-manifests';
-import { blockedOverrideKeyCases, blockedOverrideKeyTranslateCase } from '../../support/provider-cases';
+import { blockedOverrideKeyCases } from '../../support/provider-cases';
 import { expectValidManifests, validateManifest } from '../../support/schema-validator';
-import { Synthesized, synthesize, translatorHarness } from '../../support/translator-harness';
+import { Synthesized, synthesize, translatorHarness, translatorOf } from '../../support/translator-harness';
 
-const harness = translatorHarness(kaitoTranslator, kaitoVllmDeployment);
-const { errorsOf } = harness;
+const harness = translatorHarness(new KaitoProvider(), kaitoVllmDeployment);
+const { errorsOf, translator: kaitoTranslator } = harness;
+
+/** Test settings: the provider's node provisioning props. */
+interface KaitoTranslatorOptions {
+  readonly nodeProvisioning?: KaitoProviderProps;
+}
 
 /**
  * Translates into a fresh chart and synthesizes. Every output is checked against the
@@ -23,7 +23,7 @@ const { errorsOf } = harness;
  * the CRD keeps as free JSON, is checked against the core v1 PodTemplate schema as well.
  */
 function synth(md: ResolvedModelDeployment, options: KaitoTranslatorOptions & { validateSchema?: boolean } = {}): Synthesized {
-  const translator = options.nodeProvisioning ? createKaitoTranslator(options) : kaitoTranslator;
+  const translator = options.nodeProvisioning ? translatorOf(new KaitoProvider(options.nodeProvisioning)) : kaitoTranslator;
   const synthesized = synthesize(translator, md, { validateSchema: options.validateSchema });
   if (options.validateSchema ?? true) {
     for (const m of synthesized.manifests) {
@@ -53,11 +53,10 @@ function llamaContainer(options: FixtureOptions = {}): any {
   return llama(options).inference.template.spec.containers[0];
 }
 
-describe('kaitoTranslator', () => {
+describe('KaitoProvider', () => {
   test('identifies the kaito provider', () => {
     expect(kaitoTranslator.providerName).toBe('kaito');
     expect(kaitoTranslator.displayName).toBe('KAITO');
-    expect(kaitoTranslator.validate).toBe(validateKaito);
   });
 
   test('creates exactly one Workspace as child "Workspace", named and namespaced like the deployment', () => {
@@ -327,11 +326,6 @@ describe('kaitoTranslator', () => {
         expect(llamaContainer({ spec: { engine: { image: 'example.com/llama:engine' }, image: 'example.com/llama:legacy' } }).image).toBe('example.com/llama:engine');
       });
 
-      test('fails when neither image is set (transform)', () => {
-        const chart = Testing.chart();
-        expect(() => kaitoTranslator.translate(chart, kaitoLlamaCppDeployment({ spec: { engine: { image: undefined } } })))
-          .toThrow('failed to build inference spec: image is required for llamacpp engine type');
-      });
     });
 
     describe('env', () => {
@@ -433,7 +427,6 @@ describe('kaitoTranslator', () => {
       expect(Testing.synth(chart)[0].resource.count).toBe(3);
     });
 
-    blockedOverrideKeyTranslateCase(harness);
   });
 
   describe('validate', () => {
@@ -515,11 +508,6 @@ describe('kaitoTranslator', () => {
       expect(errorsOf(md)).toEqual(['spec.engine.type: Invalid value: "mocker": failed to build inference spec: unsupported engine type for KAITO: mocker']);
     });
 
-    test('the upstream objects of a rejected engine are not built (transform)', () => {
-      const chart = Testing.chart();
-      expect(() => translateKaito(chart, kaitoVllmDeployment({ spec: { engine: { type: 'sglang' } } })))
-        .toThrow('failed to build inference spec: unsupported engine type for KAITO: sglang');
-    });
   });
 
   test('schema check: the Workspace validates and would catch an unknown field', () => {

@@ -6,7 +6,7 @@ import {
   RAY_SERVE_PORT,
   reconcileRayServiceStatus,
 } from '../../../src/providers/kuberay/status';
-import { kuberayTranslator } from '../../../src/providers/kuberay/translator';
+import { translateKubeRay } from '../../../src/providers/kuberay/translator';
 import { expectValidManifests } from '../../support/schema-validator';
 import { crdCondition as condition } from '../../support/status-conditions';
 
@@ -18,7 +18,7 @@ import { crdCondition as condition } from '../../support/status-conditions';
  */
 function rayService(status: Record<string, unknown> | undefined, md: ResolvedModelDeployment = multiGpuDeployment()): unknown {
   const chart = Testing.chart();
-  kuberayTranslator.translate(chart, md);
+  translateKubeRay(chart, md);
   const [synthesized] = Testing.synth(chart);
   const obj = {
     ...synthesized,

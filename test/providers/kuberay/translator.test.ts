@@ -5,24 +5,23 @@ import { FieldErrorKind } from '../../../src/core/field-error';
 import { resolveModelDeployment } from '../../../src/core/resolve';
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
 import { RayService } from '../../../src/imports/ray.io';
-import { defaultProviderEntries } from '../../../src/providers/default-registry';
+import { KubeRayProvider } from '../../../src/providers/kuberay';
 import { kuberayEngineArgString, renderKubeRayEngineArgs } from '../../../src/providers/kuberay/args';
 import { kuberayServeConfig } from '../../../src/providers/kuberay/serve-config';
 import {
   KUBERAY_DEFAULT_IMAGE,
   kuberayGpusPerWorker,
-  kuberayTranslator,
-  translateKubeRay,
   validateKubeRay,
 } from '../../../src/providers/kuberay/translator';
+import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
 import { commonLabels, managedClaim } from '../../support/expected-manifests';
 import { modelServerEnvCases, SECRET_TOKEN } from '../../support/provider-cases';
 import { expectValidManifests } from '../../support/schema-validator';
 import { onlyManifestOf, translatorHarness } from '../../support/translator-harness';
 
 // Every output of every test goes through the upstream schemas (unknown fields rejected).
-const harness = translatorHarness(kuberayTranslator, kuberayDeployment);
-const { synth, errorsOf } = harness;
+const harness = translatorHarness(new KubeRayProvider(), kuberayDeployment);
+const { synth, errorsOf, translator } = harness;
 
 function rayServiceOf(md: ResolvedModelDeployment): any {
   return onlyManifestOf(synth(md).manifests, 'RayService');
@@ -56,12 +55,10 @@ function engineArgsOf(options: FixtureOptions = {}): string {
   return envValue(headContainer(rayService(options)), 'VLLM_ENGINE_ARGS') as string;
 }
 
-describe('kuberayTranslator', () => {
+describe('KubeRayProvider', () => {
   test('identifies the kuberay provider', () => {
-    expect(kuberayTranslator.providerName).toBe('kuberay');
-    expect(kuberayTranslator.displayName).toBe('KubeRay');
-    expect(kuberayTranslator.validate).toBe(validateKubeRay);
-    expect(kuberayTranslator.translate).toBe(translateKubeRay);
+    expect(translator.providerName).toBe('kuberay');
+    expect(translator.displayName).toBe('KubeRay');
   });
 
   describe('snapshots', () => {
@@ -610,7 +607,7 @@ describe('kuberayTranslator', () => {
 
     test('the escape hatch reaches the final RayService JSON', () => {
       const chart = Testing.chart();
-      const [rs] = kuberayTranslator.translate(chart, kuberayDeployment());
+      const [rs] = translator.translate(chart, kuberayDeployment());
       rs.addJsonPatch(JsonPatch.add('/spec/rayClusterConfig/enableInTreeAutoscaling', true));
       const manifests = Testing.synth(chart);
       expectValidManifests(manifests);
@@ -631,7 +628,6 @@ describe('kuberayTranslator', () => {
         expect(validateKubeRay(md)).toEqual([
           { path: 'spec.engine.type', kind: FieldErrorKind.INVALID, value: engine, message: `KubeRay only supports vllm engine, got ${engine}` },
         ]);
-        expect(() => kuberayTranslator.translate(Testing.chart(), md)).toThrow(`KubeRay only supports vllm engine, got ${engine}`);
       }
     });
 
@@ -670,9 +666,7 @@ describe('kuberayTranslator', () => {
 
   describe('through admission and selection', () => {
     function resolveWithKubeRay(spec: any) {
-      return resolveModelDeployment({ name: 'llama', namespace: 'ml', spec }, defaultProviderEntries(), (name) =>
-        name === 'kuberay' ? kuberayTranslator : undefined,
-      );
+      return resolveModelDeployment({ name: 'llama', namespace: 'ml', spec }, defaultProviderCatalog());
     }
 
     test('a vllm deployment with more than one GPU selects kuberay and synthesizes a valid RayService', () => {

@@ -1,10 +1,9 @@
-import { Testing } from 'cdk8s';
 import { disaggregatedLlmdDeployment, llmdDeployment } from './fixtures';
-import { LLMD_VLLM_PORT, renderLlmdArgs } from '../../../src/providers/llmd/args';
+import { LlmdProvider } from '../../../src/providers/llmd';
+import { LLMD_VLLM_PORT } from '../../../src/providers/llmd/args';
 import {
   LLMD_DEFAULT_IMAGE,
   LLMD_ROLE_LABEL,
-  llmdTranslator,
   validateLlmd,
   validateLlmdOverrides,
 } from '../../../src/providers/llmd/translator';
@@ -23,7 +22,7 @@ import { blockedOverrideKeyCases, modelServerEnvCases } from '../../support/prov
 import { everyEngineFlag } from '../../support/resolved-deployment';
 import { findManifest as find } from '../../support/translator-harness';
 
-const subject = deploymentProvider(llmdTranslator, llmdDeployment, 'llama');
+const subject = deploymentProvider(new LlmdProvider(), llmdDeployment, 'llama');
 const { harness, container, argsOf } = subject;
 const { synth, synthOf, errorsOf, withOverrides } = harness;
 
@@ -33,10 +32,10 @@ const KV_CONSUMER = '{"kv_connector":"PyNcclConnector","kv_role":"kv_consumer"}'
 const KV_PRODUCER = '{"kv_connector":"PyNcclConnector","kv_role":"kv_producer"}';
 const COMMON_LABELS = commonLabels('llama');
 
-describe('llmdTranslator', () => {
+describe('LlmdProvider', () => {
   test('identifies the llmd provider', () => {
-    expect(llmdTranslator.providerName).toBe('llmd');
-    expect(llmdTranslator.displayName).toBe('llm-d');
+    expect(subject.harness.translator.providerName).toBe('llmd');
+    expect(subject.harness.translator.displayName).toBe('llm-d');
   });
 
   describe('aggregated output', () => {
@@ -314,16 +313,6 @@ describe('llmdTranslator', () => {
       ]);
     });
 
-    test('fails when overrides reach spec.template.spec, in translate too (transformer message per Deployment)', () => {
-      const overrides = { spec: { template: { spec: { tolerations: [] } } } };
-      expect(() => llmdTranslator.translate(Testing.chart(), llmdDeployment(withOverrides(overrides)))).toThrow(
-        'failed to build Deployment: failed to apply provider overrides: overriding "spec.template.spec" is not allowed',
-      );
-      expect(() => llmdTranslator.translate(Testing.chart(), disaggregatedLlmdDeployment(withOverrides(overrides)))).toThrow(
-        'failed to build decode Deployment: failed to apply provider overrides: overriding "spec.template.spec" is not allowed',
-      );
-    });
-
     test('fails when overrides replace spec or spec.template with a non-object (which would replace the pod spec)', () => {
       expect(errorsOf(withOverrides({ spec: null }))).toEqual([
         'spec.provider.overrides.spec: Forbidden: overriding "spec.template.spec" is not allowed (a non-object "spec" would replace it)',
@@ -417,9 +406,6 @@ describe('llmdTranslator', () => {
         'spec.provider.overrides.spec.template.metadata.labels.llm-d.ai/role: Forbidden: overriding pod label "llm-d.ai/role" is not allowed: ' +
           'llm-d\'s endpoint picker tells prefill from decode pods by it',
       ]);
-      expect(() => llmdTranslator.translate(Testing.chart(), md)).toThrow(
-        'failed to build decode Deployment: failed to apply provider overrides: overriding pod label "llm-d.ai/role" is not allowed',
-      );
       // Aggregated pods carry no role label of ours; a user's is left alone.
       expect(errorsOf(withOverrides(overrides))).toEqual([]);
     });
@@ -505,17 +491,6 @@ describe('llmdTranslator', () => {
       ]);
     });
 
-    test.each([
-      ['spec.scaling is required for disaggregated serving mode', undefined],
-      // The transformer checks decode before prefill.
-      ['spec.scaling.decode is required for disaggregated serving mode', {}],
-      ['spec.scaling.prefill is required for disaggregated serving mode', { decode: { gpu: { count: 1 } } }],
-      ['llm-d provider requires GPU resources for decode (spec.scaling.decode.gpu.count > 0)', { decode: { replicas: 1 }, prefill: { gpu: { count: 1 } } }],
-      ['llm-d provider requires GPU resources for prefill (spec.scaling.prefill.gpu.count > 0)', { decode: { gpu: { count: 1 } }, prefill: { replicas: 1 } }],
-    ])('fails when rendering disaggregated mode without validation: %s', (message, scaling) => {
-      const md = disaggregatedLlmdDeployment({ spec: { scaling } });
-      expect(() => llmdTranslator.translate(Testing.chart(), md)).toThrow(message);
-    });
   });
 
   describe('validate', () => {
@@ -563,17 +538,6 @@ describe('llmdTranslator', () => {
       expect(errorsOf(disaggregatedLlmdDeployment({ spec: { resources: undefined } }))).toEqual([]);
     });
 
-    test('fails when rendering args that were not validated (transformer wording)', () => {
-      const md = llmdDeployment({ spec: { engine: { args: { 'bad key': '' } } } });
-      expect(() => llmdTranslator.translate(Testing.chart(), md)).toThrow(
-        'failed to build vLLM args: invalid engine arg key "bad key": must contain only alphanumeric characters, hyphens, and underscores',
-      );
-      expect(() => llmdTranslator.translate(Testing.chart(), disaggregatedLlmdDeployment({ spec: { engine: { args: { 'bad key': '' } } } }))).toThrow(
-        'failed to build decode vLLM args: invalid engine arg key "bad key"',
-      );
-      expect(() => renderLlmdArgs(md.spec, { gpuCount: 1 })).toThrow('invalid engine arg key "bad key"');
-    });
-
     test('fails when engine.args sets port', () => {
       expect(errorsOf({ spec: { engine: { args: { port: '9000' } } } })).toEqual([
         'spec.engine.args.port: Invalid value: "9000": engine arg "port" cannot be set for llm-d: the llm-d vLLM server must listen on 8000, ' +
@@ -603,7 +567,7 @@ describe('llmdTranslator', () => {
         }),
         engine: 'sglang' as const,
       };
-      expect(llmdTranslator.validate(md).map((e) => e.path)).toEqual([
+      expect(subject.harness.translator.validate(md).map((e) => e.path)).toEqual([
         'spec.engine.type',
         'spec.resources.gpu.count',
         'spec.provider.overrides.metadata',

@@ -1,0 +1,83 @@
+import type { ApiObject } from 'cdk8s';
+import type { Construct } from 'constructs';
+import type { FieldError } from '../../core/field-error';
+import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
+import { EngineType } from '../../engine';
+import { InferenceProvider, SimulatedBackend } from '../../inference-provider';
+import { InferenceProviderConfig } from '../../inference-provider-config';
+import type { ProviderStatusReport, UpstreamObjectRef } from '../../provider-status';
+import type { DeploymentDescription, ResolvedDeployment } from '../../resolved-deployment';
+import { toStatusReport } from '../provider-status';
+import { dynamoProviderConfig } from './config';
+import { isMocker } from './graph';
+import { reconcileDynamoGraphDeploymentStatus } from './status';
+import { DYNAMO_DISPLAY_NAME, dynamoApiVersionOf, DynamoSettings, translateDynamo, validateDynamo } from './translator';
+
+/**
+ * DynamoGraphDeployment API versions the Dynamo provider can emit.
+ */
+export enum DynamoApiVersion {
+  /** What AI Runway emits (`spec.services` map); still served by Dynamo, deprecated. */
+  V1ALPHA1 = 'nvidia.com/v1alpha1',
+  /** Dynamo's storage version (`spec.components` list). */
+  V1BETA1 = 'nvidia.com/v1beta1',
+}
+
+/**
+ * Settings of the Dynamo provider.
+ */
+export interface DynamoProviderProps {
+  /**
+   * DynamoGraphDeployment version for every deployment; one deployment may choose its own with
+   * the annotation `inference.cdk8s.io/dynamo-api-version`.
+   * @default DynamoApiVersion.V1ALPHA1
+   */
+  readonly apiVersion?: DynamoApiVersion;
+
+  /**
+   * Tag of the default NVIDIA Dynamo images (vLLM/SGLang/TensorRT-LLM runtimes, frontend).
+   * @default '1.1.1'
+   */
+  readonly dynamoVersion?: string;
+
+  /**
+   * Image of the model download Job that fills a managed model cache.
+   * @default 'ghcr.io/ai-runway/airunway/model-downloader:latest'
+   */
+  readonly modelDownloadImage?: string;
+}
+
+/**
+ * NVIDIA Dynamo (`dynamo`): one DynamoGraphDeployment (frontend, workers, prefill/decode workers
+ * over NIXL), plus managed PVCs and the model download Job. Dynamo manages its own InferencePool.
+ * The annotation `airunway.ai/dynamo-test-backend: mocker` runs Dynamo's GPU-less mocker.
+ */
+export class DynamoProvider extends InferenceProvider {
+  private readonly settings: DynamoSettings;
+
+  public constructor(props: DynamoProviderProps = {}) {
+    super({ config: InferenceProviderConfig._fromEntry(dynamoProviderConfig()), displayName: DYNAMO_DISPLAY_NAME });
+    this.settings = { apiVersion: props.apiVersion, dynamoVersion: props.dynamoVersion, modelDownloadImage: props.modelDownloadImage };
+  }
+
+  public validate(deployment: ResolvedDeployment): FieldError[] {
+    return validateDynamo(fromResolvedDeployment(deployment), this.settings);
+  }
+
+  public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {
+    return translateDynamo(scope, fromResolvedDeployment(deployment), this.settings);
+  }
+
+  public statusSource(deployment: ResolvedDeployment): UpstreamObjectRef | undefined {
+    return { apiVersion: dynamoApiVersionOf(fromResolvedDeployment(deployment), this.settings), kind: 'DynamoGraphDeployment', name: deployment.name };
+  }
+
+  public mapStatus(upstream: any): ProviderStatusReport {
+    return toStatusReport(reconcileDynamoGraphDeploymentStatus(upstream));
+  }
+
+  /** Dynamo's mocker fakes vLLM without GPUs. */
+  public simulatedBackend(deployment: DeploymentDescription): SimulatedBackend | undefined {
+    return isMocker(deployment) ? { name: 'mocker', engines: [EngineType.VLLM] } : undefined;
+  }
+}

@@ -1,0 +1,44 @@
+import type { ApiObject } from 'cdk8s';
+import type { Construct } from 'constructs';
+import type { FieldError } from '../../core/field-error';
+import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
+import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
+import { InferenceProvider, InferencePoolTarget } from '../../inference-provider';
+import { InferenceProviderConfig } from '../../inference-provider-config';
+import type { ProviderStatusReport, UpstreamObjectRef } from '../../provider-status';
+import type { ResolvedDeployment } from '../../resolved-deployment';
+import { toStatusReport } from '../provider-status';
+import { kuberayProviderConfig } from './config';
+import { RAY_SERVE_PORT, reconcileRayServiceStatus } from './status';
+import { KUBERAY_DISPLAY_NAME, translateKubeRay, validateKubeRay } from './translator';
+
+/**
+ * KubeRay (`kuberay`): one `ray.io/v1` RayService running vLLM on Ray Serve, with a head group
+ * and GPU worker groups.
+ */
+export class KubeRayProvider extends InferenceProvider {
+  public constructor() {
+    super({ config: InferenceProviderConfig._fromEntry(kuberayProviderConfig()), displayName: KUBERAY_DISPLAY_NAME });
+  }
+
+  public validate(deployment: ResolvedDeployment): FieldError[] {
+    return validateKubeRay(fromResolvedDeployment(deployment));
+  }
+
+  public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {
+    return translateKubeRay(scope, fromResolvedDeployment(deployment));
+  }
+
+  /** Ray Serve's HTTP proxy listens on every Ray pod (head and workers), all of which carry the label. */
+  public inferencePoolTarget(deployment: ResolvedDeployment): InferencePoolTarget | undefined {
+    return { selector: { [LABEL_MODEL_DEPLOYMENT]: deployment.name }, targetPort: RAY_SERVE_PORT };
+  }
+
+  public statusSource(deployment: ResolvedDeployment): UpstreamObjectRef | undefined {
+    return { apiVersion: 'ray.io/v1', kind: 'RayService', name: deployment.name };
+  }
+
+  public mapStatus(upstream: any): ProviderStatusReport {
+    return toStatusReport(reconcileRayServiceStatus(upstream));
+  }
+}

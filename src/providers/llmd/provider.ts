@@ -1,0 +1,57 @@
+import type { ApiObject } from 'cdk8s';
+import type { Construct } from 'constructs';
+import type { FieldError } from '../../core/field-error';
+import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
+import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
+import { InferenceProvider, InferencePoolTarget } from '../../inference-provider';
+import { InferenceProviderConfig } from '../../inference-provider-config';
+import type { ProviderStatusReport, UpstreamObjectRef } from '../../provider-status';
+import type { ResolvedDeployment } from '../../resolved-deployment';
+import { ServingMode } from '../../serving';
+import { reconcileDeploymentStatus } from '../common/deployment-status';
+import { toStatusReport } from '../provider-status';
+import { LLMD_VLLM_PORT } from './args';
+import { LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG, LLMD_ENDPOINT_PICKER_CONFIG, llmdProviderConfig } from './config';
+import { LLMD_DISPLAY_NAME, translateLlmd, validateLlmd } from './translator';
+
+/**
+ * llm-d (`llmd`): vLLM Deployments and Services, aggregated or split into prefill and decode
+ * workers with KV-cache transfer, routed by llm-d's inference scheduler.
+ */
+export class LlmdProvider extends InferenceProvider {
+  public constructor() {
+    super({ config: InferenceProviderConfig._fromEntry(llmdProviderConfig()), displayName: LLMD_DISPLAY_NAME });
+  }
+
+  public validate(deployment: ResolvedDeployment): FieldError[] {
+    return validateLlmd(fromResolvedDeployment(deployment));
+  }
+
+  public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {
+    return translateLlmd(scope, fromResolvedDeployment(deployment));
+  }
+
+  /** Prefill and decode pods are one pool; llm-d's endpoint picker tells them apart by their role label. */
+  public inferencePoolTarget(deployment: ResolvedDeployment): InferencePoolTarget | undefined {
+    return { selector: { [LABEL_MODEL_DEPLOYMENT]: deployment.name }, targetPort: LLMD_VLLM_PORT };
+  }
+
+  /**
+   * llm-d's shipped configuration schedules decode pods only; a disaggregated deployment that
+   * keeps it gets the prefill/decode configuration instead (its pods carry `llm-d.ai/role`).
+   */
+  public endpointPickerConfig(deployment: ResolvedDeployment, configured?: string): string | undefined {
+    const shipped = configured === undefined || configured === LLMD_ENDPOINT_PICKER_CONFIG;
+    return deployment.servingMode === ServingMode.DISAGGREGATED && shipped ? LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG : configured;
+  }
+
+  /** The primary Deployment: `<md>`, or `<md>-decode` when disaggregated. */
+  public statusSource(deployment: ResolvedDeployment): UpstreamObjectRef | undefined {
+    const name = deployment.servingMode === ServingMode.DISAGGREGATED ? `${deployment.name}-decode` : deployment.name;
+    return { apiVersion: 'apps/v1', kind: 'Deployment', name };
+  }
+
+  public mapStatus(upstream: any): ProviderStatusReport {
+    return toStatusReport(reconcileDeploymentStatus(upstream));
+  }
+}

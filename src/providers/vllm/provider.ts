@@ -1,0 +1,44 @@
+import type { ApiObject } from 'cdk8s';
+import type { Construct } from 'constructs';
+import type { FieldError } from '../../core/field-error';
+import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
+import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
+import { InferenceProvider, InferencePoolTarget } from '../../inference-provider';
+import { InferenceProviderConfig } from '../../inference-provider-config';
+import type { ProviderStatusReport, UpstreamObjectRef } from '../../provider-status';
+import type { ResolvedDeployment } from '../../resolved-deployment';
+import { reconcileDeploymentStatus } from '../common/deployment-status';
+import { toStatusReport } from '../provider-status';
+import { DIRECT_VLLM_PORT } from './args';
+import { vllmProviderConfig } from './config';
+import { translateDirectVllm, validateDirectVllm, VLLM_DISPLAY_NAME } from './translator';
+
+/**
+ * Direct vLLM (`vllm`): a plain vLLM Deployment and Service per deployment, aggregated serving
+ * on GPUs, with no operator to install.
+ */
+export class DirectVllmProvider extends InferenceProvider {
+  public constructor() {
+    super({ config: InferenceProviderConfig._fromEntry(vllmProviderConfig()), displayName: VLLM_DISPLAY_NAME });
+  }
+
+  public validate(deployment: ResolvedDeployment): FieldError[] {
+    return validateDirectVllm(fromResolvedDeployment(deployment));
+  }
+
+  public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {
+    return translateDirectVllm(scope, fromResolvedDeployment(deployment));
+  }
+
+  public inferencePoolTarget(deployment: ResolvedDeployment): InferencePoolTarget | undefined {
+    return { selector: { [LABEL_MODEL_DEPLOYMENT]: deployment.name }, targetPort: DIRECT_VLLM_PORT };
+  }
+
+  public statusSource(deployment: ResolvedDeployment): UpstreamObjectRef | undefined {
+    return { apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.name };
+  }
+
+  public mapStatus(upstream: any): ProviderStatusReport {
+    return toStatusReport(reconcileDeploymentStatus(upstream));
+  }
+}
