@@ -1,5 +1,18 @@
-import { Chart, Size, Testing } from 'cdk8s';
-import { DynamoProvider, EngineType, InferenceProviderConfig, KaitoProvider, ModelDeployment, ProviderRegistry, VolumePurpose } from '../src';
+import { ApiObject, Chart, Size, Testing } from 'cdk8s';
+import { Construct } from 'constructs';
+import {
+  DynamoProvider,
+  EngineType,
+  FieldError,
+  FieldErrorKind,
+  InferenceProvider,
+  InferenceProviderConfig,
+  KaitoProvider,
+  ModelDeployment,
+  ProviderRegistry,
+  ResolvedDeployment,
+  VolumePurpose,
+} from '../src';
 
 describe('ProviderRegistry', () => {
   test('starts with the shipped providers, all ready; register replaces by name', () => {
@@ -9,6 +22,61 @@ describe('ProviderRegistry', () => {
     registry.register(new InferenceProviderConfig({ name: 'vllm', ready: false }));
     expect(registry.tryGet('vllm')!.ready).toBe(false);
     expect(registry.tryGet('vllm')!.toManifest().spec).toEqual({});
+  });
+
+  test('holds provider objects: addProvider replaces by name, register keeps the translation and takes the config', () => {
+    const registry = new ProviderRegistry(Testing.app(), 'Providers');
+    const shipped = registry.tryGetProvider('kaito');
+    expect(shipped).toBeInstanceOf(KaitoProvider);
+    const mine = new KaitoProvider({ gpuInstanceType: 'Standard_NC24ads_A100_v4' });
+    registry.addProvider(mine);
+    expect(registry.tryGetProvider('kaito')).toBe(mine);
+    expect(registry.tryGet('kaito')).toBe(mine.config);
+    registry.register(new InferenceProviderConfig({ name: 'kaito', ready: false }));
+    expect(registry.tryGetProvider('kaito')).toBe(mine);
+    expect(registry.tryGet('kaito')!.ready).toBe(false);
+    registry.register(new InferenceProviderConfig({ name: 'tgi' }));
+    expect(registry.tryGetProvider('tgi')).toBeUndefined();
+    expect(registry.providerNames).toEqual(['dynamo', 'kaito', 'kuberay', 'llmd', 'tgi', 'vllm']);
+  });
+
+  test('fails when addProvider is given something that is not an InferenceProvider', () => {
+    const registry = new ProviderRegistry(Testing.app(), 'Providers');
+    expect(() => registry.addProvider(new InferenceProviderConfig({ name: 'x' }) as any)).toThrow('ProviderRegistry Providers: addProvider() expects an InferenceProvider');
+  });
+
+  test("a user's provider is selected by its CEL rule, validates and translates like a shipped one", () => {
+    class TgiProvider extends InferenceProvider {
+      public constructor() {
+        super({
+          config: new InferenceProviderConfig({
+            name: 'tgi',
+            engines: [{ engineType: EngineType.VLLM, gpuSupport: true }],
+            selectionRules: [{ condition: "spec.model.id.startsWith('mistralai/')", priority: 500 }],
+          }),
+        });
+      }
+      public validate(d: ResolvedDeployment): FieldError[] {
+        return d.spec.model.id.endsWith('-Instruct') ? [] : [{ path: 'spec.model.id', kind: FieldErrorKind.INVALID, value: d.spec.model.id, message: 'instruct models only' }];
+      }
+      public translate(scope: Construct, d: ResolvedDeployment): ApiObject[] {
+        return [new ApiObject(scope, 'ConfigMap', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: d.name }, data: { model: d.spec.model.id, engine: d.engineType } })];
+      }
+    }
+    const app = Testing.app();
+    new ProviderRegistry(app, 'Providers', { providers: [new TgiProvider()] });
+    const chart = new Chart(app, 'c', { namespace: 'ml' });
+    const mistral = new ModelDeployment(chart, 'mistral', { model: { id: 'mistralai/Mistral-7B-Instruct' }, resources: { gpu: { count: 1 } } });
+    const qwen = new ModelDeployment(chart, 'qwen', { model: { id: 'Qwen/Qwen3-8B' }, resources: { gpu: { count: 1 } } });
+    expect([mistral.providerName, qwen.providerName]).toEqual(['tgi', 'dynamo']);
+    expect(mistral.providerSelectedReason).toBe('matched capabilities: engine=vllm, gpu=true, mode=aggregated');
+    expect(Testing.synth(chart).find((m) => m.kind === 'ConfigMap')).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'mistral', namespace: 'ml' }, data: { model: 'mistralai/Mistral-7B-Instruct', engine: 'vllm' } });
+
+    const rejected = Testing.app();
+    new ProviderRegistry(rejected, 'Providers', { providers: [new TgiProvider()] });
+    const base = new ModelDeployment(new Chart(rejected, 'c'), 'base', { model: { id: 'mistralai/Mistral-7B' }, resources: { gpu: { count: 1 } } });
+    expect(base.node.validate()).toEqual(['spec.model.id: Invalid value: "mistralai/Mistral-7B": instruct models only']);
+    expect(base.apiObjects).toEqual([]);
   });
 
   test('includeShippedProviders: false starts empty', () => {

@@ -5,7 +5,7 @@ import { expectValidManifests } from './support/schema-validator';
 /**
  * The provider-selection table of AI Runway (all five shipped providers ready), each row taken
  * through the construct to the upstream objects it synthesizes. The CEL-level table lives in
- * test/core/provider-selection.test.ts; this one proves every row ends in real, schema-valid
+ * test/selection/provider-selection.test.ts; this one proves every row ends in real, schema-valid
  * output (or, for the row AI Runway rejects, in the same rejection).
  */
 

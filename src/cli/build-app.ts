@@ -1,13 +1,13 @@
 import { ApiObject, App, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { formatFieldError } from '../core/field-error';
-import { readInferenceProviderConfigManifest } from '../core/inference-provider-config-manifest';
-import { GatewayRef, InferencePoolApiVersion } from '../gateway';
-import { InferenceProviderConfig } from '../inference-provider-config';
-import { ModelDeployment } from '../model-deployment';
-import { ProviderRegistry } from '../provider-registry';
 import type { CliRouting } from './arguments';
 import { InputDocument, InputProblem } from './input-documents';
+import { readInferenceProviderConfigManifest } from '../admission/inference-provider-config-manifest';
+import { GatewayRef, InferencePoolApiVersion } from '../api/gateway';
+import { InferenceProviderConfig } from '../api/inference-provider-config';
+import { ModelDeployment } from '../api/model-deployment';
+import { ProviderRegistry } from '../api/provider-registry';
+import { formatFieldError } from '../core/field-error';
 
 /** A ModelDeployment built from one input document. */
 export interface DocumentDeployment {

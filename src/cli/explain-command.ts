@@ -2,11 +2,11 @@ import type { CliRouting } from './arguments';
 import { buildApp, subject } from './build-app';
 import { formatProblem, InputDocument, InputProblem, readInputDocuments } from './input-documents';
 import type { CliIo } from './io';
+import { parseModelDeploymentManifest } from '../admission/model-deployment-manifest';
+import type { ProviderRegistry } from '../api/provider-registry';
 import { formatFieldError } from '../core/field-error';
-import { parseModelDeploymentManifest } from '../core/model-deployment-manifest';
 import { resolveModelDeployment, Resolution } from '../core/resolve';
-import type { ProviderRegistry } from '../provider-registry';
-import { planModelRouting } from '../routing/model-routing';
+import { planModelRouting } from '../gateway/model-routing';
 
 /**
  * `explain`: for each ModelDeployment, the engine and provider chosen and why — every provider

@@ -1,12 +1,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Yaml } from 'cdk8s';
-import { Warnings } from '../warnings';
 import type { CliRouting } from './arguments';
 import { buildApp, DocumentDeployment } from './build-app';
 import { formatProblem, readInputDocuments } from './input-documents';
 import type { CliIo } from './io';
 import { outputFile } from './output-files';
+import { Warnings } from '../api/warnings';
 
 /**
  * `synth`: YAML in, upstream YAML out. Nothing is written unless every input is valid.

@@ -2,7 +2,7 @@
  * Building and rendering field errors (the public types are in `../field-error`): the admission
  * webhook's messages are matched on by users and tests, so their rendering follows apimachinery.
  */
-import { FieldError, FieldErrorKind } from '../field-error';
+import { FieldError, FieldErrorKind } from '../api/field-error';
 
 export { FieldErrorKind };
 export type { FieldError };

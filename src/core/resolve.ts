@@ -1,13 +1,13 @@
-import { applyDefaults } from './defaulting';
-import { selectEngine, EngineSelection } from './engine-selection';
 import { FieldError, invalid } from './field-error';
 import { ModelDeploymentObject, resolvedServingMode } from './model-deployment-object';
-import type { ProviderCatalog } from './provider-catalog';
-import { selectProvider, ProviderSelection } from './provider-selection';
 import { ResolvedModelDeployment, toResolvedDeployment } from './resolved-model-deployment';
-import { validateModelDeployment, validateResolvedEngine } from './validation';
-import type { InferenceProvider, SimulatedBackend } from '../inference-provider';
-import type { DeploymentDescription } from '../resolved-deployment';
+import { applyDefaults } from '../admission/defaulting';
+import { validateModelDeployment, validateResolvedEngine } from '../admission/validation';
+import type { InferenceProvider, SimulatedBackend } from '../api/inference-provider';
+import type { DeploymentDescription } from '../api/resolved-deployment';
+import { selectEngine, EngineSelection } from '../selection/engine-selection';
+import type { ProviderCatalog } from '../selection/provider-catalog';
+import { selectProvider, ProviderSelection } from '../selection/provider-selection';
 
 /**
  * The outcome of taking one ModelDeployment through AI Runway's admission and selection at build
@@ -73,7 +73,7 @@ export function resolveModelDeployment(
   spec.provider = { ...spec.provider, name: provider };
   // Routing is decided at build time too: unset means "on when a Gateway is known" (AI Runway:
   // "on when the Inference Extension is installed"). The decision is written down so providers
-  // (Dynamo's Epp or Frontend service), the routing objects and the record all agree.
+  // (a graph with or without its own gateway services), the routing objects and the record all agree.
   if (spec.gateway?.enabled === undefined && routing.gatewayKnown !== undefined) {
     spec.gateway = { ...spec.gateway, enabled: routing.gatewayKnown };
   }

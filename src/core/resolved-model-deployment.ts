@@ -1,8 +1,8 @@
 import type { ModelDeploymentSpec } from './generated/model-deployment-spec';
 import type { EngineName, ServingModeName } from './model-deployment-object';
-import type { EngineType } from '../engine';
-import type { ResolvedDeployment } from '../resolved-deployment';
-import type { ServingMode } from '../serving';
+import type { EngineType } from '../api/engine';
+import type { ResolvedDeployment } from '../api/resolved-deployment';
+import type { ServingMode } from '../api/serving';
 
 /**
  * A ModelDeployment after defaulting, validation and selection: everything a provider needs to

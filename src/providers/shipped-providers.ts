@@ -1,10 +1,10 @@
-import { ProviderCatalog, providerCatalog } from '../core/provider-catalog';
-import type { InferenceProvider } from '../inference-provider';
 import { DynamoProvider } from './dynamo';
 import { KaitoProvider } from './kaito';
 import { KubeRayProvider } from './kuberay';
 import { LlmdProvider } from './llmd';
 import { DirectVllmProvider } from './vllm';
+import type { InferenceProvider } from '../api/inference-provider';
+import { ProviderCatalog, providerCatalog } from '../selection/provider-catalog';
 
 /**
  * The providers AI Runway ships, with their default settings, in name order: what a

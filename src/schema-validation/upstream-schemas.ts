@@ -7,11 +7,11 @@
  * what the Kubernetes API server does with it (schema-conversion.ts, which lists what is
  * encoded and the known gaps), and compiles it with Ajv once per process.
  *
- * Everything is lazy: a test that only validates a Deployment never parses the Dynamo CRD.
+ * Everything is lazy: a test that only validates a Deployment never parses the multi-megabyte CRDs.
  * CRD files are indexed by a cheap scan of their header (group and kind); a file is parsed
  * with `yaml` only when one of its kinds is asked for. Compiled validators are cached by
  * apiVersion+kind, and subschemas shared between kinds (PodSpec in RayService, LeaderWorkerSet,
- * DynamoGraphDeployment ...) are compiled only once (see `hoistSharedSubschemas`).
+ * and the other workload CRDs) are compiled only once (see `hoistSharedSubschemas`).
  *
  * Converted CRD/XRD files are kept on disk between processes (conversion-cache.ts). Each CRD
  * version's `x-kubernetes-validations` are kept as a pruned `CelSchema` (cel-schema.ts,

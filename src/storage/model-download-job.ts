@@ -7,7 +7,7 @@ import { LABEL_JOB_TYPE } from '../core/labels';
 import { resolvedClaimName } from '../core/model-deployment-object';
 import { HF_HOME_ENV } from '../providers/common/env';
 
-/** Image of AI Runway's downloader (`hf download <model>`); the Dynamo shim's flag default. */
+/** Image of AI Runway's downloader (`hf download <model>`), the default of its provider shims. */
 export const DEFAULT_MODEL_DOWNLOAD_IMAGE = 'ghcr.io/ai-runway/airunway/model-downloader:latest';
 /** Value of `airunway.ai/job-type` on the download Job. */
 export const MODEL_DOWNLOAD_JOB_TYPE = 'model-download';

@@ -1,5 +1,5 @@
 import type { ModelDeploymentSpec } from '../../src/core/generated/model-deployment-spec';
-import { isManagedVolume } from '../../src/core/storage-validation';
+import { isManagedVolume } from '../../src/storage/storage-validation';
 import {
   firstModelCacheVolume,
   storagePodVolumes,

@@ -8,9 +8,9 @@ import { k8s } from 'cdk8s-plus-34';
 import { commonLabels } from './expected-manifests';
 import type { FixtureOptions } from './resolved-deployment';
 import { deploymentContainer, findManifest, TranslatorHarness, translatorHarness } from './translator-harness';
+import type { InferenceProvider } from '../../src/api/inference-provider';
 import { FieldErrorKind } from '../../src/core/field-error';
 import type { ResolvedModelDeployment } from '../../src/core/resolved-model-deployment';
-import type { InferenceProvider } from '../../src/inference-provider';
 
 export interface DeploymentProviderSubject {
   readonly harness: TranslatorHarness;

@@ -1,4 +1,4 @@
-import { extraArgFlagKey } from '../../core/engine-args';
+import { extraArgFlagKey } from '../../admission/engine-args';
 import { invalid, FieldError } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
 

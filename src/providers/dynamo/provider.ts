@@ -1,17 +1,17 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
-import type { FieldError } from '../../core/field-error';
-import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
-import { EngineType } from '../../engine';
-import { InferenceProvider, SimulatedBackend } from '../../inference-provider';
-import { InferenceProviderConfig } from '../../inference-provider-config';
-import type { ProviderStatusReport, UpstreamObjectRef } from '../../provider-status';
-import type { DeploymentDescription, ResolvedDeployment } from '../../resolved-deployment';
+import { EngineType } from '../../api/engine';
+import { InferenceProvider, SimulatedBackend } from '../../api/inference-provider';
+import { InferenceProviderConfig } from '../../api/inference-provider-config';
+import type { ProviderStatusReport, UpstreamObjectRef } from '../../api/provider-status';
+import type { DeploymentDescription, ResolvedDeployment } from '../../api/resolved-deployment';
 import { toStatusReport } from '../provider-status';
 import { dynamoProviderConfig } from './config';
 import { isMocker } from './graph';
 import { reconcileDynamoGraphDeploymentStatus } from './status';
 import { DYNAMO_DISPLAY_NAME, dynamoApiVersionOf, DynamoSettings, translateDynamo, validateDynamo } from './translator';
+import type { FieldError } from '../../core/field-error';
+import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
 
 /**
  * DynamoGraphDeployment API versions the Dynamo provider can emit.

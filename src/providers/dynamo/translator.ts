@@ -20,12 +20,12 @@ import {
 } from './overrides';
 import { v1alpha1Spec } from './v1alpha1';
 import { v1beta1Spec } from './v1beta1';
+import { Warnings } from '../../api/warnings';
 import { FieldError, invalid, notSupported, required } from '../../core/field-error';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { DynamoGraphDeployment, DynamoGraphDeploymentV1Beta1 } from '../../imports/nvidia.com';
 import { addManagedClaims } from '../../storage/managed-claim';
 import { addModelDownloadJob, DEFAULT_MODEL_DOWNLOAD_IMAGE } from '../../storage/model-download-job';
-import { Warnings } from '../../warnings';
 import { isJsonObject } from '../common/unstructured';
 
 /** Human name of the provider in messages. */

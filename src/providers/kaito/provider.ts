@@ -1,16 +1,16 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
-import type { FieldError } from '../../core/field-error';
-import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
-import { InferenceProvider, InferencePoolTarget } from '../../inference-provider';
-import { InferenceProviderConfig } from '../../inference-provider-config';
-import type { ProviderStatusReport, UpstreamObjectRef } from '../../provider-status';
-import type { ResolvedDeployment } from '../../resolved-deployment';
+import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
+import { InferenceProviderConfig } from '../../api/inference-provider-config';
+import type { ProviderStatusReport, UpstreamObjectRef } from '../../api/provider-status';
+import type { ResolvedDeployment } from '../../api/resolved-deployment';
 import { toStatusReport } from '../provider-status';
 import { kaitoProviderConfig } from './config';
 import type { KaitoNodeProvisioning } from './node-provisioning';
 import { reconcileWorkspaceStatus } from './status';
 import { KAITO_DISPLAY_NAME, KAITO_LLAMACPP_PORT, KAITO_WORKSPACE_LABEL, translateKaito, validateKaito } from './translator';
+import type { FieldError } from '../../core/field-error';
+import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
 
 /**
  * Settings of the KAITO provider. KAITO node auto-provisioning: setting an instance type means

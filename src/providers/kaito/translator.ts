@@ -2,12 +2,12 @@ import type { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { kaitoInstanceType, KaitoNodeProvisioning } from './node-provisioning';
+import { Warnings } from '../../api/warnings';
 import { FieldError, forbidden, invalid, required } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { Workspace, WorkspaceInference, WorkspaceResource } from '../../imports/kaito.sh';
-import { Warnings } from '../../warnings';
 import { modelServerEnv } from '../common/env';
 import { commonLabels } from '../common/metadata';
 import {

@@ -1,16 +1,16 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
-import type { FieldError } from '../../core/field-error';
-import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
-import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
-import { InferenceProvider, InferencePoolTarget } from '../../inference-provider';
-import { InferenceProviderConfig } from '../../inference-provider-config';
-import type { ProviderStatusReport, UpstreamObjectRef } from '../../provider-status';
-import type { ResolvedDeployment } from '../../resolved-deployment';
-import { toStatusReport } from '../provider-status';
 import { kuberayProviderConfig } from './config';
 import { RAY_SERVE_PORT, reconcileRayServiceStatus } from './status';
 import { KUBERAY_DISPLAY_NAME, translateKubeRay, validateKubeRay } from './translator';
+import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
+import { InferenceProviderConfig } from '../../api/inference-provider-config';
+import type { ProviderStatusReport, UpstreamObjectRef } from '../../api/provider-status';
+import type { ResolvedDeployment } from '../../api/resolved-deployment';
+import type { FieldError } from '../../core/field-error';
+import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
+import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
+import { toStatusReport } from '../provider-status';
 
 /**
  * KubeRay (`kuberay`): one `ray.io/v1` RayService running vLLM on Ray Serve, with a head group

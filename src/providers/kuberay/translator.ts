@@ -3,6 +3,7 @@ import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { MODEL_ID_ENV, kuberayEngineArgString, VLLM_ENGINE_ARGS_ENV } from './args';
 import { kuberayServeConfig, serveReplicas } from './serve-config';
+import { Warnings } from '../../api/warnings';
 import { DEFAULT_GPU_RESOURCE } from '../../core/defaults';
 import { FieldError, invalid, required } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
@@ -15,7 +16,6 @@ import {
 } from '../../imports/ray.io';
 import { addManagedClaims } from '../../storage/managed-claim';
 import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
-import { Warnings } from '../../warnings';
 import { HF_HOME_ENV, modelServerEnv } from '../common/env';
 import { commonLabels, objectMeta } from '../common/metadata';
 import { nodeSelectorOf, tolerationsOf, userPodAnnotations, workloadLabels } from '../common/pod-template';

@@ -1,18 +1,18 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
-import type { FieldError } from '../../core/field-error';
-import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
-import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
-import { InferenceProvider, InferencePoolTarget } from '../../inference-provider';
-import { InferenceProviderConfig } from '../../inference-provider-config';
-import type { ProviderStatusReport, UpstreamObjectRef } from '../../provider-status';
-import type { ResolvedDeployment } from '../../resolved-deployment';
-import { ServingMode } from '../../serving';
-import { reconcileDeploymentStatus } from '../common/deployment-status';
-import { toStatusReport } from '../provider-status';
 import { LLMD_VLLM_PORT } from './args';
 import { LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG, LLMD_ENDPOINT_PICKER_CONFIG, llmdProviderConfig } from './config';
 import { LLMD_DISPLAY_NAME, translateLlmd, validateLlmd } from './translator';
+import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
+import { InferenceProviderConfig } from '../../api/inference-provider-config';
+import type { ProviderStatusReport, UpstreamObjectRef } from '../../api/provider-status';
+import type { ResolvedDeployment } from '../../api/resolved-deployment';
+import { ServingMode } from '../../api/serving';
+import type { FieldError } from '../../core/field-error';
+import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
+import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
+import { reconcileDeploymentStatus } from '../common/deployment-status';
+import { toStatusReport } from '../provider-status';
 
 /**
  * llm-d (`llmd`): vLLM Deployments and Services, aggregated or split into prefill and decode

@@ -8,10 +8,10 @@ import {
   LLMD_VLLM_PORT,
   renderLlmdArgs,
 } from './args';
+import { Warnings } from '../../api/warnings';
 import { FieldError, forbidden, invalid, required } from '../../core/field-error';
 import { imageOverride, ServingModeName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import { Warnings } from '../../warnings';
 import { modelServerEnv } from '../common/env';
 import { objectMeta } from '../common/metadata';
 import { addModelServerService } from '../common/model-server-service';

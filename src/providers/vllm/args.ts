@@ -1,4 +1,4 @@
-import { extraArgFlagKey, validateEngineArgs } from '../../core/engine-args';
+import { extraArgFlagKey, validateEngineArgs } from '../../admission/engine-args';
 import { FieldError, invalid } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
 import { SpecEngineSetting, specEngineFlags, tensorParallelFlag } from '../common/engine-flag-table';

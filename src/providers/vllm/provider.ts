@@ -1,17 +1,17 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
-import type { FieldError } from '../../core/field-error';
-import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
-import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
-import { InferenceProvider, InferencePoolTarget } from '../../inference-provider';
-import { InferenceProviderConfig } from '../../inference-provider-config';
-import type { ProviderStatusReport, UpstreamObjectRef } from '../../provider-status';
-import type { ResolvedDeployment } from '../../resolved-deployment';
-import { reconcileDeploymentStatus } from '../common/deployment-status';
-import { toStatusReport } from '../provider-status';
 import { DIRECT_VLLM_PORT } from './args';
 import { vllmProviderConfig } from './config';
 import { translateDirectVllm, validateDirectVllm, VLLM_DISPLAY_NAME } from './translator';
+import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
+import { InferenceProviderConfig } from '../../api/inference-provider-config';
+import type { ProviderStatusReport, UpstreamObjectRef } from '../../api/provider-status';
+import type { ResolvedDeployment } from '../../api/resolved-deployment';
+import type { FieldError } from '../../core/field-error';
+import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
+import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
+import { reconcileDeploymentStatus } from '../common/deployment-status';
+import { toStatusReport } from '../provider-status';
 
 /**
  * Direct vLLM (`vllm`): a plain vLLM Deployment and Service per deployment, aggregated serving

@@ -6,12 +6,12 @@ import {
   DIRECT_VLLM_PORT,
   renderDirectVllmArgs,
 } from './args';
+import { Warnings } from '../../api/warnings';
 import { FieldError, invalid, required } from '../../core/field-error';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { addManagedClaims } from '../../storage/managed-claim';
 import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
-import { Warnings } from '../../warnings';
 import { HF_HOME_ENV, modelServerEnv } from '../common/env';
 import { commonLabels, objectMeta } from '../common/metadata';
 import { addModelServerService } from '../common/model-server-service';

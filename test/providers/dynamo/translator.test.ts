@@ -2,6 +2,7 @@ import { JsonPatch, Testing } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import { disaggregatedDeployment, dynamoDeployment, FixtureOptions, mockerDeployment, multinodeDeployment } from './fixtures';
 import { graphView, GraphView, ServiceView } from './views';
+import { Warnings } from '../../../src/api/warnings';
 import { FieldErrorKind, formatFieldError } from '../../../src/core/field-error';
 import type { ModelDeploymentObject } from '../../../src/core/model-deployment-object';
 import { resolveModelDeployment } from '../../../src/core/resolve';
@@ -13,7 +14,6 @@ import { eppConfig, sanitizeLabelValue } from '../../../src/providers/dynamo/gra
 import { dynamoImages, hasSemverTag } from '../../../src/providers/dynamo/images';
 import { DYNAMO_API_VERSION_ANNOTATION, dynamoApiVersionOf, DynamoSettings, validateDynamo } from '../../../src/providers/dynamo/translator';
 import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
-import { Warnings } from '../../../src/warnings';
 import { blockedOverrideKeyCases } from '../../support/provider-cases';
 import { expectValidManifests } from '../../support/schema-validator';
 import { fieldErrorsOf, findManifest as find, onlyManifestOf, ProviderTranslator, Synthesized, synthesize, translatorHarness, translatorOf } from '../../support/translator-harness';

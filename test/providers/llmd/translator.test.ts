@@ -1,4 +1,5 @@
 import { disaggregatedLlmdDeployment, llmdDeployment } from './fixtures';
+import { Warnings } from '../../../src/api/warnings';
 import { LlmdProvider } from '../../../src/providers/llmd';
 import { LLMD_VLLM_PORT } from '../../../src/providers/llmd/args';
 import {
@@ -7,7 +8,6 @@ import {
   validateLlmd,
   validateLlmdOverrides,
 } from '../../../src/providers/llmd/translator';
-import { Warnings } from '../../../src/warnings';
 import {
   deploymentObjectCases,
   deploymentOverrideGuardCases,

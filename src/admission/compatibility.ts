@@ -1,0 +1,92 @@
+import type { EngineCapability } from '../core/generated/inference-provider-config-spec';
+import type { ProviderConfigEntry } from '../selection/provider-config-entry';
+
+/**
+ * Whether an engine, serving mode and GPU count fit a provider's declared capabilities
+ * (AI Runway `CheckProviderCompatibility`), shared by admission and the reconciler.
+ */
+
+export enum CompatibilityViolationKind {
+  ENGINE_UNSUPPORTED = 'EngineUnsupported',
+  SERVING_MODE_UNSUPPORTED = 'ServingModeUnsupported',
+  GPU_REQUIRED = 'GPURequired',
+}
+
+export interface CompatibilityViolation {
+  readonly kind: CompatibilityViolationKind;
+  /** The spec field to blame: `spec.engine.type`, `spec.serving.mode` or `spec.resources.gpu.count`. */
+  readonly path: string;
+  /** The value found at `path`. */
+  readonly value: string | number;
+  readonly message: string;
+}
+
+/** The capability a provider declares for `engine`, if any. */
+export function engineCapability(config: ProviderConfigEntry | undefined, engine: string): EngineCapability | undefined {
+  return config?.spec.capabilities?.engines?.find((e) => e.name === engine);
+}
+
+/**
+ * Checks an engine/mode/GPU combination against the provider named by the user, or — when no
+ * provider is named and `allConfigs` is given and non-empty — asks that some config (ready or
+ * not) runs `engine` on CPU before allowing a GPU-less aggregated deployment.
+ *
+ * A named provider whose config is missing or declares no capabilities is not checked at all.
+ * Admission passes `allConfigs = undefined`, so the "no provider named" rule only applies in the
+ * reconciler.
+ */
+export function checkProviderCompatibility(
+  providerName: string | undefined,
+  namedConfig: ProviderConfigEntry | undefined,
+  allConfigs: readonly ProviderConfigEntry[] | undefined,
+  engine: string | undefined,
+  mode: string,
+  gpuCount: number,
+): CompatibilityViolation[] {
+  const violations: CompatibilityViolation[] = [];
+  if (!engine) return violations;
+
+  if (providerName) {
+    if (!namedConfig?.spec.capabilities) return violations;
+    const capability = engineCapability(namedConfig, engine);
+    if (!capability) {
+      violations.push({
+        kind: CompatibilityViolationKind.ENGINE_UNSUPPORTED,
+        path: 'spec.engine.type',
+        value: engine,
+        message: `provider ${providerName} does not support engine ${engine}`,
+      });
+      return violations;
+    }
+    if (!(capability.servingModes ?? []).includes(mode as never)) {
+      violations.push({
+        kind: CompatibilityViolationKind.SERVING_MODE_UNSUPPORTED,
+        path: 'spec.serving.mode',
+        value: mode,
+        message: `provider ${providerName} does not support ${mode} mode for engine ${engine}`,
+      });
+    }
+    if (mode === 'aggregated' && gpuCount === 0 && capability.cpuSupport !== true) {
+      violations.push({
+        kind: CompatibilityViolationKind.GPU_REQUIRED,
+        path: 'spec.resources.gpu.count',
+        value: gpuCount,
+        message: `${engine} engine on provider ${providerName} requires GPU (set resources.gpu.count > 0)`,
+      });
+    }
+    return violations;
+  }
+
+  if (allConfigs && allConfigs.length > 0 && mode === 'aggregated' && gpuCount === 0) {
+    const someCpu = allConfigs.some((config) => engineCapability(config, engine)?.cpuSupport === true);
+    if (!someCpu) {
+      violations.push({
+        kind: CompatibilityViolationKind.GPU_REQUIRED,
+        path: 'spec.resources.gpu.count',
+        value: gpuCount,
+        message: `${engine} engine requires GPU (set resources.gpu.count > 0)`,
+      });
+    }
+  }
+  return violations;
+}

@@ -1,0 +1,45 @@
+import { readManifestHeader } from './manifest-metadata';
+import { StructuralSchemaValidator } from './structural-schema';
+import { FieldError, formatFieldError, invalid } from '../core/field-error';
+import { INFERENCE_PROVIDER_CONFIG_SPEC_SCHEMA } from '../core/generated/airunway-schemas';
+import type { InferenceProviderConfigSpec } from '../core/generated/inference-provider-config-spec';
+import type { ProviderConfigEntry } from '../selection/provider-config-entry';
+
+let specValidator: StructuralSchemaValidator | undefined;
+
+/**
+ * Reads an AI Runway `InferenceProviderConfig` manifest. Readiness is `ready` when given, else
+ * the manifest's `status.ready` when present (it must then be a boolean), else true.
+ */
+export function readInferenceProviderConfigManifest(
+  manifest: unknown,
+  ready?: boolean,
+): { entry?: ProviderConfigEntry; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const meta = readManifestHeader(manifest, 'airunway.ai/v1alpha1', 'InferenceProviderConfig', errors, { namespaced: false });
+  const spec = (manifest as any)?.spec ?? {};
+  specValidator ??= new StructuralSchemaValidator(INFERENCE_PROVIDER_CONFIG_SPEC_SCHEMA);
+  errors.push(...specValidator.validate(spec, 'spec'));
+  const statusReady = (manifest as any)?.status?.ready;
+  if (statusReady !== undefined && statusReady !== null && typeof statusReady !== 'boolean') {
+    errors.push(invalid('status.ready', statusReady, 'must be a boolean'));
+  }
+  if (errors.length > 0 || !meta) return { errors };
+  return {
+    entry: {
+      name: meta.name,
+      ready: ready ?? (typeof statusReady === 'boolean' ? statusReady : true),
+      spec: structuredClone(spec) as InferenceProviderConfigSpec,
+    },
+    errors,
+  };
+}
+
+/** Like `readInferenceProviderConfigManifest`, but throws one error listing every field error. */
+export function parseInferenceProviderConfigManifest(manifest: unknown, ready?: boolean): ProviderConfigEntry {
+  const { entry, errors } = readInferenceProviderConfigManifest(manifest, ready);
+  if (!entry) {
+    throw new Error(`invalid InferenceProviderConfig:\n  ${errors.map(formatFieldError).join('\n  ')}`);
+  }
+  return entry;
+}

@@ -1,0 +1,142 @@
+import type { ApiObject } from 'cdk8s';
+import type { Construct } from 'constructs';
+import { EngineType } from './engine';
+import { InferenceProviderConfig } from './inference-provider-config';
+import type { ProviderStatusReport, UpstreamObjectRef } from './provider-status';
+import type { DeploymentDescription, ResolvedDeployment } from './resolved-deployment';
+import type { FieldError } from '../core/field-error';
+
+const PROVIDER_SYMBOL = Symbol.for('cdk8s-inference.InferenceProvider');
+
+/**
+ * The pods and port a controller-managed InferencePool selects: the model server pods' labels
+ * and the port serving the OpenAI-compatible API.
+ */
+export interface InferencePoolTarget {
+  /** Labels of the model server pods (the pool's selector). */
+  readonly selector: { [key: string]: string };
+  /** Port of the model server in those pods. */
+  readonly targetPort: number;
+}
+
+/**
+ * A backend that simulates the model instead of running it on accelerators, such as Dynamo's
+ * mocker. Admission waives GPU requirements and capability checks for it, and it is never routed
+ * through the inference gateway.
+ */
+export interface SimulatedBackend {
+  /** Name of the backend in messages, e.g. `mocker`. */
+  readonly name: string;
+  /** The engines it can simulate; any other is an admission error. */
+  readonly engines: EngineType[];
+}
+
+/**
+ * Props of an `InferenceProvider`.
+ */
+export interface InferenceProviderProps {
+  /** Name, capabilities, selection rules, gateway capabilities and readiness of the provider. */
+  readonly config: InferenceProviderConfig;
+
+  /**
+   * Name of the provider in messages, e.g. `vLLM`.
+   * @default - the config's name
+   */
+  readonly displayName?: string;
+}
+
+/**
+ * A provider: everything cdk8s-inference knows about one way of running a model on Kubernetes —
+ * its InferenceProviderConfig (what engine and provider selection consider), its own validation
+ * of a deployment, its translation into upstream objects, its status mapping, and the facts the
+ * inference gateway needs. Register it with a `ProviderRegistry`; shipped providers and yours are
+ * the same kind of object.
+ *
+ * The pipeline calls `validate` on a deployment that AI Runway's admission accepted and that
+ * selected this provider, and `translate` only when `validate` returned no errors, so a
+ * translation never re-checks its input.
+ */
+export abstract class InferenceProvider {
+  /**
+   * True if `x` is an InferenceProvider (works across copies of this module).
+   */
+  public static isInferenceProvider(x: any): x is InferenceProvider {
+    return x !== null && typeof x === 'object' && PROVIDER_SYMBOL in x;
+  }
+
+  /** Provider name, as used in `spec.provider.name`. */
+  public readonly name: string;
+
+  /** Name of the provider in messages. */
+  public readonly displayName: string;
+
+  /** Capabilities, selection rules and readiness that selection considers. */
+  public readonly config: InferenceProviderConfig;
+
+  public constructor(props: InferenceProviderProps) {
+    Object.defineProperty(this, PROVIDER_SYMBOL, { value: true });
+    this.config = props.config;
+    this.name = props.config.name;
+    this.displayName = props.displayName ?? props.config.name;
+  }
+
+  /**
+   * The provider's own checks of a deployment that selected it (its controller's compatibility
+   * check and anything its translation could not express), each with the field path.
+   * @returns the errors; empty when the deployment can be translated
+   */
+  public validate(_deployment: ResolvedDeployment): FieldError[] {
+    return [];
+  }
+
+  /**
+   * Creates the upstream objects of a validated deployment as children of `scope` and returns
+   * them in output order. Use stable construct ids: they are part of the output's identity.
+   */
+  public abstract translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[];
+
+  /**
+   * The upstream object whose status the controller maps (`mapStatus`) for this deployment.
+   * @returns undefined when the provider has no status mapping
+   */
+  public statusSource(_deployment: ResolvedDeployment): UpstreamObjectRef | undefined {
+    return undefined;
+  }
+
+  /**
+   * Maps the observed upstream object (JSON, as the API server returns it) to the deployment's
+   * status. Called only for providers whose `statusSource` names an object.
+   * @param _upstream the object `statusSource` names
+   */
+  public mapStatus(_upstream: any): ProviderStatusReport {
+    throw new Error(`provider ${this.name} has no status mapping`);
+  }
+
+  /**
+   * The pods and port a controller-managed InferencePool selects for this deployment.
+   * @returns undefined when the provider has no model server pods of its own to pool (it manages
+   * its own InferencePool, or cannot be routed)
+   */
+  public inferencePoolTarget(_deployment: ResolvedDeployment): InferencePoolTarget | undefined {
+    return undefined;
+  }
+
+  /**
+   * The endpoint picker's plugin configuration (EndpointPickerConfig YAML) for this deployment.
+   * @param _deployment the deployment being routed
+   * @param configured the configuration of the provider's gateway capability, if any
+   * @returns the configuration to use; undefined for the default one
+   */
+  public endpointPickerConfig(_deployment: ResolvedDeployment, configured?: string): string | undefined {
+    return configured;
+  }
+
+  /**
+   * Whether this deployment runs on a simulated backend (see `SimulatedBackend`). Asked during
+   * admission, only when the deployment names this provider explicitly.
+   * @returns undefined for a real backend
+   */
+  public simulatedBackend(_deployment: DeploymentDescription): SimulatedBackend | undefined {
+    return undefined;
+  }
+}

@@ -1,0 +1,396 @@
+import { ApiObject, Chart } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-34';
+import { Construct } from 'constructs';
+import { EngineOptions, EngineType } from './engine';
+import { GatewayOptions, GatewayRef, InferencePoolApiVersion } from './gateway';
+import { ModelOptions } from './model';
+import { ensureNoNameCollisions } from './object-collisions';
+import { propsToSpec } from './props-to-spec';
+import { ProviderOptions } from './provider-options';
+import { ProviderRegistry } from './provider-registry';
+import { ResourceOptions } from './resources';
+import { ScalingOptions } from './scaling';
+import { ServingMode } from './serving';
+import { StorageVolume } from './storage';
+import { Warnings } from './warnings';
+import { parseModelDeploymentManifest, validateModelDeploymentSpecSchema } from '../admission/model-deployment-manifest';
+import { FieldError, formatFieldError } from '../core/field-error';
+import { ANNOTATION_ENGINE_REASON, ANNOTATION_PROVIDER_REASON } from '../core/labels';
+import type { ModelDeploymentObject } from '../core/model-deployment-object';
+import { checkDerivedObjectNames, defaultDeploymentName } from '../core/object-names';
+import { resolveModelDeployment, Resolution } from '../core/resolve';
+import { toResolvedDeployment } from '../core/resolved-model-deployment';
+import { DEFAULT_ENDPOINT_PICKER_IMAGE } from '../gateway/endpoint-picker';
+import { addModelRouting, attachToGateway, planModelRouting, RoutingDefaults } from '../gateway/model-routing';
+import * as airunway from '../imports/airunway.ai';
+import { defaultProviderCatalog } from '../providers/shipped-providers';
+
+/**
+ * Longest default name: leaves room for the longest suffix a provider derives (`-model-download`)
+ * within the 63 characters of a label value.
+ */
+const MAX_DEFAULT_NAME_LENGTH = 48;
+
+/**
+ * Metadata of a ModelDeployment.
+ */
+export interface ModelDeploymentMetadata {
+  /**
+   * Name of the deployment; the upstream objects are named after it (`<name>`,
+   * `<name>-<volume>`, `<name>-epp`, ...). A lowercase RFC 1123 label of at most 63 characters.
+   * @default - derived from the construct id
+   */
+  readonly name?: string;
+
+  /**
+   * Namespace of the deployment and of every object synthesized for it.
+   * @default - the chart's namespace
+   */
+  readonly namespace?: string;
+
+  /**
+   * Labels of the ModelDeployment record (use `podLabels` for the model server pods).
+   * @default - none
+   */
+  readonly labels?: { [key: string]: string };
+
+  /**
+   * Annotations of the ModelDeployment record (use `podAnnotations` for the model server pods).
+   * @default - none
+   */
+  readonly annotations?: { [key: string]: string };
+}
+
+/**
+ * Options shared by `ModelDeployment` and `ModelDeployment.fromManifest`.
+ */
+export interface ModelDeploymentOptions {
+  /**
+   * Providers to select from.
+   * @default - the nearest `ProviderRegistry` in scope (`ProviderRegistry.tryOf`), else the
+   * shipped providers
+   */
+  readonly providerRegistry?: ProviderRegistry;
+
+  /**
+   * Also synthesize the `airunway.ai/v1alpha1` ModelDeployment record, whose status the
+   * in-cluster controller keeps current. Turn off for clusters without the ModelDeployment CRD.
+   * @default true
+   */
+  readonly emitRecord?: boolean;
+}
+
+/**
+ * Options of `ModelDeployment.fromManifest`: where routes attach, which an AI Runway manifest
+ * does not say (AI Runway's controller takes it from its flags).
+ */
+export interface ModelDeploymentManifestOptions extends ModelDeploymentOptions {
+  /**
+   * The Gateway the deployment's HTTPRoute attaches to.
+   * @default - the ProviderRegistry's `gateway`
+   */
+  readonly gatewayRef?: GatewayRef;
+
+  /**
+   * API version of the synthesized InferencePool.
+   * @default - the ProviderRegistry's `inferencePoolApiVersion`
+   */
+  readonly inferencePoolApiVersion?: InferencePoolApiVersion;
+}
+
+/**
+ * Props of a `ModelDeployment`: the whole `airunway.ai/v1alpha1` ModelDeployment spec.
+ */
+export interface ModelDeploymentProps extends ModelDeploymentOptions {
+  /**
+   * Name, namespace, labels and annotations of the deployment.
+   * @default - name derived from the construct id; namespace of the chart
+   */
+  readonly metadata?: ModelDeploymentMetadata;
+
+  /** The model to serve. */
+  readonly model: ModelOptions;
+
+  /**
+   * Engine settings.
+   * @default - engine auto-selected, engine defaults
+   */
+  readonly engine?: EngineOptions;
+
+  /**
+   * Provider choice and overrides.
+   * @default - provider auto-selected
+   */
+  readonly provider?: ProviderOptions;
+
+  /**
+   * Serving mode.
+   * @default ServingMode.AGGREGATED
+   */
+  readonly servingMode?: ServingMode;
+
+  /**
+   * Replicas.
+   * @default - one replica in aggregated mode
+   */
+  readonly scaling?: ScalingOptions;
+
+  /**
+   * Compute resources per replica (aggregated mode).
+   * @default - see `ResourceOptions.gpu`
+   */
+  readonly resources?: ResourceOptions;
+
+  /**
+   * Volumes: managed ones (with `size`) get a synthesized PersistentVolumeClaim. At most 8.
+   * @default - none
+   */
+  readonly storage?: StorageVolume[];
+
+  /**
+   * Legacy image override.
+   * @default - none
+   * @deprecated use `engine.image`
+   */
+  readonly image?: string;
+
+  /**
+   * Environment variables of the model server.
+   * @default - none
+   */
+  readonly env?: k8s.EnvVar[];
+
+  /**
+   * Labels added to the model server pods (selector labels cannot be overridden).
+   * @default - none
+   */
+  readonly podLabels?: { [key: string]: string };
+
+  /**
+   * Annotations added to the model server pods.
+   * @default - none
+   */
+  readonly podAnnotations?: { [key: string]: string };
+
+  /**
+   * Name of a Secret in the deployment's namespace whose `HF_TOKEN` key authenticates to
+   * HuggingFace.
+   * @default - no token
+   */
+  readonly huggingFaceTokenSecret?: string;
+
+  /**
+   * Gateway API Inference Extension routing.
+   * @default - routing enabled when the cluster supports it
+   */
+  readonly gateway?: GatewayOptions;
+
+  /**
+   * Node selector of the model server pods.
+   * @default - none
+   */
+  readonly nodeSelector?: { [key: string]: string };
+
+  /**
+   * Tolerations of the model server pods.
+   * @default - none
+   */
+  readonly tolerations?: k8s.Toleration[];
+}
+
+/** Routing settings where no ProviderRegistry is in scope. */
+const DEFAULT_ROUTING: RoutingDefaults = { inferencePoolApiVersion: InferencePoolApiVersion.V1, endpointPickerImage: DEFAULT_ENDPOINT_PICKER_IMAGE };
+
+/** The input of the construct being built by `fromManifest` (jsii has no constructor overloads). */
+let manifestInput: { md?: ModelDeploymentObject; errors: FieldError[] } | undefined;
+
+/**
+ * An LLM served on Kubernetes, with AI Runway's `ModelDeployment` API and semantics.
+ *
+ * At construction the spec is defaulted and validated as AI Runway's admission webhook would, an
+ * engine and a provider are selected from the `ProviderRegistry` by capabilities and CEL rules,
+ * and the provider's upstream objects are created as children. Every error of the deployment is
+ * reported together when the app synthesizes, each with its field path; nothing is synthesized
+ * for an invalid deployment.
+ */
+export class ModelDeployment extends Construct {
+  /**
+   * A ModelDeployment from an AI Runway manifest (a parsed YAML object with `apiVersion:
+   * airunway.ai/v1alpha1`, `kind: ModelDeployment`, `metadata` and `spec`).
+   */
+  public static fromManifest(scope: Construct, id: string, manifest: any, options: ModelDeploymentManifestOptions = {}): ModelDeployment {
+    manifestInput = parseModelDeploymentManifest(manifest);
+    try {
+      const { gatewayRef, inferencePoolApiVersion, ...rest } = options;
+      return new ModelDeployment(scope, id, { ...rest, model: {}, gateway: { gatewayRef, inferencePoolApiVersion } });
+    } finally {
+      manifestInput = undefined;
+    }
+  }
+
+  /** Name of the deployment (and of the upstream objects derived from it). */
+  public readonly name: string;
+
+  /**
+   * Namespace of the deployment.
+   * @default - the chart's namespace, if any
+   */
+  public readonly namespace?: string;
+
+  /**
+   * The engine that runs the model (explicit or auto-selected); undefined when invalid.
+   */
+  public readonly engineType?: EngineType;
+
+  /**
+   * The provider that deploys the model (explicit or auto-selected); undefined when invalid.
+   */
+  public readonly providerName?: string;
+
+  /**
+   * Why the engine was chosen; undefined when invalid.
+   */
+  public readonly engineSelectedReason?: string;
+
+  /**
+   * Why the provider was chosen; undefined when invalid.
+   */
+  public readonly providerSelectedReason?: string;
+
+  /**
+   * The synthesized upstream objects (escape hatch: `addJsonPatch` reaches their final JSON).
+   */
+  public readonly apiObjects: ApiObject[];
+
+  /**
+   * The `airunway.ai/v1alpha1` ModelDeployment record, unless `emitRecord` is false or the
+   * deployment is invalid.
+   */
+  public readonly record?: ApiObject;
+
+  /** Field errors found at construction, reported by `App.synth()`. */
+  private readonly fieldErrors: FieldError[];
+
+  public constructor(scope: Construct, id: string, props: ModelDeploymentProps) {
+    super(scope, id);
+    const input = manifestInput ?? this.inputFromProps(props);
+    manifestInput = undefined;
+    if (input.md && input.md.namespace === undefined) {
+      const namespace = chartNamespace(this);
+      if (namespace !== undefined) input.md = { ...input.md, namespace };
+    }
+    this.name = input.md?.name ?? props.metadata?.name ?? defaultDeploymentName(id, MAX_DEFAULT_NAME_LENGTH);
+    this.namespace = input.md?.namespace;
+    this.apiObjects = [];
+    this.fieldErrors = [...input.errors];
+    this.node.addValidation({ validate: () => this.fieldErrors.map(formatFieldError) });
+    ensureNoNameCollisions(this);
+    if (!input.md) return;
+
+    const registry = props.providerRegistry ?? ProviderRegistry.tryOf(this);
+    const catalog = registry ? registry._catalog(this.node.path) : defaultProviderCatalog();
+    const resolution: Resolution = resolveModelDeployment(input.md, catalog, {
+      gatewayKnown: (props.gateway?.gatewayRef ?? registry?.gateway) !== undefined,
+    });
+    for (const w of resolution.warnings) Warnings.add(this, w);
+    this.fieldErrors.push(...resolution.errors);
+    const resolved = resolution.resolved;
+    const provider = resolution.provider;
+    if (!resolved || !provider || this.fieldErrors.length > 0) return;
+
+    const routing = planModelRouting({
+      md: resolved,
+      provider,
+      providerConfig: catalog.entries.find((e) => e.name === resolved.provider),
+      deployment: { gatewayRef: props.gateway?.gatewayRef, inferencePoolApiVersion: props.gateway?.inferencePoolApiVersion },
+      defaults: registry?._routingDefaults() ?? DEFAULT_ROUTING,
+    });
+    if (routing.errors.length > 0) {
+      this.fieldErrors.push(...routing.errors);
+      return;
+    }
+
+    const objects = provider.translate(this, toResolvedDeployment(resolved));
+    if (routing.plan) objects.push(...addModelRouting(this, routing.plan));
+    const nameErrors = checkDerivedObjectNames(resolved.name, objects.map((o) => ({ kind: o.kind, name: o.name })));
+    if (nameErrors.length > 0) {
+      // Nothing half-written: an invalid deployment contributes no objects to the output.
+      for (const o of objects) this.node.tryRemoveChild(o.node.id);
+      this.fieldErrors.push(...nameErrors);
+      return;
+    }
+    this.apiObjects.push(...objects);
+    if (routing.plan) attachToGateway(this, routing.plan);
+    this.engineType = resolved.engine as EngineType;
+    this.providerName = resolved.provider;
+    this.engineSelectedReason = resolved.engineReason;
+    this.providerSelectedReason = resolved.providerReason;
+
+    if (props.emitRecord ?? true) {
+      // A plain ApiObject with the L1's GVK: the L1's typed props would re-map the JSON spec.
+      this.record = new ApiObject(this, 'Record', {
+        ...airunway.ModelDeployment.GVK,
+        metadata: {
+          name: resolved.name,
+          ...(resolved.namespace !== undefined && { namespace: resolved.namespace }),
+          labels: resolved.labels,
+          annotations: {
+            ...resolved.annotations,
+            [ANNOTATION_ENGINE_REASON]: resolved.engineReason,
+            [ANNOTATION_PROVIDER_REASON]: resolved.providerReason,
+          },
+        },
+        spec: resolved.spec,
+      });
+      keepOverridesVerbatim(this.record, resolved.spec.provider?.overrides);
+    }
+  }
+
+  /**
+   * Warnings recorded for this deployment (legal but probably unintended settings).
+   */
+  public get warnings(): string[] {
+    return Warnings.collect(this).map((w) => w.message);
+  }
+
+  /** Props as an AI Runway object, checked against the CRD schema like YAML input is. */
+  private inputFromProps(props: ModelDeploymentProps): { md?: ModelDeploymentObject; errors: FieldError[] } {
+    const md = this.objectFromProps(props);
+    const errors = validateModelDeploymentSpecSchema(md.spec);
+    return errors.length > 0 ? { errors } : { md, errors };
+  }
+
+  private objectFromProps(props: ModelDeploymentProps): ModelDeploymentObject {
+    const meta = props.metadata ?? {};
+    return {
+      name: meta.name ?? defaultDeploymentName(this.node.id, MAX_DEFAULT_NAME_LENGTH),
+      ...(meta.namespace !== undefined && { namespace: meta.namespace }),
+      ...(meta.labels && { labels: { ...meta.labels } }),
+      ...(meta.annotations && { annotations: { ...meta.annotations } }),
+      spec: propsToSpec(props),
+    };
+  }
+}
+
+function chartNamespace(scope: Construct): string | undefined {
+  try {
+    return Chart.of(scope).namespace;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * cdk8s drops `null`s when it renders an object, but in `provider.overrides` a `null` is meaningful
+ * (it removes or nulls a key in the provider's objects): put the overrides back as they were so
+ * the record says what was translated.
+ */
+function keepOverridesVerbatim(record: ApiObject, overrides: unknown): void {
+  if (overrides === undefined) return;
+  const render = record.toJson.bind(record);
+  record.toJson = () => {
+    const json = render();
+    if (json.spec?.provider) json.spec.provider.overrides = structuredClone(overrides);
+    return json;
+  };
+}
