@@ -50,7 +50,7 @@ const SHAPES: Array<(i: number) => any> = [
 function translatedShapes(): Array<(i: number) => any> {
   const app = new App();
   const registry = new lib.ProviderRegistry(app, 'Providers');
-  return SHAPES.filter((shape) => registry._translator(shape(0).provider.name) !== undefined);
+  return SHAPES.filter((shape) => registry.tryGetProvider(shape(0).provider.name) !== undefined);
 }
 
 function median(xs: number[]): number {
