@@ -55,9 +55,6 @@ export function llmdComponentRequired(component: 'prefill' | 'decode'): string {
   return `spec.scaling.${component} is required for disaggregated serving mode`;
 }
 
-/** The transformer's rejection of a disaggregated deployment without `spec.scaling`. */
-export const LLMD_SCALING_REQUIRED = 'spec.scaling is required for disaggregated serving mode';
-
 /** llm-d's exact rejection of an override that reaches the pod spec. */
 export const LLMD_TEMPLATE_SPEC_OVERRIDE_BLOCKED = 'overriding "spec.template.spec" is not allowed';
 
