@@ -35,7 +35,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   // @bufbuild/protobuf is a peer dependency of @bufbuild/cel: bundle it too, or a consumer without
   // it cannot load the library (found by the Python bindings smoke test). ajv-formats checks the
   // ipv4/ipv6 formats of upstream schemas in src/schema-validation.
-  bundledDeps: ['@bufbuild/cel@^0.6.1', '@bufbuild/protobuf@^2.6.2', 'ajv@^8.20.0', 'ajv-formats@^3.0.1', 'yaml@^2.9.1'],
+  bundledDeps: ['@bufbuild/cel@^0.6.1', '@bufbuild/protobuf@^2.6.2', '@kubernetes/client-node@^2.0.1', 'ajv@^8.20.0', 'ajv-formats@^3.0.1', 'yaml@^2.9.1'],
   minNodeVersion: '22.19.0',
 
   bin: { 'cdk8s-inference': 'bin/cdk8s-inference' },

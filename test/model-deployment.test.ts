@@ -56,9 +56,11 @@ describe('ModelDeployment', () => {
     expect(record.metadata).toEqual({
       name: 'qwen',
       namespace: 'ml',
-      labels: { team: 'a' },
+      // Marked for our controller; AI Runway's controllers pause on it.
+      labels: { 'team': 'a', 'inference.cdk8s.io/rendered-by': 'cdk8s-inference' },
       annotations: {
         'owner': 'ml',
+        'airunway.ai/reconcile-paused': 'true',
         'inference.cdk8s.io/engine-selected-reason': 'auto-selected from provider vllm capabilities',
         'inference.cdk8s.io/provider-selected-reason': 'matched capabilities: engine=vllm, gpu=true, mode=aggregated',
       },

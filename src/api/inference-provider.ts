@@ -2,7 +2,7 @@ import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { EngineType } from './engine';
 import { InferenceProviderConfig } from './inference-provider-config';
-import type { ProviderStatusReport, UpstreamObjectRef } from './provider-status';
+import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from './provider-status';
 import type { DeploymentDescription, ResolvedDeployment } from './resolved-deployment';
 import type { FieldError } from '../core/field-error';
 
@@ -94,6 +94,15 @@ export abstract class InferenceProvider {
    * them in output order. Use stable construct ids: they are part of the output's identity.
    */
   public abstract translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[];
+
+  /**
+   * Every kind of object `translate` can create. The controller construct grants read access to
+   * exactly these (and nothing else of the provider's) and the controller watches them.
+   * @default - none: the controller can read none of the provider's objects
+   */
+  public emittedKinds(): UpstreamKind[] {
+    return [];
+  }
 
   /**
    * The upstream object whose status the controller maps (`mapStatus`) for this deployment.

@@ -15,7 +15,13 @@ import { StorageVolume } from './storage';
 import { Warnings } from './warnings';
 import { parseModelDeploymentManifest, validateModelDeploymentSpecSchema } from '../admission/model-deployment-manifest';
 import { FieldError, formatFieldError } from '../core/field-error';
-import { ANNOTATION_ENGINE_REASON, ANNOTATION_PROVIDER_REASON } from '../core/labels';
+import {
+  ANNOTATION_ENGINE_REASON,
+  ANNOTATION_PROVIDER_REASON,
+  ANNOTATION_RECONCILE_PAUSED,
+  LABEL_RENDERED_BY,
+  RENDERED_BY_VALUE,
+} from '../core/labels';
 import type { ModelDeploymentObject } from '../core/model-deployment-object';
 import { checkDerivedObjectNames, defaultDeploymentName } from '../core/object-names';
 import { resolveModelDeployment, Resolution } from '../core/resolve';
@@ -74,7 +80,11 @@ export interface ModelDeploymentOptions {
 
   /**
    * Also synthesize the `airunway.ai/v1alpha1` ModelDeployment record, whose status the
-   * in-cluster controller keeps current. Turn off for clusters without the ModelDeployment CRD.
+   * in-cluster controller keeps current. The record needs the ModelDeployment CRD in the
+   * cluster (the `ModelDeploymentController` construct installs it, as AI Runway does) and is
+   * inert without a controller; turn it off for clusters without that CRD. It is labelled
+   * `inference.cdk8s.io/rendered-by: cdk8s-inference` (what our controller reconciles) and
+   * annotated `airunway.ai/reconcile-paused: "true"` (AI Runway's controllers leave it alone).
    * @default true
    */
   readonly emitRecord?: boolean;
@@ -333,9 +343,12 @@ export class ModelDeployment extends Construct {
         metadata: {
           name: resolved.name,
           ...(resolved.namespace !== undefined && { namespace: resolved.namespace }),
-          labels: resolved.labels,
+          // Marked as rendered: our controller reconciles only such records, and AI Runway's
+          // controllers pause on them instead of creating a second set of objects.
+          labels: { ...resolved.labels, [LABEL_RENDERED_BY]: RENDERED_BY_VALUE },
           annotations: {
             ...resolved.annotations,
+            [ANNOTATION_RECONCILE_PAUSED]: 'true',
             [ANNOTATION_ENGINE_REASON]: resolved.engineReason,
             [ANNOTATION_PROVIDER_REASON]: resolved.providerReason,
           },

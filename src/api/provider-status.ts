@@ -83,6 +83,19 @@ export interface ProviderStatusReport {
 }
 
 /**
+ * A kind of upstream object a provider creates: what the controller's RBAC grants read access
+ * to, and what it watches.
+ */
+export interface UpstreamKind {
+  /** `apiVersion` of the objects, e.g. `apps/v1`. */
+  readonly apiVersion: string;
+  /** Kind, e.g. `Deployment`. */
+  readonly kind: string;
+  /** The plural resource name RBAC rules use, e.g. `deployments`. */
+  readonly resource: string;
+}
+
+/**
  * An upstream object a provider's status mapping reads (the controller watches and fetches it).
  */
 export interface UpstreamObjectRef {

@@ -54,6 +54,14 @@ describe('shipped provider objects', () => {
     expect(report.message).toMatch(/created, waiting for pods to be ready$/);
   });
 
+  test.each(CASES)('%s: every object the translation emits is of a kind the provider declares', (_name, provider, md) => {
+    const chart = Testing.chart();
+    provider.translate(chart, toResolvedDeployment(md));
+    const declared = provider.emittedKinds().map((k) => `${k.apiVersion} ${k.kind}`);
+    for (const m of Testing.synth(chart)) expect(declared).toContain(`${m.apiVersion} ${m.kind}`);
+    expect(new Set(provider.emittedKinds().map((k) => k.resource)).size).toBeGreaterThan(0);
+  });
+
   test('a Running upstream object maps to Running with the Ready condition', () => {
     const md = llmdDeployment();
     const chart = Testing.chart();

@@ -3,8 +3,9 @@ import type { Construct } from 'constructs';
 import { EngineType } from '../../api/engine';
 import { InferenceProvider, SimulatedBackend } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
-import type { ProviderStatusReport, UpstreamObjectRef } from '../../api/provider-status';
+import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
 import type { DeploymentDescription, ResolvedDeployment } from '../../api/resolved-deployment';
+import { JOB_KIND, PERSISTENT_VOLUME_CLAIM_KIND } from '../common/kinds';
 import { toStatusReport } from '../provider-status';
 import { dynamoProviderConfig } from './config';
 import { isMocker } from './graph';
@@ -66,6 +67,15 @@ export class DynamoProvider extends InferenceProvider {
 
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {
     return translateDynamo(scope, fromResolvedDeployment(deployment), this.settings);
+  }
+
+  /** Both DynamoGraphDeployment versions: a deployment may pick the other one by annotation. */
+  public emittedKinds(): UpstreamKind[] {
+    return [
+      ...Object.values(DynamoApiVersion).map((apiVersion) => ({ apiVersion, kind: 'DynamoGraphDeployment', resource: 'dynamographdeployments' })),
+      PERSISTENT_VOLUME_CLAIM_KIND,
+      JOB_KIND,
+    ];
   }
 
   public statusSource(deployment: ResolvedDeployment): UpstreamObjectRef | undefined {

@@ -2,7 +2,7 @@ import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
-import type { ProviderStatusReport, UpstreamObjectRef } from '../../api/provider-status';
+import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
 import type { ResolvedDeployment } from '../../api/resolved-deployment';
 import { toStatusReport } from '../provider-status';
 import { kaitoProviderConfig } from './config';
@@ -55,6 +55,10 @@ export class KaitoProvider extends InferenceProvider {
   /** KAITO labels every pod of a Workspace with its name; presets and templates serve on 5000. */
   public inferencePoolTarget(deployment: ResolvedDeployment): InferencePoolTarget | undefined {
     return { selector: { [KAITO_WORKSPACE_LABEL]: deployment.name }, targetPort: KAITO_LLAMACPP_PORT };
+  }
+
+  public emittedKinds(): UpstreamKind[] {
+    return [{ apiVersion: 'kaito.sh/v1beta1', kind: 'Workspace', resource: 'workspaces' }];
   }
 
   public statusSource(deployment: ResolvedDeployment): UpstreamObjectRef | undefined {

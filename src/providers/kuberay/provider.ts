@@ -5,11 +5,12 @@ import { RAY_SERVE_PORT, reconcileRayServiceStatus } from './status';
 import { KUBERAY_DISPLAY_NAME, translateKubeRay, validateKubeRay } from './translator';
 import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
-import type { ProviderStatusReport, UpstreamObjectRef } from '../../api/provider-status';
+import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
 import type { ResolvedDeployment } from '../../api/resolved-deployment';
 import type { FieldError } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
+import { PERSISTENT_VOLUME_CLAIM_KIND } from '../common/kinds';
 import { toStatusReport } from '../provider-status';
 
 /**
@@ -32,6 +33,10 @@ export class KubeRayProvider extends InferenceProvider {
   /** Ray Serve's HTTP proxy listens on every Ray pod (head and workers), all of which carry the label. */
   public inferencePoolTarget(deployment: ResolvedDeployment): InferencePoolTarget | undefined {
     return { selector: { [LABEL_MODEL_DEPLOYMENT]: deployment.name }, targetPort: RAY_SERVE_PORT };
+  }
+
+  public emittedKinds(): UpstreamKind[] {
+    return [{ apiVersion: 'ray.io/v1', kind: 'RayService', resource: 'rayservices' }, PERSISTENT_VOLUME_CLAIM_KIND];
   }
 
   public statusSource(deployment: ResolvedDeployment): UpstreamObjectRef | undefined {

@@ -5,13 +5,14 @@ import { LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG, LLMD_ENDPOINT_PICKER_CONFIG,
 import { LLMD_DISPLAY_NAME, translateLlmd, validateLlmd } from './translator';
 import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
-import type { ProviderStatusReport, UpstreamObjectRef } from '../../api/provider-status';
+import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
 import type { ResolvedDeployment } from '../../api/resolved-deployment';
 import { ServingMode } from '../../api/serving';
 import type { FieldError } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
 import { reconcileDeploymentStatus } from '../common/deployment-status';
+import { DEPLOYMENT_KIND, SERVICE_KIND } from '../common/kinds';
 import { toStatusReport } from '../provider-status';
 
 /**
@@ -43,6 +44,10 @@ export class LlmdProvider extends InferenceProvider {
   public endpointPickerConfig(deployment: ResolvedDeployment, configured?: string): string | undefined {
     const shipped = configured === undefined || configured === LLMD_ENDPOINT_PICKER_CONFIG;
     return deployment.servingMode === ServingMode.DISAGGREGATED && shipped ? LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG : configured;
+  }
+
+  public emittedKinds(): UpstreamKind[] {
+    return [DEPLOYMENT_KIND, SERVICE_KIND];
   }
 
   /** The primary Deployment: `<md>`, or `<md>-decode` when disaggregated. */

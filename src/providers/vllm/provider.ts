@@ -5,12 +5,13 @@ import { vllmProviderConfig } from './config';
 import { translateDirectVllm, validateDirectVllm, VLLM_DISPLAY_NAME } from './translator';
 import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
-import type { ProviderStatusReport, UpstreamObjectRef } from '../../api/provider-status';
+import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
 import type { ResolvedDeployment } from '../../api/resolved-deployment';
 import type { FieldError } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
 import { reconcileDeploymentStatus } from '../common/deployment-status';
+import { DEPLOYMENT_KIND, PERSISTENT_VOLUME_CLAIM_KIND, SERVICE_KIND } from '../common/kinds';
 import { toStatusReport } from '../provider-status';
 
 /**
@@ -32,6 +33,10 @@ export class DirectVllmProvider extends InferenceProvider {
 
   public inferencePoolTarget(deployment: ResolvedDeployment): InferencePoolTarget | undefined {
     return { selector: { [LABEL_MODEL_DEPLOYMENT]: deployment.name }, targetPort: DIRECT_VLLM_PORT };
+  }
+
+  public emittedKinds(): UpstreamKind[] {
+    return [DEPLOYMENT_KIND, SERVICE_KIND, PERSISTENT_VOLUME_CLAIM_KIND];
   }
 
   public statusSource(deployment: ResolvedDeployment): UpstreamObjectRef | undefined {
