@@ -34,7 +34,9 @@ describe('examples', () => {
     example.build(app);
     const manifests = synthesizeApp(app);
     expect(manifests.length).toBeGreaterThan(0);
-    expectValidManifests(manifests);
+    // CustomResourceDefinitions have no OpenAPI document in ../shared/upstream: the real API
+    // server validates them (test/envtest).
+    expectValidManifests(manifests.filter((m) => m.kind !== 'CustomResourceDefinition'));
     expect(manifests).toMatchSnapshot();
   });
 

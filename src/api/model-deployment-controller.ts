@@ -1,0 +1,249 @@
+import { ApiObject } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-34';
+import { Construct } from 'constructs';
+import { ProviderRegistry } from './provider-registry';
+import type { UpstreamKind } from './provider-status';
+import { inferenceProviderConfigCrd, modelDeploymentCrd } from '../controller/crds';
+import { defaultProviderCatalog } from '../providers/shipped-providers';
+
+const NAME = 'cdk8s-inference-controller';
+const METRICS_PORT = 8080;
+const HEALTH_PORT = 8081;
+/** Name of the leader-election Lease in the controller's namespace. */
+const LEADER_ELECTION_ID = 'cdk8s-inference-controller';
+
+/**
+ * What the controller reads besides the providers' objects: the routing objects whose conditions
+ * become `GatewayReady` and `status.gateway`.
+ */
+const GATEWAY_KINDS: UpstreamKind[] = [
+  { apiVersion: 'inference.networking.k8s.io/v1', kind: 'InferencePool', resource: 'inferencepools' },
+  { apiVersion: 'inference.networking.x-k8s.io/v1alpha2', kind: 'InferencePool', resource: 'inferencepools' },
+  { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', resource: 'httproutes' },
+  { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', resource: 'gateways' },
+];
+
+/**
+ * Props of a `ModelDeploymentController`.
+ */
+export interface ModelDeploymentControllerProps {
+  /**
+   * Namespace the controller runs in.
+   * @default 'cdk8s-inference-system'
+   */
+  readonly namespace?: string;
+
+  /**
+   * Also synthesize that Namespace (labelled to enforce the Pod Security Standard "restricted").
+   * @default true
+   */
+  readonly createNamespace?: boolean;
+
+  /**
+   * The controller image (built from the package's Dockerfile).
+   * @default 'ghcr.io/cdk8s-inference/controller:latest' — pin a version in production
+   */
+  readonly image?: string;
+
+  /**
+   * Replicas; with more than one, leader election keeps a single writer and fails over within
+   * the 15 s lease.
+   * @default 2
+   */
+  readonly replicas?: number;
+
+  /**
+   * Also synthesize the `airunway.ai/v1alpha1` ModelDeployment and InferenceProviderConfig CRDs.
+   * Turn off on a cluster where AI Runway installed them: its CRDs have the same schema.
+   * @default true
+   */
+  readonly installCrds?: boolean;
+
+  /**
+   * The providers whose objects the controller reads (its ClusterRole grants get/list/watch on
+   * exactly their `emittedKinds()`, plus the gateway kinds).
+   * @default - the nearest `ProviderRegistry` in scope, else the shipped providers
+   */
+  readonly providerRegistry?: ProviderRegistry;
+
+  /**
+   * Reconcile only the ModelDeployments of this namespace.
+   * @default - every namespace
+   */
+  readonly watchNamespace?: string;
+
+  /**
+   * Compute resources of the controller container.
+   * @default - requests 50m CPU and 128Mi memory, limits 500m CPU and 256Mi memory
+   */
+  readonly resources?: k8s.ResourceRequirements;
+}
+
+/**
+ * The in-cluster controller that keeps the `status` of every ModelDeployment record this library
+ * renders true: the CRDs, a least-privilege ServiceAccount and RBAC, a Deployment (leader-elected
+ * replicas, probes, Pod Security Standard "restricted") and a metrics Service. It reconciles only
+ * records labelled `inference.cdk8s.io/rendered-by: cdk8s-inference` and never creates or deletes
+ * the objects the YAML declares.
+ */
+export class ModelDeploymentController extends Construct {
+  /** Image the controller runs unless `image` says otherwise (see the README for building it). */
+  public static readonly DEFAULT_IMAGE = 'ghcr.io/cdk8s-inference/controller:latest';
+
+  /** Namespace the controller runs in. */
+  public readonly namespace: string;
+
+  /** The ServiceAccount the controller runs as. */
+  public readonly serviceAccountName: string;
+
+  /** The controller Deployment. */
+  public readonly deployment: ApiObject;
+
+  /** The Service in front of the metrics endpoint (port `metrics`, 8080). */
+  public readonly metricsService: ApiObject;
+
+  public constructor(scope: Construct, id: string, props: ModelDeploymentControllerProps = {}) {
+    super(scope, id);
+    this.namespace = props.namespace ?? 'cdk8s-inference-system';
+    this.serviceAccountName = NAME;
+    const labels = { 'app.kubernetes.io/name': NAME, 'app.kubernetes.io/component': 'controller', 'app.kubernetes.io/part-of': 'cdk8s-inference' };
+    const meta = (name: string) => ({ name, namespace: this.namespace, labels });
+
+    if (props.createNamespace ?? true) {
+      new k8s.KubeNamespace(this, 'Namespace', {
+        metadata: {
+          name: this.namespace,
+          labels: { ...labels, 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/enforce-version': 'latest' },
+        },
+      });
+    }
+    if (props.installCrds ?? true) {
+      new ApiObject(this, 'ModelDeploymentCrd', modelDeploymentCrd() as any);
+      new ApiObject(this, 'InferenceProviderConfigCrd', inferenceProviderConfigCrd() as any);
+    }
+
+    new k8s.KubeServiceAccount(this, 'ServiceAccount', { metadata: meta(NAME) });
+    new k8s.KubeClusterRole(this, 'ClusterRole', { metadata: { name: NAME, labels }, rules: clusterRules(props.providerRegistry ?? ProviderRegistry.tryOf(this)) });
+    new k8s.KubeClusterRoleBinding(this, 'ClusterRoleBinding', {
+      metadata: { name: NAME, labels },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: NAME },
+      subjects: [{ kind: 'ServiceAccount', name: NAME, namespace: this.namespace }],
+    });
+    // Leader election only needs its own Lease, in its own namespace.
+    new k8s.KubeRole(this, 'LeaderElectionRole', {
+      metadata: meta(`${NAME}-leader-election`),
+      rules: [
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [LEADER_ELECTION_ID], verbs: ['get', 'update'] },
+      ],
+    });
+    new k8s.KubeRoleBinding(this, 'LeaderElectionRoleBinding', {
+      metadata: meta(`${NAME}-leader-election`),
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: `${NAME}-leader-election` },
+      subjects: [{ kind: 'ServiceAccount', name: NAME, namespace: this.namespace }],
+    });
+
+    this.deployment = new k8s.KubeDeployment(this, 'Deployment', {
+      metadata: meta(NAME),
+      spec: {
+        replicas: props.replicas ?? 2,
+        selector: { matchLabels: labels },
+        template: {
+          metadata: { labels },
+          spec: controllerPodSpec(this.namespace, props),
+        },
+      },
+    });
+    this.metricsService = new k8s.KubeService(this, 'MetricsService', {
+      metadata: meta(`${NAME}-metrics`),
+      spec: {
+        selector: labels,
+        ports: [{ name: 'metrics', port: METRICS_PORT, targetPort: k8s.IntOrString.fromString('metrics'), protocol: 'TCP' }],
+      },
+    });
+    this.node.addValidation({ validate: () => this.validateProps(props) });
+  }
+
+  private validateProps(props: ModelDeploymentControllerProps): string[] {
+    const errors: string[] = [];
+    const replicas = props.replicas ?? 2;
+    if (!Number.isInteger(replicas) || replicas < 1) errors.push(`'replicas' (${replicas}) must be an integer of at least 1`);
+    if (!isDns1123Label(this.namespace)) errors.push(`'namespace' (${JSON.stringify(this.namespace)}) must be a lowercase RFC 1123 label`);
+    if (props.watchNamespace !== undefined && !isDns1123Label(props.watchNamespace)) {
+      errors.push(`'watchNamespace' (${JSON.stringify(props.watchNamespace)}) must be a lowercase RFC 1123 label`);
+    }
+    return errors;
+  }
+}
+
+function isDns1123Label(value: string): boolean {
+  return value.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(value);
+}
+
+/**
+ * Read access to the records and to exactly the kinds the providers emit and the gateway kinds;
+ * `patch` on the records' status; events. No wildcards.
+ */
+function clusterRules(registry: ProviderRegistry | undefined): k8s.PolicyRule[] {
+  const catalog = registry ? registry._catalog() : defaultProviderCatalog();
+  const kinds: UpstreamKind[] = [];
+  for (const entry of catalog.entries) kinds.push(...(catalog.provider(entry.name)?.emittedKinds() ?? []));
+  kinds.push(...GATEWAY_KINDS);
+  const resourcesByGroup = new Map<string, Set<string>>();
+  for (const k of kinds) {
+    const group = k.apiVersion.includes('/') ? k.apiVersion.split('/')[0] : '';
+    if (!resourcesByGroup.has(group)) resourcesByGroup.set(group, new Set());
+    resourcesByGroup.get(group)!.add(k.resource);
+  }
+  const readUpstream = [...resourcesByGroup.keys()].sort().map((group) => ({
+    apiGroups: [group],
+    resources: [...resourcesByGroup.get(group)!].sort(),
+    verbs: ['get', 'list', 'watch'],
+  }));
+  return [
+    { apiGroups: ['airunway.ai'], resources: ['modeldeployments'], verbs: ['get', 'list', 'watch'] },
+    { apiGroups: ['airunway.ai'], resources: ['modeldeployments/status'], verbs: ['patch'] },
+    ...readUpstream,
+    { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+  ];
+}
+
+function controllerPodSpec(namespace: string, props: ModelDeploymentControllerProps): k8s.PodSpec {
+  const probe = (path: string): k8s.Probe => ({ httpGet: { path, port: k8s.IntOrString.fromString('health') }, periodSeconds: 10 });
+  const args = [
+    'controller',
+    '--leader-elect',
+    `--leader-election-namespace=${namespace}`,
+    `--leader-election-id=${LEADER_ELECTION_ID}`,
+    `--metrics-bind-address=:${METRICS_PORT}`,
+    `--health-probe-bind-address=:${HEALTH_PORT}`,
+    ...(props.watchNamespace !== undefined ? [`--namespace=${props.watchNamespace}`] : []),
+  ];
+  return {
+    serviceAccountName: NAME,
+    // The Pod Security Standard "restricted": non-root, no privilege escalation, no capabilities,
+    // the runtime's default seccomp profile.
+    securityContext: { runAsNonRoot: true, runAsUser: 65532, runAsGroup: 65532, seccompProfile: { type: 'RuntimeDefault' } },
+    terminationGracePeriodSeconds: 30,
+    containers: [{
+      name: 'controller',
+      image: props.image ?? ModelDeploymentController.DEFAULT_IMAGE,
+      args,
+      ports: [
+        { name: 'metrics', containerPort: METRICS_PORT, protocol: 'TCP' },
+        { name: 'health', containerPort: HEALTH_PORT, protocol: 'TCP' },
+      ],
+      livenessProbe: { ...probe('/healthz'), initialDelaySeconds: 15 },
+      readinessProbe: { ...probe('/readyz'), initialDelaySeconds: 5 },
+      resources: props.resources ?? {
+        requests: { cpu: k8s.Quantity.fromString('50m'), memory: k8s.Quantity.fromString('128Mi') },
+        limits: { cpu: k8s.Quantity.fromString('500m'), memory: k8s.Quantity.fromString('256Mi') },
+      },
+      securityContext: {
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+        capabilities: { drop: ['ALL'] },
+      },
+    }],
+  };
+}
