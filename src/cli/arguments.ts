@@ -9,6 +9,9 @@ export const USAGE = `Usage:
       Writes multi-document YAML to stdout, or one file per deployment under DIR.
   cdk8s-inference explain -f FILE [-f FILE ...] [ROUTING]
       Print the engine and provider chosen for each ModelDeployment, and why.
+  cdk8s-inference controller [--kubeconfig FILE] [--leader-elect] [FLAGS]
+      Run the in-cluster controller that keeps rendered ModelDeployment records' status true
+      (cdk8s-inference controller --help lists its flags).
 
 ROUTING (Gateway API Inference Extension):
   --gateway NAMESPACE/NAME            the Gateway that model routes attach to; turns routing on
@@ -24,10 +27,12 @@ export interface CliRouting {
 }
 
 export interface CliArguments {
-  readonly command: 'synth' | 'explain' | 'help';
+  readonly command: 'synth' | 'explain' | 'controller' | 'help';
   readonly files: string[];
   readonly outdir?: string;
   readonly routing: CliRouting;
+  /** The controller's own flags, parsed by the controller command. */
+  readonly controllerArgs?: readonly string[];
 }
 
 /** Parses `argv` (without node and script); throws UsageError on anything unexpected. */
@@ -36,6 +41,7 @@ export function parseArguments(argv: readonly string[]): CliArguments {
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     return { command: 'help', files: [], routing: {} };
   }
+  if (command === 'controller') return { command, files: [], routing: {}, controllerArgs: rest };
   if (command !== 'synth' && command !== 'explain') throw new UsageError(`unknown command "${command}"`);
   const files: string[] = [];
   let outdir: string | undefined;

@@ -1,4 +1,5 @@
 import { parseArguments, USAGE, UsageError } from './arguments';
+import { runControllerCommand } from './controller-command';
 import { runExplain } from './explain-command';
 import { CliIo, PROCESS_IO } from './io';
 import { runSynth } from './synth-command';
@@ -28,6 +29,8 @@ export async function main(argv: readonly string[], io: CliIo = PROCESS_IO): Pro
         return runSynth(args.files, args.outdir, args.routing, io);
       case 'explain':
         return runExplain(args.files, args.routing, io);
+      case 'controller':
+        return await runControllerCommand(args.controllerArgs ?? [], io);
     }
   } catch (e: any) {
     io.stderr(`internal error: ${e?.message ?? e}`);

@@ -1,0 +1,118 @@
+import type { Clock } from './clock';
+import { isConflict, isNotFound, KubeApi } from './kube-api';
+import type { Logger } from './logger';
+import type { CacheLookup } from './object-cache';
+import { kindKey, metaOf, ObjectRef, objectKey, splitRecordKey } from './object-key';
+import type { ReverseIndex } from './reverse-index';
+import { RECORD_KIND } from './watched-kinds';
+
+/**
+ * The status computation, as the status module provides it (`reconcileRecord` with the catalog
+ * bound): the record's status, the merge patch that makes it so (undefined when the stored status
+ * is already right) and every object it read.
+ */
+export type ComputeStatus = (record: any, lookup: (ref: ObjectRef) => any | undefined, now: Date) => {
+  readonly status: any;
+  readonly patch?: any;
+  readonly watched: readonly ObjectRef[];
+};
+
+/** What a reconcile asks of the queue: done, or again after the rate limiter's backoff. */
+export type RecordOutcome = { readonly result: 'success' } | { readonly result: 'requeue'; readonly reason: string };
+
+export interface RecordReconcilerOptions {
+  readonly api: KubeApi;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The cached record. */
+  readonly record: (namespace: string, name: string) => any | undefined;
+  /** Cached dependencies. */
+  readonly lookup: (ref: ObjectRef) => CacheLookup;
+  /** Called for each kind a status read that is not cached yet (to start caching it). */
+  readonly onUncachedKind?: (ref: ObjectRef) => void;
+  readonly computeStatus: ComputeStatus;
+  /** Whether a record is ours (`isRenderedRecord`). */
+  readonly isRendered: (record: any) => boolean;
+  readonly index: ReverseIndex;
+  /** Whether this process may write (it leads); checked right before every write. */
+  readonly canWrite: () => boolean;
+  /** Called after each status patch the API server accepted. */
+  readonly onPatched?: () => void;
+  /** Re-reads and recomputes this many times on 409 Conflict before failing. @default 5 */
+  readonly maxConflictRetries?: number;
+}
+
+/**
+ * One reconcile of one record: read it from the cache, compute its status from the cached
+ * objects, remember what it read (the reverse index), and patch `status` only when it changed.
+ *
+ * - a record that is gone or not ours is forgotten;
+ * - the patch carries the record's resourceVersion, so a status computed from a record that
+ *   changed meanwhile is refused (409): the record is read again from the API server and the
+ *   status recomputed;
+ * - 404 on the patch (deleted meanwhile) drops the record;
+ * - when a status read an object whose kind is not cached yet, nothing is written (a missing
+ *   object would be a guess) and the record is requeued.
+ */
+export class RecordReconciler {
+  public constructor(private readonly options: RecordReconcilerOptions) {}
+
+  public async reconcile(key: string): Promise<RecordOutcome> {
+    const { namespace, name } = splitRecordKey(key);
+    const o = this.options;
+    let record = o.record(namespace, name);
+    const maxRetries = o.maxConflictRetries ?? 5;
+    for (let attempt = 0; ; attempt++) {
+      if (!record || !o.isRendered(record)) {
+        o.index.remove(key);
+        return { result: 'success' };
+      }
+      const uncached = new Map<string, ObjectRef>();
+      const computed = o.computeStatus(
+        record,
+        (ref) => {
+          const found = o.lookup(ref);
+          if (!found.ready) uncached.set(kindKey(ref), ref);
+          return found.object;
+        },
+        new Date(o.clock.now()),
+      );
+      o.index.set(key, computed.watched.map(objectKey));
+      if (uncached.size > 0) {
+        for (const ref of uncached.values()) o.onUncachedKind?.(ref);
+        return { result: 'requeue', reason: `waiting for the cache of ${[...uncached.keys()].join(', ')}` };
+      }
+      if (computed.patch === undefined) return { result: 'success' };
+      if (!o.canWrite()) {
+        o.logger.debug('not the leader: status not written', { namespace, name });
+        return { result: 'success' };
+      }
+      try {
+        await o.api.patchStatus(RECORD_KIND, namespace, name, withPrecondition(computed.patch, record));
+        o.onPatched?.();
+        o.logger.debug('status updated', { namespace, name, phase: computed.status?.phase });
+        return { result: 'success' };
+      } catch (e) {
+        if (isNotFound(e)) {
+          o.index.remove(key);
+          return { result: 'success' };
+        }
+        if (!isConflict(e) || attempt >= maxRetries) throw e;
+        o.logger.debug('record changed while its status was computed; reading it again', { namespace, name });
+        try {
+          record = await o.api.get(RECORD_KIND, namespace, name);
+        } catch (err) {
+          if (!isNotFound(err)) throw err;
+          record = undefined;
+        }
+      }
+    }
+  }
+}
+
+/** The patch, made conditional on the record's resourceVersion (unless it already is). */
+function withPrecondition(patch: any, record: any): any {
+  const rv = metaOf(record).resourceVersion;
+  if (!rv || patch?.metadata?.resourceVersion !== undefined) return patch;
+  return { ...patch, metadata: { ...patch?.metadata, resourceVersion: rv } };
+}

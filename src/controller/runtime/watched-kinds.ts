@@ -1,0 +1,107 @@
+import { MODEL_DEPLOYMENT_KIND, ResourceKind } from './kube-api';
+import { kindKey } from './object-key';
+import { EngineType } from '../../api/engine';
+import type { InferenceProvider } from '../../api/inference-provider';
+import type { ResolvedDeployment } from '../../api/resolved-deployment';
+import { ServingMode } from '../../api/serving';
+import { LABEL_MANAGED_BY, LABEL_RENDERED_BY, MANAGED_BY_VALUE, RENDERED_BY_VALUE } from '../../core/labels';
+import type { ProviderCatalog } from '../../selection/provider-catalog';
+
+/** A kind the controller caches, and which of its objects. */
+export interface WatchedKind extends ResourceKind {
+  /** @default - every object of the kind */
+  readonly labelSelector?: string;
+}
+
+/** Objects the shipped providers and the gateway code create carry `airunway.ai/managed-by=airunway`. */
+export const MANAGED_BY_SELECTOR = `${LABEL_MANAGED_BY}=${MANAGED_BY_VALUE}`;
+
+/** The records the controller owns: ModelDeployments labelled `inference.cdk8s.io/rendered-by=cdk8s-inference`. */
+export const RECORD_KIND: WatchedKind = { ...MODEL_DEPLOYMENT_KIND, labelSelector: `${LABEL_RENDERED_BY}=${RENDERED_BY_VALUE}` };
+
+/**
+ * The routing objects a record's status reads: its HTTPRoute and InferencePool (ours, labelled)
+ * and the Gateway the route attaches to (not ours: every Gateway, read-only).
+ */
+export const ROUTING_KINDS: readonly WatchedKind[] = [
+  { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', resource: 'httproutes', labelSelector: MANAGED_BY_SELECTOR },
+  { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', resource: 'gateways' },
+  { apiVersion: 'inference.networking.k8s.io/v1', kind: 'InferencePool', resource: 'inferencepools', labelSelector: MANAGED_BY_SELECTOR },
+  { apiVersion: 'inference.networking.x-k8s.io/v1alpha2', kind: 'InferencePool', resource: 'inferencepools', labelSelector: MANAGED_BY_SELECTOR },
+];
+
+/**
+ * The kinds whose objects a status can be read from: of the kinds the catalog's providers emit
+ * (`emittedKinds()`), those whose group and kind some provider's `statusSource` names. Providers
+ * are asked with a sample deployment for every engine and serving mode; every emitted version of
+ * a named kind counts (the Dynamo provider emits DynamoGraphDeployment in v1alpha1 and v1beta1 and
+ * names either, by annotation). Services, PVCs and Jobs, which no status reads, are left out.
+ */
+export function statusSourceKinds(catalog: ProviderCatalog): WatchedKind[] {
+  const named = new Set<string>();
+  const emitted: ResourceKind[] = [];
+  for (const entry of catalog.entries) {
+    const provider = catalog.provider(entry.name);
+    if (!provider) continue;
+    emitted.push(...provider.emittedKinds());
+    for (const ref of probeStatusSources(provider)) named.add(groupKind(ref.apiVersion, ref.kind));
+  }
+  const out = new Map<string, WatchedKind>();
+  for (const k of emitted) {
+    if (named.has(groupKind(k.apiVersion, k.kind)) && !out.has(kindKey(k))) {
+      out.set(kindKey(k), { apiVersion: k.apiVersion, kind: k.kind, resource: k.resource, labelSelector: MANAGED_BY_SELECTOR });
+    }
+  }
+  return [...out.values()].sort((a, b) => (kindKey(a) < kindKey(b) ? -1 : 1));
+}
+
+/** Every kind the controller caches besides the records: status sources, then routing. */
+export function dependencyKinds(catalog: ProviderCatalog): WatchedKind[] {
+  const out = new Map<string, WatchedKind>();
+  for (const k of [...statusSourceKinds(catalog), ...ROUTING_KINDS]) if (!out.has(kindKey(k))) out.set(kindKey(k), k);
+  return [...out.values()];
+}
+
+/**
+ * The resource (plural) of a kind some provider emits, for a kind a reconcile names that is not
+ * cached yet.
+ */
+export function emittedKind(catalog: ProviderCatalog, apiVersion: string, kind: string): WatchedKind | undefined {
+  for (const entry of catalog.entries) {
+    const found = catalog.provider(entry.name)?.emittedKinds().find((k) => k.apiVersion === apiVersion && k.kind === kind);
+    if (found) return { apiVersion, kind, resource: found.resource, labelSelector: MANAGED_BY_SELECTOR };
+  }
+  return undefined;
+}
+
+function probeStatusSources(provider: InferenceProvider): Array<{ apiVersion: string; kind: string }> {
+  const refs: Array<{ apiVersion: string; kind: string }> = [];
+  for (const engineType of Object.values(EngineType)) {
+    for (const servingMode of Object.values(ServingMode)) {
+      const sample: ResolvedDeployment = {
+        name: 'sample',
+        namespace: 'default',
+        labels: {},
+        annotations: {},
+        spec: { model: { id: 'sample/model' }, engine: { type: engineType }, provider: { name: provider.name }, serving: { mode: servingMode } },
+        engineType,
+        servingMode,
+        providerName: provider.name,
+        engineSelectedReason: '',
+        providerSelectedReason: '',
+      };
+      try {
+        const ref = provider.statusSource(sample);
+        if (ref) refs.push(ref);
+      } catch {
+        // A provider that cannot describe a sample names nothing for it.
+      }
+    }
+  }
+  return refs;
+}
+
+function groupKind(apiVersion: string, kind: string): string {
+  const slash = apiVersion.lastIndexOf('/');
+  return `${slash < 0 ? '' : apiVersion.slice(0, slash)}/${kind}`;
+}

@@ -1,0 +1,45 @@
+import { kindKey } from '../../../src/controller/runtime/object-key';
+import { dependencyKinds, emittedKind, RECORD_KIND, statusSourceKinds } from '../../../src/controller/runtime/watched-kinds';
+import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
+
+describe('watched kinds', () => {
+  test('status sources: every emitted kind some provider reads status from, in every version it emits', () => {
+    expect(statusSourceKinds(defaultProviderCatalog()).map(kindKey)).toEqual([
+      'apps/v1 Deployment',
+      'kaito.sh/v1beta1 Workspace',
+      'nvidia.com/v1alpha1 DynamoGraphDeployment',
+      'nvidia.com/v1beta1 DynamoGraphDeployment',
+      'ray.io/v1 RayService',
+    ]);
+  });
+
+  test('our objects are selected by airunway.ai/managed-by; Gateways (not ours) are all read', () => {
+    const kinds = dependencyKinds(defaultProviderCatalog());
+    expect(kinds.map((k) => `${kindKey(k)} ${k.resource} ${k.labelSelector ?? '-'}`)).toEqual([
+      'apps/v1 Deployment deployments airunway.ai/managed-by=airunway',
+      'kaito.sh/v1beta1 Workspace workspaces airunway.ai/managed-by=airunway',
+      'nvidia.com/v1alpha1 DynamoGraphDeployment dynamographdeployments airunway.ai/managed-by=airunway',
+      'nvidia.com/v1beta1 DynamoGraphDeployment dynamographdeployments airunway.ai/managed-by=airunway',
+      'ray.io/v1 RayService rayservices airunway.ai/managed-by=airunway',
+      'gateway.networking.k8s.io/v1 HTTPRoute httproutes airunway.ai/managed-by=airunway',
+      'gateway.networking.k8s.io/v1 Gateway gateways -',
+      'inference.networking.k8s.io/v1 InferencePool inferencepools airunway.ai/managed-by=airunway',
+      'inference.networking.x-k8s.io/v1alpha2 InferencePool inferencepools airunway.ai/managed-by=airunway',
+    ]);
+    expect(kinds.map((k) => k.kind)).not.toContain('Service');
+  });
+
+  test('records are ModelDeployments labelled rendered-by cdk8s-inference', () => {
+    expect(RECORD_KIND).toEqual({
+      apiVersion: 'airunway.ai/v1alpha1',
+      kind: 'ModelDeployment',
+      resource: 'modeldeployments',
+      labelSelector: 'inference.cdk8s.io/rendered-by=cdk8s-inference',
+    });
+  });
+
+  test('an emitted kind can be resolved later (a status names it); others cannot', () => {
+    expect(emittedKind(defaultProviderCatalog(), 'v1', 'Service')).toEqual(expect.objectContaining({ resource: 'services' }));
+    expect(emittedKind(defaultProviderCatalog(), 'example.com/v1', 'Widget')).toBeUndefined();
+  });
+});
