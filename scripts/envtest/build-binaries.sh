@@ -52,7 +52,12 @@ if [ ! -x "$assets/kube-apiserver" ]; then
     sed -n 's#^[[:space:]]*\(k8s\.io/[a-z0-9-]*\) => \./staging/src/k8s\.io/[a-z0-9-]*$#replace \1 => \1 '"$staging_version"'#p' "$gomod"
   } >> go.mod
   # No `go mod tidy`: nothing in this module imports Kubernetes, so tidy would drop the pin.
-  go build -trimpath -ldflags "-s -w" -o "$assets/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver
+  # The version Kubernetes' own build stamps (hack/lib/version.sh); without it /version reports
+  # gitVersion "v0.0.0-master+$Format:%H$", which clients that parse the server version trip on.
+  minor="${KUBERNETES_VERSION#*.}"; minor="${minor%%.*}"
+  version_pkg=k8s.io/component-base/version
+  go build -trimpath -ldflags "-s -w -X $version_pkg.gitVersion=v$KUBERNETES_VERSION -X $version_pkg.gitMajor=${KUBERNETES_VERSION%%.*} -X $version_pkg.gitMinor=$minor -X $version_pkg.gitTreeState=clean" \
+    -o "$assets/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver
 fi
 
 if [ ! -x "$assets/etcd" ]; then
