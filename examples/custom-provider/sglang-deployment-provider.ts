@@ -90,7 +90,7 @@ export class SglangDeploymentProvider extends InferenceProvider {
               args,
               ports: [{ name: 'http', containerPort: SGLANG_PORT }],
               readinessProbe: { httpGet: { path: '/health', port: k8s.IntOrString.fromNumber(SGLANG_PORT) } },
-              resources: { limits: { 'nvidia.com/gpu': k8s.Quantity.fromNumber(gpus) } },
+              resources: { limits: { 'nvidia.com/gpu': k8s.Quantity.fromString(String(gpus)) } },
             }],
           },
         },

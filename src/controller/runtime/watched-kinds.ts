@@ -20,14 +20,16 @@ export const MANAGED_BY_SELECTOR = `${LABEL_MANAGED_BY}=${MANAGED_BY_VALUE}`;
 export const RECORD_KIND: WatchedKind = { ...MODEL_DEPLOYMENT_KIND, labelSelector: `${LABEL_RENDERED_BY}=${RENDERED_BY_VALUE}` };
 
 /**
- * The routing objects a record's status reads: its HTTPRoute and InferencePool (ours, labelled)
- * and the Gateway the route attaches to (not ours: every Gateway, read-only).
+ * The routing objects a record's status reads: its HTTPRoute, the InferencePool the route sends
+ * to and the Gateway it attaches to. None is selected by our label: the route may be the user's
+ * own (`spec.gateway.httpRouteRef`), the pool the provider's own (Dynamo's `<md>-pool`), and the
+ * Gateway is never ours. All are read-only.
  */
 export const ROUTING_KINDS: readonly WatchedKind[] = [
-  { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', resource: 'httproutes', labelSelector: MANAGED_BY_SELECTOR },
+  { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', resource: 'httproutes' },
   { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', resource: 'gateways' },
-  { apiVersion: 'inference.networking.k8s.io/v1', kind: 'InferencePool', resource: 'inferencepools', labelSelector: MANAGED_BY_SELECTOR },
-  { apiVersion: 'inference.networking.x-k8s.io/v1alpha2', kind: 'InferencePool', resource: 'inferencepools', labelSelector: MANAGED_BY_SELECTOR },
+  { apiVersion: 'inference.networking.k8s.io/v1', kind: 'InferencePool', resource: 'inferencepools' },
+  { apiVersion: 'inference.networking.x-k8s.io/v1alpha2', kind: 'InferencePool', resource: 'inferencepools' },
 ];
 
 /**

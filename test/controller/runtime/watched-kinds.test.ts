@@ -13,7 +13,7 @@ describe('watched kinds', () => {
     ]);
   });
 
-  test('our objects are selected by airunway.ai/managed-by; Gateways (not ours) are all read', () => {
+  test('our workload objects are selected by airunway.ai/managed-by; routing objects (a user route, a provider pool, Gateways) are all read', () => {
     const kinds = dependencyKinds(defaultProviderCatalog());
     expect(kinds.map((k) => `${kindKey(k)} ${k.resource} ${k.labelSelector ?? '-'}`)).toEqual([
       'apps/v1 Deployment deployments airunway.ai/managed-by=airunway',
@@ -21,10 +21,10 @@ describe('watched kinds', () => {
       'nvidia.com/v1alpha1 DynamoGraphDeployment dynamographdeployments airunway.ai/managed-by=airunway',
       'nvidia.com/v1beta1 DynamoGraphDeployment dynamographdeployments airunway.ai/managed-by=airunway',
       'ray.io/v1 RayService rayservices airunway.ai/managed-by=airunway',
-      'gateway.networking.k8s.io/v1 HTTPRoute httproutes airunway.ai/managed-by=airunway',
+      'gateway.networking.k8s.io/v1 HTTPRoute httproutes -',
       'gateway.networking.k8s.io/v1 Gateway gateways -',
-      'inference.networking.k8s.io/v1 InferencePool inferencepools airunway.ai/managed-by=airunway',
-      'inference.networking.x-k8s.io/v1alpha2 InferencePool inferencepools airunway.ai/managed-by=airunway',
+      'inference.networking.k8s.io/v1 InferencePool inferencepools -',
+      'inference.networking.x-k8s.io/v1alpha2 InferencePool inferencepools -',
     ]);
     expect(kinds.map((k) => k.kind)).not.toContain('Service');
   });
