@@ -106,4 +106,11 @@ const bench = project.addTask('bench', {
 });
 bench.prependSpawn(project.compileTask);
 
+// Controller benchmark on the envtest API server (prints figures; not part of the tests).
+const benchController = project.addTask('bench:controller', {
+  description: 'Controller benchmark: 5,000 ModelDeployments on a real API server; change-to-status latency, patches, RSS',
+  exec: 'ts-node --project test/tsconfig.json scripts/benchmark-controller.ts',
+});
+benchController.prependSpawn(project.compileTask);
+
 project.synth();

@@ -1,0 +1,255 @@
+/**
+ * Benchmark of the status controller on a real API server (not a timed test):
+ *
+ *   npx projen bench:controller            # compiles, then runs this script
+ *   BENCH_DEPLOYMENTS=5000 BENCH_CHANGES=1000 npx ts-node --project test/tsconfig.json scripts/benchmark-controller.ts
+ *
+ * Starts the envtest control plane (test/envtest: etcd + kube-apiserver on 127.0.0.1), installs
+ * the ModelDeployment CRD, creates N rendered vLLM deployments (the record and its Deployment, as
+ * the library synthesizes them), then runs the controller as users do — the compiled
+ * `bin/cdk8s-inference controller` in its own process — and prints:
+ *
+ * - initial sync: time until every record has a status, and reconciles per second;
+ * - latency from an upstream status change (a Deployment's /status patched to Available) to the
+ *   record's status showing it, seen on a watch of the records: p50, p99, max over M changes made
+ *   a few at a time;
+ * - status patches per change (must be 1) and per unchanged resync (must be 0), from the
+ *   controller's own `cdk8s_inference_status_patches_total`;
+ * - reconciles per second over a full resync of every record;
+ * - the controller process's peak RSS (VmHWM).
+ */
+import { ChildProcess, spawn } from 'child_process';
+import * as fs from 'fs';
+import * as http from 'http';
+import * as https from 'https';
+import * as net from 'net';
+import * as path from 'path';
+import { App, Chart } from 'cdk8s';
+import { EngineType, ModelDeployment } from '../src';
+import { modelDeploymentCrd } from '../src/controller/crds';
+import { ControlPlane } from '../test/envtest/control-plane';
+import { KubeClient, KubeObject } from '../test/envtest/kube-client';
+
+const DEPLOYMENTS = Number(process.env.BENCH_DEPLOYMENTS ?? 5000);
+const CHANGES = Number(process.env.BENCH_CHANGES ?? 1000);
+/** Changes in flight at once: a steady trickle, so the figure is latency, not queueing. */
+const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 4);
+const SYNC_PERIOD_SECONDS = Number(process.env.BENCH_SYNC_PERIOD_SECONDS ?? 40);
+const NAMESPACE = 'bench';
+const ROOT = path.resolve(__dirname, '..');
+
+interface Timed<T> {
+  readonly value: T;
+  readonly ms: number;
+}
+
+async function timed<T>(f: () => Promise<T>): Promise<Timed<T>> {
+  const t0 = performance.now();
+  const value = await f();
+  return { value, ms: performance.now() - t0 };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs `f` over `items` with at most `limit` at once. */
+async function pool<T>(items: T[], limit: number, f: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: limit }, async () => {
+    while (next < items.length) await f(items[next++]);
+  }));
+}
+
+/** The records and Deployments of N vLLM deployments, as `cdk8s synth` writes them. */
+function synthesizeFleet(n: number): { records: KubeObject[]; deployments: KubeObject[] } {
+  const app = new App();
+  const chart = new Chart(app, 'bench', { namespace: NAMESPACE });
+  for (let i = 0; i < n; i++) {
+    new ModelDeployment(chart, `m${i}`, {
+      model: { id: `Qwen/Qwen3-${i}` },
+      provider: { name: 'vllm' },
+      engine: { engineType: EngineType.VLLM },
+      resources: { gpu: { count: 1 } },
+    });
+  }
+  const objects = chart.toJson() as KubeObject[];
+  return {
+    records: objects.filter((o) => o.kind === 'ModelDeployment'),
+    deployments: objects.filter((o) => o.kind === 'Deployment'),
+  };
+}
+
+/** Scrapes the controller's /metrics and sums the samples of one metric. */
+async function metric(port: number, name: string): Promise<number> {
+  const text = await new Promise<string>((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path: '/metrics' }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve(body));
+    }).on('error', reject);
+  });
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
+
+/** A watch on the records of the namespace: calls `onEvent` for each event, until `stop()`. */
+function watchRecords(cp: ControlPlane, resourceVersion: string, onEvent: (obj: any) => void): { stop(): void } {
+  const url = new URL(`${cp.baseUrl}/apis/airunway.ai/v1alpha1/namespaces/${NAMESPACE}/modeldeployments`);
+  url.searchParams.set('watch', 'true');
+  url.searchParams.set('resourceVersion', resourceVersion);
+  url.searchParams.set('allowWatchBookmarks', 'true');
+  const req = https.get(url, { ca: cp.caPem, headers: { Authorization: `Bearer ${cp.adminToken}` } }, (res) => {
+    let buffer = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      buffer += chunk;
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        if (line.trim()) onEvent(JSON.parse(line).object);
+      }
+    });
+  });
+  req.on('error', () => undefined);
+  return { stop: () => req.destroy() };
+}
+
+function peakRssMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+async function waitUntil(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function run(): Promise<void> {
+  const bin = path.join(ROOT, 'lib', 'cli', 'main.js');
+  if (!fs.existsSync(bin)) throw new Error('lib/ is missing: run `npx projen compile` first (npx projen bench:controller does)');
+  console.log(`node ${process.version}, ${DEPLOYMENTS} ModelDeployments, ${CHANGES} status changes (${IN_FLIGHT} in flight)`);
+  const cp = await ControlPlane.start();
+  let controller: ChildProcess | undefined;
+  try {
+    const client: KubeClient = cp.client();
+    await client.create(modelDeploymentCrd() as KubeObject);
+    await waitUntil('the ModelDeployment CRD', 60_000, async () => {
+      const crd: any = await client.get({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'modeldeployments.airunway.ai' });
+      return (crd.status?.conditions ?? []).some((c: any) => c.type === 'Established' && c.status === 'True');
+    });
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+
+    const fleet = synthesizeFleet(DEPLOYMENTS);
+    const created = await timed(() => pool([...fleet.records, ...fleet.deployments], 16, async (o) => {
+      await client.create(o);
+    }));
+    console.log(`created ${fleet.records.length} records and ${fleet.deployments.length} Deployments in ${(created.ms / 1000).toFixed(1)} s`);
+
+    const metricsPort = await freePort();
+    const healthPort = await freePort();
+    const kubeconfig = cp.writeKubeconfig();
+    const started = performance.now();
+    controller = spawn(process.execPath, [
+      path.join(ROOT, 'bin', 'cdk8s-inference'), 'controller',
+      '--kubeconfig', kubeconfig,
+      '--namespace', NAMESPACE,
+      '--metrics-bind-address', `127.0.0.1:${metricsPort}`,
+      '--health-probe-bind-address', `127.0.0.1:${healthPort}`,
+      '--sync-period', `${SYNC_PERIOD_SECONDS}s`,
+    ], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const logs: string[] = [];
+    controller.stderr!.on('data', (c) => logs.push(String(c)));
+    controller.once('exit', (code) => {
+      if (code !== null && code !== 0) console.error(`controller exited ${code}:\n${logs.join('').slice(-4000)}`);
+    });
+
+    const recordsRef = { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', namespace: NAMESPACE };
+    await waitUntil('every record to have a status', 600_000, async () => {
+      const list = await client.list<any>(recordsRef);
+      return list.items.every((r) => r.status?.phase);
+    });
+    const syncMs = performance.now() - started;
+    const initialReconciles = await metric(metricsPort, 'controller_runtime_reconcile_total');
+    console.log(`initial sync: every record has a status ${(syncMs / 1000).toFixed(1)} s after the controller started ` +
+      `(${initialReconciles} reconciles, ${(initialReconciles / (syncMs / 1000)).toFixed(0)} reconciles/s including start-up)`);
+
+    // Latency: patch a Deployment's status to Available, wait for its record to say Running.
+    const list = await client.list<any>(recordsRef);
+    const waiting = new Map<string, (t: number) => void>();
+    const watch = watchRecords(cp, list.metadata.resourceVersion, (obj) => {
+      if (obj?.status?.phase === 'Running') waiting.get(obj.metadata.name)?.(performance.now());
+    });
+    const patchesBefore = await metric(metricsPort, 'cdk8s_inference_status_patches_total');
+    const names = fleet.deployments.slice(0, CHANGES).map((d) => d.metadata!.name as string);
+    const latencies: number[] = [];
+    await pool(names, IN_FLIGHT, async (name) => {
+      const seen = new Promise<number>((resolve) => waiting.set(name, resolve));
+      const t0 = performance.now();
+      await client.patchStatus({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: NAMESPACE, name }, {
+        status: { replicas: 1, readyReplicas: 1, availableReplicas: 1, conditions: [{ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'ok' }] },
+      }, 'merge');
+      const t1 = await Promise.race([seen, new Promise<number>((_, reject) => setTimeout(() => reject(new Error(`no Running status for ${name} within 30 s`)), 30_000))]);
+      waiting.delete(name);
+      latencies.push(t1 - t0);
+    });
+    watch.stop();
+    // Let the controller's own echo reconciles (its patch comes back as a watch event) settle.
+    await new Promise((r) => setTimeout(r, 2000));
+    const patchesAfterChanges = await metric(metricsPort, 'cdk8s_inference_status_patches_total');
+    latencies.sort((a, b) => a - b);
+    console.log(`change -> status latency over ${latencies.length} changes: p50 ${percentile(latencies, 50).toFixed(1)} ms, ` +
+      `p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${latencies[latencies.length - 1].toFixed(1)} ms`);
+    console.log(`status patches per change: ${((patchesAfterChanges - patchesBefore) / CHANGES).toFixed(3)} (${patchesAfterChanges - patchesBefore} for ${CHANGES})`);
+
+    // An unchanged resync: every record is reconciled again and nothing is written.
+    const reconcilesBefore = await metric(metricsPort, 'controller_runtime_reconcile_total');
+    const resyncStart = performance.now();
+    await waitUntil('a full resync', (SYNC_PERIOD_SECONDS + 120) * 1000, async () =>
+      (await metric(metricsPort, 'controller_runtime_reconcile_total')) - reconcilesBefore >= DEPLOYMENTS);
+    const resyncMs = performance.now() - resyncStart;
+    await new Promise((r) => setTimeout(r, 2000));
+    const reconcilesAfter = await metric(metricsPort, 'controller_runtime_reconcile_total');
+    const patchesAfterResync = await metric(metricsPort, 'cdk8s_inference_status_patches_total');
+    const reconcileSeconds = await metric(metricsPort, 'controller_runtime_reconcile_time_seconds_sum');
+    const reconcileCount = await metric(metricsPort, 'controller_runtime_reconcile_time_seconds_count');
+    console.log(`unchanged resync: ${reconcilesAfter - reconcilesBefore} reconciles, ${patchesAfterResync - patchesAfterChanges} status patches ` +
+      `(resync reached after ${(resyncMs / 1000).toFixed(1)} s, sync period ${SYNC_PERIOD_SECONDS} s)`);
+    console.log(`reconcile time: mean ${((reconcileSeconds / reconcileCount) * 1000).toFixed(2)} ms over ${reconcileCount} reconciles ` +
+      `(${(reconcileCount / reconcileSeconds).toFixed(0)} reconciles/s of work per worker)`);
+    console.log(`controller peak RSS: ${peakRssMiB(controller.pid!).toFixed(0)} MiB`);
+  } finally {
+    if (controller && controller.exitCode === null) {
+      controller.kill('SIGTERM');
+      await new Promise((r) => controller!.once('exit', r));
+    }
+    await cp.stop();
+  }
+}
+
+run().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(`benchmark failed: ${(e as Error).message}`);
+    process.exit(1);
+  },
+);
