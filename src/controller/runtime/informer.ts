@@ -3,6 +3,9 @@ import { errorFromStatus, isGone, isNotFound, KubeApi, ResourceKind, WatchHandle
 import { errorText, Logger } from './logger';
 import { kindKey, metaOf } from './object-key';
 
+/** kubectl's client-side-apply annotation: a full copy of the object, needed by no status. */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
 /**
  * What happened to a cached object: `add`, `update` and `delete` as the watch (or a relist's
  * difference) reports them; `resync` for an object a relist found unchanged, re-delivered so that
@@ -304,12 +307,23 @@ export class Informer {
     }
   }
 
-  /** List items of built-in kinds carry no apiVersion/kind: fill them in. */
+  /**
+   * What the cache keeps of an object: list items of built-in kinds carry no apiVersion/kind, so
+   * they are filled in; `metadata.managedFields` and kubectl's last-applied annotation, which no
+   * status reads and which are often most of an object's size, are dropped (controller-runtime's
+   * cache does the same).
+   */
   private complete(obj: any): any {
-    if (obj && typeof obj === 'object' && (obj.apiVersion === undefined || obj.kind === undefined)) {
-      return { apiVersion: this.options.kind.apiVersion, kind: this.options.kind.kind, ...obj };
+    if (!obj || typeof obj !== 'object') return obj;
+    const out = obj.apiVersion === undefined || obj.kind === undefined
+      ? { apiVersion: this.options.kind.apiVersion, kind: this.options.kind.kind, ...obj }
+      : obj;
+    const meta = out.metadata;
+    if (meta && typeof meta === 'object') {
+      if (meta.managedFields !== undefined) delete meta.managedFields;
+      if (meta.annotations && typeof meta.annotations === 'object' && LAST_APPLIED in meta.annotations) delete meta.annotations[LAST_APPLIED];
     }
-    return obj;
+    return out;
   }
 
   private clearAsAbsent(): void {

@@ -51,6 +51,30 @@ describe('Informer', () => {
     expect(informer.get('ml', 'not-ours')).toBeUndefined();
   });
 
+  test('drops managedFields and kubectl last-applied-configuration from cached objects, listed or watched', async () => {
+    const { api, informer } = setup();
+    const heavy = (name: string) => deployment(name, {
+      metadata: {
+        name,
+        namespace: 'ml',
+        labels: { 'airunway.ai/managed-by': 'airunway' },
+        annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"big":true}', 'team': 'ml' },
+        managedFields: [{ manager: 'kubectl', operation: 'Apply' }],
+      },
+    });
+    api.put(DEPLOYMENT, heavy('listed'));
+    informer.start();
+    await settle();
+    api.put(DEPLOYMENT, heavy('watched'));
+    await settle();
+    for (const name of ['listed', 'watched']) {
+      const cached = informer.get('ml', name);
+      expect(cached.metadata.managedFields).toBeUndefined();
+      expect(cached.metadata.annotations).toEqual({ team: 'ml' });
+      expect(cached.spec).toEqual({ replicas: 1 });
+    }
+  });
+
   test('applies watch events to the cache and follows their resourceVersions and bookmarks', async () => {
     const { api, informer, events } = setup();
     informer.start();
