@@ -52,19 +52,29 @@ export interface RecordReconcilerOptions {
  *   status recomputed;
  * - 404 on the patch (deleted meanwhile) drops the record;
  * - when a status read an object whose kind is not cached yet, nothing is written (a missing
- *   object would be a guess) and the record is requeued.
+ *   object would be a guess) and the record is requeued;
+ * - the record a status patch returned is used instead of the cached one until the cache holds
+ *   that version or a newer one (client-go's mutation cache): a reconcile that follows its own
+ *   write before the record's watch event (ms, or seconds while the records' watch reconnects)
+ *   compares the new status with what it wrote, not with the status before its write — otherwise
+ *   a status changing back to the cached one (A → B → A) would be skipped as "already so" and
+ *   the record would keep B until its next event.
  */
 export class RecordReconciler {
+  /** Per record key: the record as the last accepted status patch returned it, while newer than the cache. */
+  private readonly written = new Map<string, any>();
+
   public constructor(private readonly options: RecordReconcilerOptions) {}
 
   public async reconcile(key: string): Promise<RecordOutcome> {
     const { namespace, name } = splitRecordKey(key);
     const o = this.options;
-    let record = o.record(namespace, name);
+    let record = this.current(key, o.record(namespace, name));
     const maxRetries = o.maxConflictRetries ?? 5;
     for (let attempt = 0; ; attempt++) {
       if (!record || !o.isRendered(record)) {
         o.index.remove(key);
+        this.written.delete(key);
         return { result: 'success' };
       }
       const uncached = new Map<string, ObjectRef>();
@@ -88,13 +98,15 @@ export class RecordReconciler {
         return { result: 'success' };
       }
       try {
-        await o.api.patchStatus(RECORD_KIND, namespace, name, withPrecondition(computed.patch, record));
+        const patched = await o.api.patchStatus(RECORD_KIND, namespace, name, withPrecondition(computed.patch, record));
+        this.remember(key, patched, o.record(namespace, name));
         o.onPatched?.();
         o.logger.debug('status updated', { namespace, name, phase: computed.status?.phase });
         return { result: 'success' };
       } catch (e) {
         if (isNotFound(e)) {
           o.index.remove(key);
+          this.written.delete(key);
           return { result: 'success' };
         }
         if (!isConflict(e) || attempt >= maxRetries) throw e;
@@ -108,6 +120,44 @@ export class RecordReconciler {
       }
     }
   }
+
+  /**
+   * The record to reconcile: the cached one, unless this reconciler's last status patch returned
+   * a newer version than the cache holds (the cache has not seen the write yet).
+   */
+  private current(key: string, cached: any): any {
+    const written = this.written.get(key);
+    if (written === undefined) return cached;
+    const order = cached ? compareResourceVersions(metaOf(written).resourceVersion, metaOf(cached).resourceVersion) : undefined;
+    if (order !== undefined && order > 0) return written;
+    this.written.delete(key);
+    return cached;
+  }
+
+  /** Keeps what a status patch returned (without managedFields, as the cache) while the cache is older. */
+  private remember(key: string, patched: any, cached: any): void {
+    const order = patched && cached ? compareResourceVersions(metaOf(patched).resourceVersion, metaOf(cached).resourceVersion) : undefined;
+    if (order === undefined || order <= 0) {
+      this.written.delete(key);
+      return;
+    }
+    const { managedFields: _, ...metadata } = patched.metadata;
+    this.written.set(key, { ...patched, metadata });
+  }
+}
+
+/**
+ * Orders two resourceVersions: negative when `a` is older than `b`, 0 when equal, positive when
+ * newer; undefined when either is not a decimal integer. The API server's are etcd revisions,
+ * which order writes (client-go's mutation cache compares them the same way); anything else is
+ * treated as unordered, and the cache is trusted.
+ */
+export function compareResourceVersions(a: string, b: string): number | undefined {
+  if (!/^\d+$/.test(a) || !/^\d+$/.test(b)) return undefined;
+  const x = a.replace(/^0+(?=\d)/, '');
+  const y = b.replace(/^0+(?=\d)/, '');
+  if (x.length !== y.length) return x.length < y.length ? -1 : 1;
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** The patch, made conditional on the record's resourceVersion (unless it already is). */
