@@ -1,0 +1,12 @@
+/**
+ * Entry point of a controller process spawned by the envtest controller tests
+ * (controller-status-process.ts): `node -r ts-node/register/transpile-only controller-status-launcher.ts
+ * controller [FLAGS]` runs `cdk8s-inference controller` from the sources, so the tests do not
+ * depend on a prior `npx projen compile`. @kubernetes/client-node is ESM-only; Node 24 loads it
+ * with `require`, which is how src/controller/runtime/kube-client.ts loads it.
+ */
+import { main } from '../../src/cli/main';
+
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});
