@@ -44,11 +44,36 @@ export interface InvalidRecord {
  * the re-validation). Never throws: an unexpected failure of a stage is an error of the record.
  */
 export function readRecord(record: unknown, catalog: ProviderCatalog): ValidRecord | InvalidRecord {
+  const memo = memoKey(record);
+  let byUid = memos.get(catalog);
+  const hit = memo && byUid?.get(memo.uid);
+  if (hit && hit.fingerprint === memo.fingerprint) return hit.result;
+  let result: ValidRecord | InvalidRecord;
   try {
-    return readChecked(record, catalog);
+    result = readChecked(record, catalog);
   } catch (e) {
-    return failed([internalError('<root>', `the record could not be validated: ${errorText(e)}`)]);
+    result = failed([internalError('<root>', `the record could not be validated: ${errorText(e)}`)]);
   }
+  if (memo) {
+    if (!byUid) memos.set(catalog, (byUid = new Map()));
+    byUid.set(memo.uid, { fingerprint: memo.fingerprint, result });
+  }
+  return result;
+}
+
+/**
+ * Re-validation runs the whole synth pipeline (schema, defaulting, CEL selection, the provider's
+ * checks): milliseconds per record, while the rest of a status reconcile is far cheaper. Its
+ * result depends only on what it reads, so it is kept per record (by uid) for as long as the name,
+ * namespace, labels, annotations and spec stay the same.
+ */
+const memos = new WeakMap<ProviderCatalog, Map<string, { fingerprint: string; result: ValidRecord | InvalidRecord }>>();
+
+function memoKey(record: unknown): { uid: string; fingerprint: string } | undefined {
+  if (!isJsonObject(record) || !isJsonObject(record.metadata)) return undefined;
+  const { uid, name, namespace, labels, annotations } = record.metadata;
+  if (typeof uid !== 'string' || uid === '') return undefined;
+  return { uid, fingerprint: JSON.stringify([name, namespace, labels ?? null, annotations ?? null, record.spec ?? null]) };
 }
 
 function readChecked(record: unknown, catalog: ProviderCatalog): ValidRecord | InvalidRecord {

@@ -48,6 +48,22 @@ describe('readRecord', () => {
     });
   });
 
+  test('re-validation is kept per record until its name, labels, annotations or spec change', () => {
+    const record = recordOf(vllmDeployment());
+    const first = readRecord(record, catalog);
+    expect(readRecord(structuredClone(record), catalog)).toBe(first);
+    const relabelled = structuredClone(record);
+    relabelled.metadata.labels.team = 'ml';
+    expect(readRecord(relabelled, catalog)).not.toBe(first);
+    const broken = structuredClone(record);
+    broken.spec.engine.type = 'sglang';
+    expect(readRecord(broken, catalog).errors).toEqual([expect.stringContaining('spec.engine.type')]);
+    // A record without a uid (not from an API server) is validated every time.
+    const { uid: _uid, ...withoutUid } = record.metadata;
+    const anonymous = { ...record, metadata: withoutUid };
+    expect(readRecord(anonymous, catalog)).not.toBe(readRecord(anonymous, catalog));
+  });
+
   test('a record the construct rendered reads back with the reasons of its annotations', () => {
     const { record } = rendered({ model: { id: 'Qwen/Qwen3-0.6B' }, resources: { gpu: { count: 1 } } });
     const read = readRecord(record, catalog);
