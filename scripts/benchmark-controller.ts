@@ -3,6 +3,7 @@
  *
  *   npx projen bench:controller            # compiles, then runs this script
  *   BENCH_DEPLOYMENTS=5000 BENCH_CHANGES=1000 npx ts-node --project test/tsconfig.json scripts/benchmark-controller.ts
+ *   BENCH_CONTROLLER_NODE_OPTIONS='--max-old-space-size=256' ...   # Node flags of the controller process
  *
  * Starts the envtest control plane (test/envtest: etcd + kube-apiserver on 127.0.0.1), installs
  * the ModelDeployment CRD, creates N rendered vLLM deployments (the record and its Deployment, as
@@ -176,7 +177,11 @@ async function run(): Promise<void> {
       '--metrics-bind-address', `127.0.0.1:${metricsPort}`,
       '--health-probe-bind-address', `127.0.0.1:${healthPort}`,
       '--sync-period', `${SYNC_PERIOD_SECONDS}s`,
-    ], { stdio: ['ignore', 'ignore', 'pipe'] });
+    ], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      // Node flags for the controller process alone, e.g. heap limits (BENCH_CONTROLLER_NODE_OPTIONS).
+      env: { ...process.env, NODE_OPTIONS: process.env.BENCH_CONTROLLER_NODE_OPTIONS ?? '' },
+    });
     const logs: string[] = [];
     controller.stderr!.on('data', (c) => logs.push(String(c)));
     controller.once('exit', (code) => {

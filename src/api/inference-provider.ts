@@ -105,6 +105,16 @@ export abstract class InferenceProvider {
   }
 
   /**
+   * Annotations the ModelDeployment record carries for this deployment, so that the in-cluster
+   * controller — which runs the providers with their default settings — reads the same objects
+   * as this provider's settings produced (e.g. Dynamo's API version).
+   * @default - none
+   */
+  public recordAnnotations(_deployment: ResolvedDeployment): { [key: string]: string } {
+    return {};
+  }
+
+  /**
    * The upstream object whose status the controller maps (`mapStatus`) for this deployment.
    * @returns undefined when the provider has no status mapping
    */

@@ -348,6 +348,7 @@ export class ModelDeployment extends Construct {
           labels: { ...resolved.labels, [LABEL_RENDERED_BY]: RENDERED_BY_VALUE },
           annotations: {
             ...resolved.annotations,
+            ...provider.recordAnnotations(toResolvedDeployment(resolved)),
             [ANNOTATION_RECONCILE_PAUSED]: 'true',
             [ANNOTATION_ENGINE_REASON]: resolved.engineReason,
             [ANNOTATION_PROVIDER_REASON]: resolved.providerReason,

@@ -3,13 +3,13 @@
  * is an object its own translation emits, its status mapping reads that object, and the routing
  * and admission hooks answer for the cases they exist for.
  */
-import { Testing } from 'cdk8s';
+import { Chart, Testing } from 'cdk8s';
 import { dynamoDeployment, disaggregatedDeployment as dynamoDisaggregated, mockerDeployment } from './dynamo/fixtures';
 import { kaitoLlamaCppDeployment, kaitoVllmDeployment } from './kaito/fixtures';
 import { disaggregatedDeployment as kuberayDisaggregated, kuberayDeployment } from './kuberay/fixtures';
 import { disaggregatedLlmdDeployment, llmdDeployment } from './llmd/fixtures';
 import { vllmDeployment } from './vllm/fixtures';
-import { ConditionStatus, DeploymentPhase, DynamoApiVersion, DynamoProvider, InferenceProvider, ServingMode } from '../../src';
+import { ConditionStatus, DeploymentPhase, DynamoApiVersion, DynamoProvider, EngineType, InferenceProvider, ModelDeployment, ProviderRegistry, ServingMode } from '../../src';
 import { ResolvedModelDeployment, toResolvedDeployment } from '../../src/core/resolved-model-deployment';
 import { LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG, LLMD_ENDPOINT_PICKER_CONFIG } from '../../src/providers/llmd/config';
 import { shippedProviders } from '../../src/providers/shipped-providers';
@@ -102,6 +102,24 @@ describe('shipped provider objects', () => {
     // A configuration of the user's own is kept, and other providers pass theirs through.
     expect(providers.llmd.endpointPickerConfig(disaggregated, 'kind: EndpointPickerConfig\n')).toBe('kind: EndpointPickerConfig\n');
     expect(providers.vllm.endpointPickerConfig(toResolvedDeployment(vllmDeployment()), undefined)).toBeUndefined();
+  });
+
+  test("record annotations: a DynamoProvider set to v1beta1 writes the version into the record, so the controller's default Dynamo reads v1beta1", () => {
+    const app = Testing.app();
+    new ProviderRegistry(app, 'Providers', { providers: [new DynamoProvider({ apiVersion: DynamoApiVersion.V1BETA1 })] });
+    const chart = new Chart(app, 'c', { namespace: 'ml' });
+    new ModelDeployment(chart, 'qwen', { model: { id: 'Qwen/Qwen3-8B' }, provider: { name: 'dynamo' }, engine: { engineType: EngineType.VLLM }, resources: { gpu: { count: 1 } } });
+    const manifests = Testing.synth(chart);
+    const record = manifests.find((m) => m.kind === 'ModelDeployment');
+    expect(record.metadata.annotations['inference.cdk8s.io/dynamo-api-version']).toBe('nvidia.com/v1beta1');
+    expect(manifests.find((m) => m.kind === 'DynamoGraphDeployment').apiVersion).toBe('nvidia.com/v1beta1');
+    // The controller runs the shipped DynamoProvider with default settings: the record decides.
+    const asController = { ...toResolvedDeployment(dynamoDeployment()), annotations: record.metadata.annotations };
+    expect(providers.dynamo.statusSource(asController)).toEqual({ apiVersion: 'nvidia.com/v1beta1', kind: 'DynamoGraphDeployment', name: 'qwen' });
+    // Default settings, or a deployment that chose its version itself: nothing to add.
+    expect(providers.dynamo.recordAnnotations(toResolvedDeployment(dynamoDeployment()))).toEqual({});
+    const annotated = toResolvedDeployment(dynamoDeployment({ annotations: { 'inference.cdk8s.io/dynamo-api-version': 'nvidia.com/v1alpha1' } }));
+    expect(new DynamoProvider({ apiVersion: DynamoApiVersion.V1BETA1 }).recordAnnotations(annotated)).toEqual({});
   });
 
   test("simulated backend: only Dynamo's mocker, and only when the deployment names dynamo", () => {

@@ -10,7 +10,7 @@ import { toStatusReport } from '../provider-status';
 import { dynamoProviderConfig } from './config';
 import { isMocker } from './graph';
 import { reconcileDynamoGraphDeploymentStatus } from './status';
-import { DYNAMO_DISPLAY_NAME, dynamoApiVersionOf, DynamoSettings, translateDynamo, validateDynamo } from './translator';
+import { DYNAMO_API_VERSION_ANNOTATION, DYNAMO_DISPLAY_NAME, dynamoApiVersionOf, DynamoSettings, translateDynamo, validateDynamo } from './translator';
 import type { FieldError } from '../../core/field-error';
 import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
 
@@ -76,6 +76,16 @@ export class DynamoProvider extends InferenceProvider {
       PERSISTENT_VOLUME_CLAIM_KIND,
       JOB_KIND,
     ];
+  }
+
+  /**
+   * The DynamoGraphDeployment version, when these settings chose one other than the default and
+   * the deployment did not: the controller then reads the version the synth wrote.
+   */
+  public recordAnnotations(deployment: ResolvedDeployment): { [key: string]: string } {
+    const chosen = this.settings.apiVersion;
+    if (chosen === undefined || DYNAMO_API_VERSION_ANNOTATION in deployment.annotations) return {};
+    return { [DYNAMO_API_VERSION_ANNOTATION]: chosen };
   }
 
   public statusSource(deployment: ResolvedDeployment): UpstreamObjectRef | undefined {
