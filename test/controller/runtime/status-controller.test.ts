@@ -100,6 +100,25 @@ describe('StatusController', () => {
     expect(s.patches().length).toBe(written);
   });
 
+  test('a status that changes back while the records\' cache lags compares with what was written, not the stale cache', async () => {
+    const s = setup();
+    s.api.put(DEPLOYMENT, upstream('a', 1));
+    s.api.put(MODEL_DEPLOYMENT_KIND, record('a'));
+    await started(s);
+    expect(s.statusOf('a')).toEqual({ phase: 'Running', replicas: { ready: 1 } });
+    // The records' watch breaks and backs off: the cache keeps the Running record.
+    s.api.closeWatches(new Error('connection reset'), MODEL_DEPLOYMENT_KIND);
+    await settle();
+    s.api.put(DEPLOYMENT, upstream('a', 0));
+    await settle();
+    expect(s.statusOf('a')).toEqual({ phase: 'Deploying', replicas: { ready: 0 } });
+    // Back to ready: the stale cache says Running already, but the last write said Deploying.
+    s.api.put(DEPLOYMENT, upstream('a', 1));
+    await settle();
+    expect(s.statusOf('a')).toEqual({ phase: 'Running', replicas: { ready: 1 } });
+    expect(s.patches().map((p) => p.body.status.phase)).toEqual(['Running', 'Deploying', 'Running']);
+  });
+
   test('an event on a watched object queues exactly the records that read it', async () => {
     const s = setup();
     s.api.put(DEPLOYMENT, upstream('a', 0));
