@@ -187,7 +187,8 @@ function checkQuantityCeiling(path: string, value: string | undefined, max: Quan
   return [];
 }
 
-function isDns1123Label(value: string): boolean {
+/** A lowercase RFC 1123 label of at most 63 characters (a namespace, a Service name, a label value). */
+export function isDns1123Label(value: string): boolean {
   return value.length <= MAX_LABEL_LENGTH && DNS1123_LABEL.test(value);
 }
 

@@ -3,6 +3,7 @@ import { k8s } from 'cdk8s-plus-34';
 import { Construct } from 'constructs';
 import { ProviderRegistry } from './provider-registry';
 import type { UpstreamKind } from './provider-status';
+import { isDns1123Label } from '../admission/validation';
 import { inferenceProviderConfigCrd, modelDeploymentCrd } from '../controller/crds';
 import { defaultProviderCatalog } from '../providers/shipped-providers';
 
@@ -174,10 +175,6 @@ export class ModelDeploymentController extends Construct {
     }
     return errors;
   }
-}
-
-function isDns1123Label(value: string): boolean {
-  return value.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(value);
 }
 
 /**

@@ -13,7 +13,7 @@ import { KubeApiError, KubeClient, KubeObject } from './kube-client';
 import { EngineType, ModelDeployment, ModelDeploymentProps, ServingMode } from '../../src';
 import { modelDeploymentCrd } from '../../src/controller/crds';
 import { upstreamDir } from '../../src/schema-validation/upstream-schemas';
-import { crdCondition, deploymentCondition } from '../support/status-conditions';
+import { deploymentStatuses, dynamoStatuses, rayServiceStatuses, UpstreamStatuses, WORKSPACE_STATUSES } from '../support/operator-statuses';
 
 /** Upstream CRDs of the kinds the controller reads (status sources and routing). */
 const UPSTREAM_CRDS = [
@@ -103,108 +103,6 @@ export interface NamespacedRef {
   readonly name: string;
 }
 
-/** Upstream statuses of one kind of status source, by lifecycle stage. */
-export interface UpstreamStatuses {
-  readonly deploying: unknown;
-  readonly running: unknown;
-  readonly failed: unknown;
-}
-
-/** An apps/v1 Deployment's status as the deployment controller writes it (`n` replicas). */
-export function deploymentStatuses(n: number): UpstreamStatuses {
-  return {
-    deploying: {
-      observedGeneration: 1,
-      replicas: n,
-      updatedReplicas: n,
-      unavailableReplicas: n,
-      conditions: [deploymentCondition('Progressing', 'True', 'ReplicaSetUpdated', 'ReplicaSet "x-7d9f" is progressing.')],
-    },
-    running: {
-      observedGeneration: 1,
-      replicas: n,
-      updatedReplicas: n,
-      readyReplicas: n,
-      availableReplicas: n,
-      conditions: [
-        deploymentCondition('Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.'),
-        deploymentCondition('Progressing', 'True', 'NewReplicaSetAvailable', 'ReplicaSet "x-7d9f" has successfully progressed.'),
-      ],
-    },
-    failed: {
-      observedGeneration: 1,
-      replicas: n,
-      unavailableReplicas: n,
-      conditions: [
-        deploymentCondition('Available', 'False', 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.'),
-        deploymentCondition('Progressing', 'False', 'ProgressDeadlineExceeded', 'ReplicaSet "x-7d9f" has timed out progressing.'),
-      ],
-    },
-  };
-}
-
-function dgdService(componentName: string, replicas: number, ready: number): Record<string, unknown> {
-  return { componentKind: 'PodClique', componentName, componentNames: [componentName], replicas, updatedReplicas: replicas, readyReplicas: ready };
-}
-
-/** A DynamoGraphDeployment's status as the Dynamo operator writes it (v1alpha1 with `services`). */
-export function dynamoStatuses(name: string, apiVersion: 'v1alpha1' | 'v1beta1'): UpstreamStatuses {
-  const services = (workerReady: number) => ({ Frontend: dgdService(`${name}-0-frontend`, 1, 1), VllmWorker: dgdService(`${name}-0-vllmworker`, 1, workerReady) });
-  const withServices = (s: Record<string, unknown>, ready: number) => (apiVersion === 'v1alpha1' ? { ...s, services: services(ready) } : s);
-  return {
-    deploying: withServices({ state: 'initializing', conditions: [crdCondition('Ready', 'False', 'SomeResourcesAreNotReady', `Resources not ready: ${name}-0-vllmworker: podclique 0/1 ready`)] }, 0),
-    running: withServices({ state: 'successful', conditions: [crdCondition('Ready', 'True', 'AllResourcesAreReady', 'All resources are ready')] }, 1),
-    failed: withServices({ state: 'failed', conditions: [crdCondition('Ready', 'False', 'Failed', 'VllmWorker: CrashLoopBackOff')] }, 0),
-  };
-}
-
-function rayApp(status: string, message = ''): Record<string, unknown> {
-  return {
-    status,
-    ...(message && { message }),
-    serveDeploymentStatuses: { VLLMDeployment: { status: status === 'RUNNING' ? 'HEALTHY' : 'UNHEALTHY', ...(message && { message }) } },
-  };
-}
-
-/** A RayService's status as KubeRay writes it. */
-export const RAY_SERVICE_STATUSES: UpstreamStatuses = {
-  deploying: {
-    conditions: [crdCondition('RayServiceReady', 'False', 'Initializing', 'RayService is initializing')],
-    activeServiceStatus: { applicationStatuses: { llm: rayApp('DEPLOYING') } },
-  },
-  running: {
-    conditions: [crdCondition('RayServiceReady', 'True', 'NonZeroServeEndpoints', 'Number of serve endpoints is greater than 0')],
-    activeServiceStatus: { applicationStatuses: { llm: rayApp('RUNNING') } },
-    numServeEndpoints: 1,
-  },
-  failed: {
-    conditions: [crdCondition('RayServiceReady', 'False', 'ZeroServeEndpoints', 'Number of serve endpoints dropped to 0')],
-    activeServiceStatus: { applicationStatuses: { llm: rayApp('DEPLOY_FAILED', 'CUDA out of memory') } },
-  },
-};
-
-/** A KAITO Workspace's status as the KAITO controller writes it. */
-export const WORKSPACE_STATUSES: UpstreamStatuses = {
-  deploying: {
-    state: 'NotReady',
-    conditions: [
-      crdCondition('ResourceReady', 'True', 'WorkspaceResourceStatusSuccess', 'workspace resource is ready'),
-      crdCondition('InferenceReady', 'False', 'WorkspaceInferenceStatusFailed', 'inference deployment has 0/1 ready replicas'),
-    ],
-  },
-  running: {
-    state: 'Ready',
-    conditions: [
-      crdCondition('ResourceReady', 'True', 'WorkspaceResourceStatusSuccess', 'workspace resource is ready'),
-      crdCondition('InferenceReady', 'True', 'WorkspaceInferenceStatusSuccess', 'Inference has been deployed successfully'),
-      crdCondition('WorkspaceSucceeded', 'True', 'WorkspaceSucceeded', 'workspace succeeds'),
-    ],
-  },
-  failed: {
-    conditions: [crdCondition('WorkspaceSucceeded', 'False', 'WorkspaceFailed', 'preset is not supported')],
-  },
-};
-
 /** One deployment of the lifecycle test: its props and the object its status comes from. */
 export interface ProviderCase {
   readonly title: string;
@@ -278,7 +176,7 @@ export function providerCases(): ProviderCase[] {
       name: 'ray-llama',
       props: { metadata: { name: 'ray-llama' }, model: { id: 'meta-llama/Llama-3.1-8B-Instruct' }, provider: { name: 'kuberay' }, resources: gpu },
       source: { apiVersion: 'ray.io/v1', kind: 'RayService', name: 'ray-llama' },
-      statuses: RAY_SERVICE_STATUSES,
+      statuses: rayServiceStatuses(1),
       runningReady: 1,
     },
     {

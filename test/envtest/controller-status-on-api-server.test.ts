@@ -22,12 +22,13 @@ import { isDeepStrictEqual } from 'util';
 import { Chart } from 'cdk8s';
 import { ControlPlane, serviceAccountUser } from './control-plane';
 import {
-  createAll, deploymentStatuses, ensureNamespaces, installControllerCrds, ProviderCase, providerCases,
+  createAll, ensureNamespaces, installControllerCrds, ProviderCase, providerCases,
   recordsOf, setStatus, synthesize, synthesizeCases, upstreamOf, vllmProps,
 } from './controller-status-fixtures';
 import { ControllerProcess } from './controller-status-process';
 import { KubeClient, waitFor } from './kube-client';
 import { gateway, GatewayRef, ModelDeployment, ProviderRegistry } from '../../src';
+import { deploymentStatuses } from '../support/operator-statuses';
 
 const SETUP_TIMEOUT_MS = 45 * 60_000; // the first run on a machine may compile the binaries
 const CONTROLLER = 'modeldeployment-status';
