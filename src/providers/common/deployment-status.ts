@@ -1,4 +1,4 @@
-import { ProviderPhase, ProviderStatus, reconcileProviderStatus, ReconciledProviderStatus } from '../provider-status';
+import { ProviderPhase, ProviderStatus, reconcileProviderStatus, ReconciledProviderStatus } from './reconciled-status';
 import { ConditionInfo, conditionsByType, intField, isJsonObject, stringField } from './unstructured';
 
 /*

@@ -1,18 +1,18 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
+import { dynamoProviderConfig } from './config';
+import { isMocker } from './graph';
+import { reconcileDynamoGraphDeploymentStatus } from './status';
+import { DYNAMO_API_VERSION_ANNOTATION, DYNAMO_DISPLAY_NAME, dynamoApiVersionOf, DynamoSettings, translateDynamo, validateDynamo } from './translator';
 import { EngineType } from '../../api/engine';
 import { InferenceProvider, SimulatedBackend } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
 import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
 import type { DeploymentDescription, ResolvedDeployment } from '../../api/resolved-deployment';
-import { JOB_KIND, PERSISTENT_VOLUME_CLAIM_KIND } from '../common/kinds';
-import { toStatusReport } from '../provider-status';
-import { dynamoProviderConfig } from './config';
-import { isMocker } from './graph';
-import { reconcileDynamoGraphDeploymentStatus } from './status';
-import { DYNAMO_API_VERSION_ANNOTATION, DYNAMO_DISPLAY_NAME, dynamoApiVersionOf, DynamoSettings, translateDynamo, validateDynamo } from './translator';
 import type { FieldError } from '../../core/field-error';
 import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
+import { JOB_KIND, PERSISTENT_VOLUME_CLAIM_KIND } from '../common/kinds';
+import { toStatusReport } from '../common/reconciled-status';
 
 /**
  * DynamoGraphDeployment API versions the Dynamo provider can emit.

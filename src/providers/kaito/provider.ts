@@ -1,16 +1,16 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
-import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
-import { InferenceProviderConfig } from '../../api/inference-provider-config';
-import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
-import type { ResolvedDeployment } from '../../api/resolved-deployment';
-import { toStatusReport } from '../provider-status';
 import { kaitoProviderConfig } from './config';
 import type { KaitoNodeProvisioning } from './node-provisioning';
 import { reconcileWorkspaceStatus } from './status';
 import { KAITO_DISPLAY_NAME, KAITO_LLAMACPP_PORT, KAITO_WORKSPACE_LABEL, translateKaito, validateKaito } from './translator';
+import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
+import { InferenceProviderConfig } from '../../api/inference-provider-config';
+import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
+import type { ResolvedDeployment } from '../../api/resolved-deployment';
 import type { FieldError } from '../../core/field-error';
 import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
+import { toStatusReport } from '../common/reconciled-status';
 
 /**
  * Settings of the KAITO provider. KAITO node auto-provisioning: setting an instance type means

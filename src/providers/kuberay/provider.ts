@@ -11,7 +11,7 @@ import type { FieldError } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
 import { PERSISTENT_VOLUME_CLAIM_KIND } from '../common/kinds';
-import { toStatusReport } from '../provider-status';
+import { toStatusReport } from '../common/reconciled-status';
 
 /**
  * KubeRay (`kuberay`): one `ray.io/v1` RayService running vLLM on Ray Serve, with a head group

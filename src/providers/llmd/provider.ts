@@ -13,7 +13,7 @@ import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
 import { reconcileDeploymentStatus } from '../common/deployment-status';
 import { DEPLOYMENT_KIND, SERVICE_KIND } from '../common/kinds';
-import { toStatusReport } from '../provider-status';
+import { toStatusReport } from '../common/reconciled-status';
 
 /**
  * llm-d (`llmd`): vLLM Deployments and Services, aggregated or split into prefill and decode

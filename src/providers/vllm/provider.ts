@@ -12,7 +12,7 @@ import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
 import { reconcileDeploymentStatus } from '../common/deployment-status';
 import { DEPLOYMENT_KIND, PERSISTENT_VOLUME_CLAIM_KIND, SERVICE_KIND } from '../common/kinds';
-import { toStatusReport } from '../provider-status';
+import { toStatusReport } from '../common/reconciled-status';
 
 /**
  * Direct vLLM (`vllm`): a plain vLLM Deployment and Service per deployment, aggregated serving

@@ -1,4 +1,4 @@
-import type { ConditionStatus, DeploymentPhase, ProviderStatusReport } from '../api/provider-status';
+import type { ConditionStatus, DeploymentPhase, ProviderStatusReport } from '../../api/provider-status';
 
 /**
  * What a provider's status mapping reads from its upstream object, in the shape of the
