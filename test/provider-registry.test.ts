@@ -40,6 +40,19 @@ describe('ProviderRegistry', () => {
     expect(registry.providerNames).toEqual(['dynamo', 'kaito', 'kuberay', 'llmd', 'tgi', 'vllm']);
   });
 
+  test('its catalog is built once and rebuilt after a change', () => {
+    const registry = new ProviderRegistry(Testing.app(), 'Providers');
+    const first = registry._catalog();
+    expect(registry._catalog()).toBe(first);
+    registry.addProvider(new KaitoProvider({ gpuInstanceType: 'Standard_NC24ads_A100_v4' }));
+    expect(registry._catalog()).not.toBe(first);
+    expect(registry._catalog().provider('kaito')).toBe(registry.tryGetProvider('kaito'));
+    const second = registry._catalog();
+    registry.setReady('vllm', false);
+    expect(registry._catalog().entries.find((e) => e.name === 'vllm')!.ready).toBe(false);
+    expect(second.entries.find((e) => e.name === 'vllm')!.ready).toBe(true);
+  });
+
   test('fails when addProvider is given something that is not an InferenceProvider', () => {
     const registry = new ProviderRegistry(Testing.app(), 'Providers');
     expect(() => registry.addProvider(new InferenceProviderConfig({ name: 'x' }) as any)).toThrow('ProviderRegistry Providers: addProvider() expects an InferenceProvider');

@@ -320,7 +320,8 @@ export class ModelDeployment extends Construct {
       return;
     }
 
-    const objects = provider.translate(this, toResolvedDeployment(resolved));
+    const view = toResolvedDeployment(resolved);
+    const objects = provider.translate(this, view);
     if (routing.plan) objects.push(...addModelRouting(this, routing.plan));
     const nameErrors = checkDerivedObjectNames(resolved.name, objects.map((o) => ({ kind: o.kind, name: o.name })));
     if (nameErrors.length > 0) {
@@ -348,7 +349,7 @@ export class ModelDeployment extends Construct {
           labels: { ...resolved.labels, [LABEL_RENDERED_BY]: RENDERED_BY_VALUE },
           annotations: {
             ...resolved.annotations,
-            ...provider.recordAnnotations(toResolvedDeployment(resolved)),
+            ...provider.recordAnnotations(view),
             [ANNOTATION_RECONCILE_PAUSED]: 'true',
             [ANNOTATION_ENGINE_REASON]: resolved.engineReason,
             [ANNOTATION_PROVIDER_REASON]: resolved.providerReason,

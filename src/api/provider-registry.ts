@@ -97,6 +97,8 @@ export class ProviderRegistry extends Construct {
   private readonly registrations = new Map<string, Registration>();
   /** Path of the first deployment that read the registry; changes after that are refused. */
   private consumedBy?: string;
+  /** The catalog of the current registrations, built on first read (every deployment reads it). */
+  private catalog?: ProviderCatalog;
 
   public constructor(scope: Construct, id: string, props: ProviderRegistryProps = {}) {
     super(scope, id);
@@ -120,6 +122,7 @@ export class ProviderRegistry extends Construct {
       throw new Error(`ProviderRegistry ${this.node.path}: addProvider() expects an InferenceProvider`);
     }
     this.registrations.set(provider.name, { config: provider.config, provider });
+    this.catalog = undefined;
   }
 
   /**
@@ -131,6 +134,7 @@ export class ProviderRegistry extends Construct {
   public register(config: InferenceProviderConfig): void {
     this.assertNotConsumed('register');
     this.registrations.set(config.name, { config, provider: this.registrations.get(config.name)?.provider });
+    this.catalog = undefined;
   }
 
   /**
@@ -141,6 +145,7 @@ export class ProviderRegistry extends Construct {
     const registration = this.registrations.get(name);
     if (!registration) throw new Error(`ProviderRegistry: no provider named "${name}" (registered: ${this.providerNames.join(', ')})`);
     this.registrations.set(name, { ...registration, config: registration.config.withReady(ready) });
+    this.catalog = undefined;
   }
 
   /**
@@ -171,7 +176,8 @@ export class ProviderRegistry extends Construct {
    */
   public _catalog(consumer?: string): ProviderCatalog {
     this.consumedBy ??= consumer;
-    return providerCatalog([...this.registrations.values()].map((r) => ({ config: r.config._toEntry(), provider: r.provider })));
+    this.catalog ??= providerCatalog([...this.registrations.values()].map((r) => ({ config: r.config._toEntry(), provider: r.provider })));
+    return this.catalog;
   }
 
   /** @internal */
