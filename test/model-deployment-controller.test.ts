@@ -114,6 +114,26 @@ describe('ModelDeploymentController', () => {
     expect(find(manifests, 'ClusterRoleBinding').subjects).toEqual([{ kind: 'ServiceAccount', name: 'cdk8s-inference-controller', namespace: 'cdk8s-inference-system' }]);
   });
 
+  test('setOwnerReferences: the flag, and get and patch on every kind a deployment can render; off by default', () => {
+    const off = find(synth(), 'ClusterRole').rules;
+    expect(off.filter((r: any) => r.verbs.includes('patch')).map((r: any) => r.resources)).toEqual([['modeldeployments/status'], ['events']]);
+    const manifests = synth({ setOwnerReferences: true });
+    expect(find(manifests, 'Deployment').spec.template.spec.containers[0].args).toContain('--set-owner-references');
+    const added = find(manifests, 'ClusterRole').rules.filter((r: any) => !off.some((o: any) => JSON.stringify(o) === JSON.stringify(r)));
+    expect(added).toEqual([
+      { apiGroups: [''], resources: ['configmaps', 'persistentvolumeclaims', 'serviceaccounts', 'services'], verbs: ['get', 'patch'] },
+      { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'patch'] },
+      { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'patch'] },
+      { apiGroups: ['gateway.networking.k8s.io'], resources: ['httproutes', 'referencegrants'], verbs: ['get', 'patch'] },
+      { apiGroups: ['inference.networking.k8s.io'], resources: ['inferencepools'], verbs: ['get', 'patch'] },
+      { apiGroups: ['inference.networking.x-k8s.io'], resources: ['inferencepools'], verbs: ['get', 'patch'] },
+      { apiGroups: ['kaito.sh'], resources: ['workspaces'], verbs: ['get', 'patch'] },
+      { apiGroups: ['nvidia.com'], resources: ['dynamographdeployments'], verbs: ['get', 'patch'] },
+      { apiGroups: ['ray.io'], resources: ['rayservices'], verbs: ['get', 'patch'] },
+      { apiGroups: ['rbac.authorization.k8s.io'], resources: ['rolebindings', 'roles'], verbs: ['get', 'patch'] },
+    ]);
+  });
+
   test("RBAC follows the registry: a user's provider's kinds are granted, a removed provider's are not", () => {
     class TgiProvider extends InferenceProvider {
       public constructor() {

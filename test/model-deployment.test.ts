@@ -63,6 +63,11 @@ describe('ModelDeployment', () => {
         'airunway.ai/reconcile-paused': 'true',
         'inference.cdk8s.io/engine-selected-reason': 'auto-selected from provider vllm capabilities',
         'inference.cdk8s.io/provider-selected-reason': 'matched capabilities: engine=vllm, gpu=true, mode=aggregated',
+        // What was synthesized for it (the controller's optional ownerReferences).
+        'inference.cdk8s.io/rendered-objects': JSON.stringify([
+          { apiVersion: 'apps/v1', kind: 'Deployment', name: 'qwen' },
+          { apiVersion: 'v1', kind: 'Service', name: 'qwen' },
+        ]),
       },
     });
     expect(record.spec).toEqual({

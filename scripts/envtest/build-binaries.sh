@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Builds the binaries of a real control plane for the controller tests — kube-apiserver from the
-# published k8s.io/kubernetes module and etcd from go.etcd.io/etcd/server/v3, both through the Go
-# module proxy — and prints the directory that holds them (the KUBEBUILDER_ASSETS layout).
+# Builds the binaries of a real control plane for the controller tests — kube-apiserver and
+# kube-controller-manager (for its garbage collector) from the published k8s.io/kubernetes module
+# and etcd from go.etcd.io/etcd/server/v3, all through the Go module proxy — and prints the
+# directory that holds them (the KUBEBUILDER_ASSETS layout).
 #
 #   scripts/envtest/build-binaries.sh            # prints e.g. ~/.cache/cdk8s-inference/envtest/k8s-1.35.4-etcd-3.6.16
 #
-# KUBEBUILDER_ASSETS, when it names a directory with both binaries, is used as it is. Otherwise
+# KUBEBUILDER_ASSETS, when it names a directory with the three binaries, is used as it is (the
+# layout setup-envtest downloads has no kube-controller-manager: add one there, or unset the
+# variable to have all three built). Otherwise
 # the binaries are cached outside the clone (CDK8S_INFERENCE_ENVTEST_CACHE, default
 # ~/.cache/cdk8s-inference/envtest), so only the first run on a machine compiles: 15–35 minutes on
 # 2 cores, seconds afterwards.
@@ -20,14 +23,19 @@ set -euo pipefail
 KUBERNETES_VERSION="${KUBERNETES_VERSION:-1.35.4}"
 ETCD_VERSION="${ETCD_VERSION:-3.6.16}"
 
-if [ -n "${KUBEBUILDER_ASSETS:-}" ] && [ -x "$KUBEBUILDER_ASSETS/kube-apiserver" ] && [ -x "$KUBEBUILDER_ASSETS/etcd" ]; then
+BINARIES="kube-apiserver kube-controller-manager etcd"
+has_all() {
+  for b in $BINARIES; do [ -x "$1/$b" ] || return 1; done
+}
+
+if [ -n "${KUBEBUILDER_ASSETS:-}" ] && has_all "$KUBEBUILDER_ASSETS"; then
   echo "$KUBEBUILDER_ASSETS"
   exit 0
 fi
 
 cache_root="${CDK8S_INFERENCE_ENVTEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cdk8s-inference/envtest}"
 assets="$cache_root/k8s-$KUBERNETES_VERSION-etcd-$ETCD_VERSION"
-if [ -x "$assets/kube-apiserver" ] && [ -x "$assets/etcd" ]; then
+if has_all "$assets"; then
   echo "$assets"
   exit 0
 fi
@@ -39,11 +47,11 @@ trap 'rm -rf "$work"' EXIT
 export GOFLAGS=-mod=mod GOTOOLCHAIN=local CGO_ENABLED=0
 
 staging_version="v0.${KUBERNETES_VERSION#1.}"
-if [ ! -x "$assets/kube-apiserver" ]; then
-  echo "build-binaries.sh: building kube-apiserver v$KUBERNETES_VERSION (slow the first time)" >&2
-  mkdir -p "$work/apiserver"
-  cd "$work/apiserver"
-  go mod init envtest/apiserver >/dev/null 2>&1
+# kube-apiserver and kube-controller-manager: one wrapper module, one build cache.
+if [ ! -x "$assets/kube-apiserver" ] || [ ! -x "$assets/kube-controller-manager" ]; then
+  mkdir -p "$work/kubernetes"
+  cd "$work/kubernetes"
+  go mod init envtest/kubernetes >/dev/null 2>&1
   gomod="$(go mod download -json "k8s.io/kubernetes@v$KUBERNETES_VERSION" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",\{0,1\}$/\1/p')"
   [ -f "$gomod" ] || { echo "build-binaries.sh: cannot download k8s.io/kubernetes@v$KUBERNETES_VERSION" >&2; exit 1; }
   {
@@ -56,8 +64,13 @@ if [ ! -x "$assets/kube-apiserver" ]; then
   # gitVersion "v0.0.0-master+$Format:%H$", which clients that parse the server version trip on.
   minor="${KUBERNETES_VERSION#*.}"; minor="${minor%%.*}"
   version_pkg=k8s.io/component-base/version
-  go build -trimpath -ldflags "-s -w -X $version_pkg.gitVersion=v$KUBERNETES_VERSION -X $version_pkg.gitMajor=${KUBERNETES_VERSION%%.*} -X $version_pkg.gitMinor=$minor -X $version_pkg.gitTreeState=clean" \
-    -o "$assets/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver
+  ldflags="-s -w -X $version_pkg.gitVersion=v$KUBERNETES_VERSION -X $version_pkg.gitMajor=${KUBERNETES_VERSION%%.*} -X $version_pkg.gitMinor=$minor -X $version_pkg.gitTreeState=clean"
+  for component in kube-apiserver kube-controller-manager; do
+    if [ ! -x "$assets/$component" ]; then
+      echo "build-binaries.sh: building $component v$KUBERNETES_VERSION (slow the first time)" >&2
+      go build -trimpath -ldflags "$ldflags" -o "$assets/$component" "k8s.io/kubernetes/cmd/$component"
+    fi
+  done
 fi
 
 if [ ! -x "$assets/etcd" ]; then

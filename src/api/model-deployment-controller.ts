@@ -5,6 +5,7 @@ import { ProviderRegistry } from './provider-registry';
 import type { UpstreamKind } from './provider-status';
 import { isDns1123Label } from '../admission/validation';
 import { inferenceProviderConfigCrd, modelDeploymentCrd } from '../controller/crds';
+import { GATEWAY_KIND, HTTP_ROUTE_KIND, INFERENCE_POOL_KINDS, ROUTING_EMITTED_KINDS } from '../gateway/routing-kinds';
 import { defaultProviderCatalog } from '../providers/shipped-providers';
 
 const NAME = 'cdk8s-inference-controller';
@@ -17,12 +18,7 @@ const LEADER_ELECTION_ID = 'cdk8s-inference-controller';
  * What the controller reads besides the providers' objects: the routing objects whose conditions
  * become `GatewayReady` and `status.gateway`.
  */
-const GATEWAY_KINDS: UpstreamKind[] = [
-  { apiVersion: 'inference.networking.k8s.io/v1', kind: 'InferencePool', resource: 'inferencepools' },
-  { apiVersion: 'inference.networking.x-k8s.io/v1alpha2', kind: 'InferencePool', resource: 'inferencepools' },
-  { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', resource: 'httproutes' },
-  { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', resource: 'gateways' },
-];
+const GATEWAY_KINDS: readonly UpstreamKind[] = [...INFERENCE_POOL_KINDS, HTTP_ROUTE_KIND, GATEWAY_KIND];
 
 /**
  * Props of a `ModelDeploymentController`.
@@ -72,6 +68,17 @@ export interface ModelDeploymentControllerProps {
    * @default - every namespace
    */
   readonly watchNamespace?: string;
+
+  /**
+   * Give every object synthesized for a ModelDeployment an ownerReference to its record (the
+   * list the record carries in its `inference.cdk8s.io/rendered-objects` annotation), so that
+   * deleting the record deletes them. Grants the controller `get` and `patch` on those kinds.
+   * Off by default: with GitOps the objects are deleted by removing them from the YAML, and a
+   * record deleted and created again (e.g. a replace) lets the garbage collector delete its
+   * objects until the tool applies them again.
+   * @default false
+   */
+  readonly setOwnerReferences?: boolean;
 
   /**
    * Compute resources of the controller container.
@@ -124,7 +131,7 @@ export class ModelDeploymentController extends Construct {
     }
 
     new k8s.KubeServiceAccount(this, 'ServiceAccount', { metadata: meta(NAME) });
-    new k8s.KubeClusterRole(this, 'ClusterRole', { metadata: { name: NAME, labels }, rules: clusterRules(props.providerRegistry ?? ProviderRegistry.tryOf(this)) });
+    new k8s.KubeClusterRole(this, 'ClusterRole', { metadata: { name: NAME, labels }, rules: clusterRules(props.providerRegistry ?? ProviderRegistry.tryOf(this), props.setOwnerReferences ?? false) });
     new k8s.KubeClusterRoleBinding(this, 'ClusterRoleBinding', {
       metadata: { name: NAME, labels },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: NAME },
@@ -179,30 +186,35 @@ export class ModelDeploymentController extends Construct {
 
 /**
  * Read access to the records and to exactly the kinds the providers emit and the gateway kinds;
- * `patch` on the records' status; events. No wildcards.
+ * `patch` on the records' status; events; with `setOwnerReferences`, `get` and `patch` on every
+ * kind a deployment's objects can have. No wildcards.
  */
-function clusterRules(registry: ProviderRegistry | undefined): k8s.PolicyRule[] {
+function clusterRules(registry: ProviderRegistry | undefined, setOwnerReferences: boolean): k8s.PolicyRule[] {
   const catalog = registry ? registry._catalog() : defaultProviderCatalog();
-  const kinds: UpstreamKind[] = [];
-  for (const entry of catalog.entries) kinds.push(...(catalog.provider(entry.name)?.emittedKinds() ?? []));
-  kinds.push(...GATEWAY_KINDS);
+  const emitted: UpstreamKind[] = [];
+  for (const entry of catalog.entries) emitted.push(...(catalog.provider(entry.name)?.emittedKinds() ?? []));
+  return [
+    { apiGroups: ['airunway.ai'], resources: ['modeldeployments'], verbs: ['get', 'list', 'watch'] },
+    { apiGroups: ['airunway.ai'], resources: ['modeldeployments/status'], verbs: ['patch'] },
+    ...rulesByGroup([...emitted, ...GATEWAY_KINDS], ['get', 'list', 'watch']),
+    ...(setOwnerReferences ? rulesByGroup([...emitted, ...ROUTING_EMITTED_KINDS], ['get', 'patch']) : []),
+    { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+  ];
+}
+
+/** One rule per API group, naming its resources, sorted. */
+function rulesByGroup(kinds: readonly UpstreamKind[], verbs: string[]): k8s.PolicyRule[] {
   const resourcesByGroup = new Map<string, Set<string>>();
   for (const k of kinds) {
     const group = k.apiVersion.includes('/') ? k.apiVersion.split('/')[0] : '';
     if (!resourcesByGroup.has(group)) resourcesByGroup.set(group, new Set());
     resourcesByGroup.get(group)!.add(k.resource);
   }
-  const readUpstream = [...resourcesByGroup.keys()].sort().map((group) => ({
+  return [...resourcesByGroup.keys()].sort().map((group) => ({
     apiGroups: [group],
     resources: [...resourcesByGroup.get(group)!].sort(),
-    verbs: ['get', 'list', 'watch'],
+    verbs,
   }));
-  return [
-    { apiGroups: ['airunway.ai'], resources: ['modeldeployments'], verbs: ['get', 'list', 'watch'] },
-    { apiGroups: ['airunway.ai'], resources: ['modeldeployments/status'], verbs: ['patch'] },
-    ...readUpstream,
-    { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
-  ];
 }
 
 function controllerPodSpec(namespace: string, props: ModelDeploymentControllerProps): k8s.PodSpec {
@@ -215,6 +227,7 @@ function controllerPodSpec(namespace: string, props: ModelDeploymentControllerPr
     `--metrics-bind-address=:${METRICS_PORT}`,
     `--health-probe-bind-address=:${HEALTH_PORT}`,
     ...(props.watchNamespace !== undefined ? [`--namespace=${props.watchNamespace}`] : []),
+    ...(props.setOwnerReferences ? ['--set-owner-references'] : []),
   ];
   return {
     serviceAccountName: NAME,

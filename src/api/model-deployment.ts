@@ -24,6 +24,7 @@ import {
 } from '../core/labels';
 import type { ModelDeploymentObject } from '../core/model-deployment-object';
 import { checkDerivedObjectNames, defaultDeploymentName } from '../core/object-names';
+import { ANNOTATION_RENDERED_OBJECTS, encodeRenderedObjects } from '../core/rendered-objects';
 import { resolveModelDeployment, Resolution } from '../core/resolve';
 import { toResolvedDeployment } from '../core/resolved-model-deployment';
 import { DEFAULT_ENDPOINT_PICKER_IMAGE } from '../gateway/endpoint-picker';
@@ -353,6 +354,13 @@ export class ModelDeployment extends Construct {
             [ANNOTATION_RECONCILE_PAUSED]: 'true',
             [ANNOTATION_ENGINE_REASON]: resolved.engineReason,
             [ANNOTATION_PROVIDER_REASON]: resolved.providerReason,
+            // What was synthesized for it: the controller gives these ownerReferences on request.
+            [ANNOTATION_RENDERED_OBJECTS]: encodeRenderedObjects(this.apiObjects.map((o) => ({
+              apiVersion: o.apiVersion,
+              kind: o.kind,
+              name: o.name,
+              ...(o.metadata.namespace !== resolved.namespace && { namespace: o.metadata.namespace }),
+            }))),
           },
         },
         spec: resolved.spec,

@@ -15,12 +15,17 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 
-/** Paths of the two binaries a control plane needs. */
+/** Paths of the binaries of a control plane. */
 export interface EnvtestBinaries {
-  /** The directory that holds both (the `KUBEBUILDER_ASSETS` layout). */
+  /** The directory that holds them (the `KUBEBUILDER_ASSETS` layout). */
   readonly dir: string;
   readonly kubeApiserver: string;
   readonly etcd: string;
+  /**
+   * For the garbage collector (`ControlPlane.startGarbageCollector`); checked when started, since
+   * the layout setup-envtest downloads has none and every other test runs without it.
+   */
+  readonly kubeControllerManager: string;
 }
 
 export const KUBEBUILDER_ASSETS_ENV = 'KUBEBUILDER_ASSETS';
@@ -39,7 +44,7 @@ export function envtestBinaries(): Promise<EnvtestBinaries> {
 }
 
 function inDir(dir: string): EnvtestBinaries {
-  return { dir, kubeApiserver: path.join(dir, 'kube-apiserver'), etcd: path.join(dir, 'etcd') };
+  return { dir, kubeApiserver: path.join(dir, 'kube-apiserver'), etcd: path.join(dir, 'etcd'), kubeControllerManager: path.join(dir, 'kube-controller-manager') };
 }
 
 function missing(b: EnvtestBinaries): string[] {

@@ -2,7 +2,8 @@
  * A real Kubernetes control plane for tests — the envtest practice of Kubernetes controllers: a
  * real `etcd` and a real `kube-apiserver` (v1.35.4 and v3.6.16 from
  * `scripts/envtest/build-binaries.sh`, or whatever `KUBEBUILDER_ASSETS` names; see binaries.ts),
- * and nothing else — no kube-controller-manager, scheduler or kubelet.
+ * and nothing else unless asked — no scheduler or kubelet; kube-controller-manager only with its
+ * garbage collector, when a test calls `startGarbageCollector()`.
  *
  * What is started, where:
  * - Everything lives in one temp dir (`$TMPDIR/cdk8s-inference-envtest-*`): etcd's data dir, the
@@ -17,9 +18,9 @@
  * - Admission: the default plugins, except `ServiceAccount` (it wants each namespace's `default`
  *   ServiceAccount, which only kube-controller-manager creates) and `StorageObjectInUseProtection`
  *   (its PVC finalizer is only ever removed by kube-controller-manager, so a deleted PVC would hang
- *   in Terminating). Without kube-controller-manager there is also no garbage collector (owner
- *   references do not cascade) and no namespace controller (a deleted namespace stays
- *   Terminating): tests must not wait for either.
+ *   in Terminating). Without `startGarbageCollector()` owner references do not cascade; there is
+ *   never a namespace controller (a deleted namespace stays Terminating): tests must not wait
+ *   for it.
  *
  * Auth:
  * - Authentication by static bearer tokens (`--token-auth-file`): an admin (`envtest-admin`, group
@@ -157,6 +158,7 @@ export class ControlPlane {
   private readonly clients: KubeClient[] = [];
   private etcd?: ManagedProcess;
   private apiServer?: ManagedProcess;
+  private controllerManager?: ManagedProcess;
   private ca?: string;
   private stopped = false;
   private watchdog?: ChildProcess;
@@ -289,11 +291,42 @@ export class ControlPlane {
     }
   }
 
+  /**
+   * Starts kube-controller-manager with its garbage collector alone (as the admin, no leader
+   * election, no serving port), so owner references cascade as in a cluster; resolves once the
+   * collector synced its monitors of every resource (it then acts within seconds).
+   */
+  async startGarbageCollector(): Promise<void> {
+    if (this.stopped) throw new Error('the control plane was stopped');
+    if (this.controllerManager) return;
+    const binary = this.binaries.kubeControllerManager;
+    if (!fs.existsSync(binary)) {
+      throw new Error(`no kube-controller-manager in ${this.binaries.dir} (the garbage collector needs it): ` +
+        'scripts/envtest/build-binaries.sh builds it beside kube-apiserver and etcd');
+    }
+    const args = [
+      `--kubeconfig=${this.writeKubeconfig(ADMIN_USER, this.file('kubeconfig-controller-manager.yaml'))}`,
+      '--controllers=garbagecollector',
+      '--leader-elect=false',
+      '--secure-port=0',
+      '--concurrent-gc-syncs=5',
+      '-v=2',
+    ];
+    const p = ManagedProcess.spawn('kube-controller-manager', binary, args, this.file('kube-controller-manager.log'));
+    this.controllerManager = p;
+    this.writePids();
+    await p.waitUntil(this.startTimeoutMs, 'the garbage collector to sync its monitors', async () =>
+      /all resource monitors have synced/i.test(fs.readFileSync(p.logFile, 'utf8')) || 'monitors not synced yet');
+  }
+
   /** Stops the kube-apiserver then etcd, closes the clients made by `client()`, removes the temp dir. Idempotent. */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
     for (const c of this.clients) c.close();
+    const cm = this.controllerManager;
+    this.controllerManager = undefined;
+    await cm?.stop(this.stopTimeoutMs);
     await this.stopApiServer();
     const e = this.etcd;
     this.etcd = undefined;
@@ -308,7 +341,7 @@ export class ControlPlane {
   }
 
   /** Last lines of a component's log. */
-  logTail(component: 'etcd' | 'kube-apiserver', lines = 40): string {
+  logTail(component: 'etcd' | 'kube-apiserver' | 'kube-controller-manager', lines = 40): string {
     return tail(this.file(`${component}.log`), lines);
   }
 
@@ -364,13 +397,14 @@ export class ControlPlane {
 
   /** The running components' pids, for the watchdog. */
   private writePids(): void {
-    const pids = [this.etcd?.pid, this.apiServer?.pid].filter((p) => p !== undefined);
+    const pids = [this.etcd?.pid, this.apiServer?.pid, this.controllerManager?.pid].filter((p) => p !== undefined);
     fs.writeFileSync(this.file('pids'), pids.join(' ') + '\n');
   }
 
   /** Synchronous last resort on process exit. */
   killNow(): void {
     this.watchdog?.kill();
+    this.controllerManager?.killNow();
     this.apiServer?.killNow();
     this.etcd?.killNow();
     if (!process.env[KEEP_ENV]) fs.rmSync(this.dir, { recursive: true, force: true });

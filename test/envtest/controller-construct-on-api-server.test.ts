@@ -758,7 +758,7 @@ describe('3. least privilege, by the real RBAC authorizer', () => {
     // runtime does not use today.
     const watched = new Set(dependencyKinds(defaultProviderCatalog()).map((k) => k.resource));
     const unread = readKinds().filter((k) => !watched.has(k.resource)).map((k) => `${k.resource}${k.group ? `.${k.group}` : ''}`);
-    report.push(`granted but not read by the controller runtime (emitted kinds no status reads): ${unread.join(', ') || 'none'}; events create/patch (the runtime writes none yet)`);
+    report.push(`granted but not read by the controller runtime (emitted kinds no status reads): ${unread.join(', ') || 'none'}`);
   });
 
   test('fails when it tries anything else: it CANNOT write records or upstream kinds, read secrets, list pods, touch another Lease, or act cluster-wide', async () => {

@@ -87,6 +87,11 @@ export interface KubeApi {
   create(kind: ResourceKind, namespace: string, body: any): Promise<any>;
   /** Replaces the object `body` names; `metadata.resourceVersion` must be current (else 409 Conflict). */
   replace(kind: ResourceKind, namespace: string, body: any): Promise<any>;
+  /**
+   * Merge-patches (`application/merge-patch+json`) the object; a `metadata.resourceVersion` in
+   * the patch is a precondition (409 Conflict when the object changed).
+   */
+  patch(kind: ResourceKind, namespace: string, name: string, mergePatch: any): Promise<any>;
   /** Merge-patches (`application/merge-patch+json`) the object's `status` subresource. */
   patchStatus(kind: ResourceKind, namespace: string, name: string, mergePatch: any): Promise<any>;
 }

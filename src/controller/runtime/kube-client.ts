@@ -85,6 +85,10 @@ export class KubeClient implements KubeApi {
     return this.json('PUT', resourcePath(kind, namespace, body?.metadata?.name), {}, body, 'application/json');
   }
 
+  public patch(kind: ResourceKind, namespace: string, name: string, mergePatch: any): Promise<any> {
+    return this.json('PATCH', resourcePath(kind, namespace, name), {}, mergePatch, 'application/merge-patch+json');
+  }
+
   public patchStatus(kind: ResourceKind, namespace: string, name: string, mergePatch: any): Promise<any> {
     return this.json('PATCH', `${resourcePath(kind, namespace, name)}/status`, {}, mergePatch, 'application/merge-patch+json');
   }

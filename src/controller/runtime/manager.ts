@@ -1,12 +1,14 @@
 import { Clock, sleep } from './clock';
 import { ControllerMetrics } from './controller-metrics';
+import { EventRecorder } from './event-recorder';
 import { RunningServer, serveMetrics, serveProbes } from './http-endpoints';
-import type { KubeApi } from './kube-api';
+import type { KubeApi, ResourceKind } from './kube-api';
 import { LeaderElector } from './leader-election';
 import { errorText, Logger } from './logger';
 import { MetricsRegistry } from './metrics';
 import type { InformerTuning } from './object-cache';
 import type { ControllerOptions } from './options';
+import { OwnerReferenceSetter } from './owner-reference-setter';
 import type { RateLimiter } from './rate-limiter';
 import type { ComputeStatus } from './record-reconciler';
 import { StatusController } from './status-controller';
@@ -14,6 +16,9 @@ import type { WatchedKind } from './watched-kinds';
 
 /** The controller's name in logs and metrics (controller-runtime names controllers after their kind). */
 export const CONTROLLER_NAME = 'modeldeployment-status';
+
+/** `source.component` of the Events the controller records. */
+export const EVENT_SOURCE = 'cdk8s-inference-controller';
 
 export interface ManagerOptions {
   readonly options: ControllerOptions;
@@ -24,6 +29,8 @@ export interface ManagerOptions {
   readonly isRendered: (record: any) => boolean;
   readonly dependencyKinds: readonly WatchedKind[];
   readonly resolveKind?: (apiVersion: string, kind: string) => WatchedKind | undefined;
+  /** How to address a kind a record lists as rendered (for `--set-owner-references`). */
+  readonly resolveRenderedKind?: (apiVersion: string, kind: string) => ResourceKind | undefined;
   /** This process's leader election identity. */
   readonly identity: string;
   /** Namespace of the Lease (the flag, or where the pod runs). */
@@ -51,6 +58,7 @@ export class Manager {
   public readonly metrics: ControllerMetrics;
   public readonly controller: StatusController;
   public readonly elector?: LeaderElector;
+  public readonly events: EventRecorder;
   private readonly servers: RunningServer[] = [];
   private started = false;
   private readonly stopSignal = new AbortController();
@@ -85,6 +93,10 @@ export class Manager {
       // Without leader election this process acts as the only leader.
       this.metrics.leaderElectionMasterStatus.set({ name: leaseName }, 1);
     }
+    this.events = new EventRecorder({ api: m.api, clock: m.clock, logger: m.logger, component: EVENT_SOURCE, instance: m.identity });
+    const ownerReferences = o.setOwnerReferences
+      ? new OwnerReferenceSetter({ api: m.api, logger: m.logger, resolveKind: m.resolveRenderedKind ?? (() => undefined) })
+      : undefined;
     this.controller = new StatusController({
       name: CONTROLLER_NAME,
       api: m.api,
@@ -102,6 +114,8 @@ export class Manager {
       canWrite: () => this.isLeader && !this.stopSignal.signal.aborted,
       informerTuning: m.informerTuning,
       random: m.random,
+      events: this.events,
+      ownerReferences,
     });
   }
 
@@ -168,6 +182,7 @@ export class Manager {
       this.log.info('stopping', { reason });
       const finished = await this.controller.stop(o.gracefulShutdownTimeoutMs);
       if (!finished) this.log.error('graceful shutdown timed out; exiting with reconciles still running');
+      else await this.events.flush();
       await this.elector?.stop();
     } else {
       this.log.error('stopping', { reason });

@@ -24,6 +24,8 @@ export interface ControllerOptions {
   readonly maxConcurrentReconciles: number;
   readonly gracefulShutdownTimeoutMs: number;
   readonly logLevel: LogLevel;
+  /** Give the objects each record lists an ownerReference to it, so deleting the record deletes them. */
+  readonly setOwnerReferences: boolean;
 }
 
 /** A flag the controller does not accept, or a bad value (exit code 2). */
@@ -54,6 +56,10 @@ Flags (controller-runtime's names and defaults):
   --max-concurrent-reconciles N          workers (default 1)
   --graceful-shutdown-timeout D          how long running reconciles may finish on SIGTERM (default 30s)
   --log-level debug|info|error           (alias --zap-log-level; default info)
+  --set-owner-references[=true|false]    give the objects each record lists (annotation
+                                         inference.cdk8s.io/rendered-objects) an ownerReference
+                                         to it, so deleting the record garbage-collects them
+                                         (default false; needs get and patch on those kinds)
   -h, --help                             this text
 
 D is a Go duration (500ms, 15s, 2m, 10h). ADDR is [HOST]:PORT.
@@ -73,6 +79,7 @@ export const DEFAULT_CONTROLLER_OPTIONS: ControllerOptions = {
   maxConcurrentReconciles: 1,
   gracefulShutdownTimeoutMs: 30_000,
   logLevel: 'info',
+  setOwnerReferences: false,
 };
 
 /**
@@ -104,6 +111,9 @@ export function parseControllerFlags(argv: readonly string[]): ControllerOptions
         break;
       case 'leader-elect':
         o.leaderElect = inline === undefined ? true : bool(flag, inline);
+        break;
+      case 'set-owner-references':
+        o.setOwnerReferences = inline === undefined ? true : bool(flag, inline);
         break;
       case 'leader-election-namespace':
         o.leaderElectionNamespace = dnsLabel(flag, value());

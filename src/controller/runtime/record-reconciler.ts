@@ -1,8 +1,10 @@
 import type { Clock } from './clock';
+import type { EventRecorder } from './event-recorder';
 import { isConflict, isNotFound, KubeApi } from './kube-api';
 import type { Logger } from './logger';
 import type { CacheLookup } from './object-cache';
 import { kindKey, metaOf, ObjectRef, objectKey, splitRecordKey } from './object-key';
+import type { OwnerReferenceSetter } from './owner-reference-setter';
 import type { ReverseIndex } from './reverse-index';
 import { RECORD_KIND } from './watched-kinds';
 
@@ -40,6 +42,10 @@ export interface RecordReconcilerOptions {
   readonly onPatched?: () => void;
   /** Re-reads and recomputes this many times on 409 Conflict before failing. @default 5 */
   readonly maxConflictRetries?: number;
+  /** Records an Event on each phase change the controller writes. @default - no events */
+  readonly events?: EventRecorder;
+  /** Gives the objects each record lists an ownerReference to it. @default - none (off) */
+  readonly ownerReferences?: OwnerReferenceSetter;
 }
 
 /**
@@ -59,6 +65,9 @@ export interface RecordReconcilerOptions {
  *   compares the new status with what it wrote, not with the status before its write — otherwise
  *   a status changing back to the cached one (A → B → A) would be skipped as "already so" and
  *   the record would keep B until its next event.
+ *
+ * The leader then, when configured, records an Event for a phase change it wrote and makes sure
+ * the record's objects carry an ownerReference to it (objects not created yet requeue the record).
  */
 export class RecordReconciler {
   /** Per record key: the record as the last accepted status patch returned it, while newer than the cache. */
@@ -75,6 +84,7 @@ export class RecordReconciler {
       if (!record || !o.isRendered(record)) {
         o.index.remove(key);
         this.written.delete(key);
+        o.ownerReferences?.forget(namespace, name);
         return { result: 'success' };
       }
       const uncached = new Map<string, ObjectRef>();
@@ -92,21 +102,24 @@ export class RecordReconciler {
         for (const ref of uncached.values()) o.onUncachedKind?.(ref);
         return { result: 'requeue', reason: `waiting for the cache of ${[...uncached.keys()].join(', ')}` };
       }
-      if (computed.patch === undefined) return { result: 'success' };
       if (!o.canWrite()) {
-        o.logger.debug('not the leader: status not written', { namespace, name });
+        if (computed.patch !== undefined) o.logger.debug('not the leader: status not written', { namespace, name });
         return { result: 'success' };
       }
+      if (computed.patch === undefined) return this.ensureOwnership(record);
+      let written = false;
       try {
         const patched = await o.api.patchStatus(RECORD_KIND, namespace, name, withPrecondition(computed.patch, record));
         this.remember(key, patched, o.record(namespace, name));
         o.onPatched?.();
         o.logger.debug('status updated', { namespace, name, phase: computed.status?.phase });
-        return { result: 'success' };
+        this.recordPhaseChange(patched ?? record, record?.status?.phase, computed.status);
+        written = true;
       } catch (e) {
         if (isNotFound(e)) {
           o.index.remove(key);
           this.written.delete(key);
+          o.ownerReferences?.forget(namespace, name);
           return { result: 'success' };
         }
         if (!isConflict(e) || attempt >= maxRetries) throw e;
@@ -118,7 +131,25 @@ export class RecordReconciler {
           record = undefined;
         }
       }
+      // Outside the try: a conflict while setting ownerReferences is not the record's.
+      if (written) return this.ensureOwnership(record);
     }
+  }
+
+  /** An Event when the phase changed: Warning for `Failed`, with the status message. */
+  private recordPhaseChange(record: any, before: unknown, status: any): void {
+    const phase = status?.phase;
+    if (!this.options.events || typeof phase !== 'string' || phase === before) return;
+    const message = typeof status.message === 'string' && status.message !== '' ? status.message : `phase ${phase}`;
+    this.options.events.record(record, phase === 'Failed' ? 'Warning' : 'Normal', phase, message);
+  }
+
+  /** Sets the ownerReferences of a record's objects when configured (not while it is being deleted). */
+  private async ensureOwnership(record: any): Promise<RecordOutcome> {
+    const setter = this.options.ownerReferences;
+    if (!setter || record?.metadata?.deletionTimestamp) return { result: 'success' };
+    const outcome = await setter.ensure(record);
+    return outcome.result === 'done' ? { result: 'success' } : { result: 'requeue', reason: outcome.reason };
   }
 
   /**

@@ -6,7 +6,7 @@ import { KubeClient, loadKubeConfig } from './kube-client';
 import { errorText, jsonLogger, Logger } from './logger';
 import { Manager } from './manager';
 import type { ControllerOptions } from './options';
-import { dependencyKinds, emittedKind } from './watched-kinds';
+import { dependencyKinds, emittedKind, renderedKind } from './watched-kinds';
 import { defaultProviderCatalog } from '../../providers/shipped-providers';
 import { isRenderedRecord, reconcileRecord } from '../status';
 
@@ -38,6 +38,7 @@ export async function runController(options: ControllerOptions, hooks: ProcessHo
     server: api.server,
     namespace: options.namespace ?? '',
     leaderElect: options.leaderElect,
+    setOwnerReferences: options.setOwnerReferences,
     ...(options.leaderElect && { lease: `${leaderElectionNamespace}/${options.leaderElectionId}`, identity }),
     watchedKinds: kinds.map((k) => `${k.apiVersion} ${k.kind}`),
   });
@@ -51,6 +52,7 @@ export async function runController(options: ControllerOptions, hooks: ProcessHo
     isRendered: isRenderedRecord,
     dependencyKinds: kinds,
     resolveKind: (apiVersion, kind) => emittedKind(catalog, apiVersion, kind),
+    resolveRenderedKind: (apiVersion, kind) => renderedKind(catalog, apiVersion, kind),
     identity,
     leaderElectionNamespace,
   });

@@ -1,10 +1,12 @@
 import { Clock, jitter, sleep, Timer } from './clock';
 import type { ControllerMetrics } from './controller-metrics';
+import type { EventRecorder } from './event-recorder';
 import type { InformerEvent } from './informer';
 import type { KubeApi } from './kube-api';
 import { errorText, Logger } from './logger';
 import { ObjectCache, InformerTuning } from './object-cache';
 import { kindKey, metaOf, ObjectRef, objectKey, recordKey, splitRecordKey } from './object-key';
+import type { OwnerReferenceSetter } from './owner-reference-setter';
 import { defaultControllerRateLimiter, RateLimiter } from './rate-limiter';
 import { ComputeStatus, RecordReconciler } from './record-reconciler';
 import { ReverseIndex } from './reverse-index';
@@ -39,6 +41,10 @@ export interface StatusControllerOptions {
   readonly informerTuning?: InformerTuning;
   /** @default Math.random */
   readonly random?: () => number;
+  /** Records an Event on each phase change written. @default - no events */
+  readonly events?: EventRecorder;
+  /** Sets the ownerReferences of the objects each record lists. @default - off */
+  readonly ownerReferences?: OwnerReferenceSetter;
 }
 
 /**
@@ -90,6 +96,8 @@ export class StatusController {
       index: this.index,
       canWrite: options.canWrite,
       onPatched: () => options.metrics.statusPatches.inc({ controller: options.name }),
+      events: options.events,
+      ownerReferences: options.ownerReferences,
     });
   }
 

@@ -5,6 +5,7 @@ import type { InferenceProvider } from '../../api/inference-provider';
 import type { ResolvedDeployment } from '../../api/resolved-deployment';
 import { ServingMode } from '../../api/serving';
 import { LABEL_MANAGED_BY, LABEL_RENDERED_BY, MANAGED_BY_VALUE, RENDERED_BY_VALUE } from '../../core/labels';
+import { GATEWAY_KIND, HTTP_ROUTE_KIND, INFERENCE_POOL_KINDS, ROUTING_EMITTED_KINDS } from '../../gateway/routing-kinds';
 import type { ProviderCatalog } from '../../selection/provider-catalog';
 
 /** A kind the controller caches, and which of its objects. */
@@ -25,12 +26,7 @@ export const RECORD_KIND: WatchedKind = { ...MODEL_DEPLOYMENT_KIND, labelSelecto
  * own (`spec.gateway.httpRouteRef`), the pool the provider's own (Dynamo's `<md>-pool`), and the
  * Gateway is never ours. All are read-only.
  */
-export const ROUTING_KINDS: readonly WatchedKind[] = [
-  { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', resource: 'httproutes' },
-  { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', resource: 'gateways' },
-  { apiVersion: 'inference.networking.k8s.io/v1', kind: 'InferencePool', resource: 'inferencepools' },
-  { apiVersion: 'inference.networking.x-k8s.io/v1alpha2', kind: 'InferencePool', resource: 'inferencepools' },
-];
+export const ROUTING_KINDS: readonly WatchedKind[] = [HTTP_ROUTE_KIND, GATEWAY_KIND, ...INFERENCE_POOL_KINDS];
 
 /**
  * The kinds whose objects a status can be read from: of the kinds the catalog's providers emit
@@ -106,4 +102,17 @@ function probeStatusSources(provider: InferenceProvider): Array<{ apiVersion: st
 function groupKind(apiVersion: string, kind: string): string {
   const slash = apiVersion.lastIndexOf('/');
   return `${slash < 0 ? '' : apiVersion.slice(0, slash)}/${kind}`;
+}
+
+/**
+ * How to address an object the record lists as rendered (`inference.cdk8s.io/rendered-objects`):
+ * a kind some provider or the routing code emits. Undefined for any other kind (a provider the
+ * controller was not built with).
+ */
+export function renderedKind(catalog: ProviderCatalog, apiVersion: string, kind: string): ResourceKind | undefined {
+  const matches = (k: ResourceKind) => k.apiVersion === apiVersion && k.kind === kind;
+  const routing = ROUTING_EMITTED_KINDS.find(matches);
+  if (routing) return { apiVersion, kind, resource: routing.resource };
+  const emitted = emittedKind(catalog, apiVersion, kind);
+  return emitted && { apiVersion, kind, resource: emitted.resource };
 }

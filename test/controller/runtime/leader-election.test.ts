@@ -19,6 +19,7 @@ function connection(api: FakeKubeApi) {
     get: wrap(api.get),
     create: wrap(api.create),
     replace: wrap(api.replace),
+    patch: wrap(api.patch),
     patchStatus: wrap(api.patchStatus),
   };
   return { api: proxied, set: (m: typeof mode) => (mode = m) };

@@ -21,6 +21,7 @@ describe('controller flags', () => {
       maxConcurrentReconciles: 1,
       gracefulShutdownTimeoutMs: 30_000,
       logLevel: 'info',
+      setOwnerReferences: false,
     });
   });
 
@@ -40,6 +41,7 @@ describe('controller flags', () => {
       '--max-concurrent-reconciles', '4',
       '--graceful-shutdown-timeout', '0',
       '--zap-log-level=debug',
+      '--set-owner-references',
     );
     expect(o).toEqual({
       kubeconfig: '/tmp/kc',
@@ -56,12 +58,15 @@ describe('controller flags', () => {
       maxConcurrentReconciles: 4,
       gracefulShutdownTimeoutMs: 0,
       logLevel: 'debug',
+      setOwnerReferences: true,
     });
   });
 
   test('booleans take =true/=false; 0 disables a server', () => {
     expect(parse('--leader-elect=false').leaderElect).toBe(false);
     expect(parse('--leader-elect=true').leaderElect).toBe(true);
+    expect(parse('--set-owner-references=false').setOwnerReferences).toBe(false);
+    expect(parse('--set-owner-references=true').setOwnerReferences).toBe(true);
     const o = parse('--metrics-bind-address', '0', '--health-probe-bind-address=0');
     expect(o.metricsBindAddress).toBeUndefined();
     expect(o.healthProbeBindAddress).toBeUndefined();

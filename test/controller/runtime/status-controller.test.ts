@@ -2,9 +2,11 @@ import { FakeClock, settle } from './support/fake-clock';
 import { FakeKubeApi } from './support/fake-kube-api';
 import { stubComputeStatus, stubIsRendered } from './support/stub-status';
 import { ControllerMetrics } from '../../../src/controller/runtime/controller-metrics';
+import { EVENT_KIND, EventRecorder } from '../../../src/controller/runtime/event-recorder';
 import { KubeApiError, MODEL_DEPLOYMENT_KIND } from '../../../src/controller/runtime/kube-api';
 import { jsonLogger } from '../../../src/controller/runtime/logger';
 import { MetricsRegistry } from '../../../src/controller/runtime/metrics';
+import { OwnerReferenceSetter } from '../../../src/controller/runtime/owner-reference-setter';
 import type { ComputeStatus } from '../../../src/controller/runtime/record-reconciler';
 import { StatusController, StatusControllerOptions } from '../../../src/controller/runtime/status-controller';
 import { ROUTING_KINDS, WatchedKind } from '../../../src/controller/runtime/watched-kinds';
@@ -28,9 +30,12 @@ function upstream(name: string, readyReplicas?: number, namespace = 'ml') {
   return { metadata: { name, namespace, labels: MANAGED }, spec: {}, ...(readyReplicas !== undefined && { status: { readyReplicas } }) };
 }
 
-function setup(overrides: Partial<StatusControllerOptions> = {}, kinds: readonly WatchedKind[] = [DEPLOYMENT, GATEWAY]) {
+type Overrides = Partial<StatusControllerOptions> | ((api: FakeKubeApi, clock: FakeClock) => Partial<StatusControllerOptions>);
+
+function setup(overridesOf: Overrides = {}, kinds: readonly WatchedKind[] = [DEPLOYMENT, GATEWAY]) {
   const clock = new FakeClock();
   const api = new FakeKubeApi().serve(MODEL_DEPLOYMENT_KIND, DEPLOYMENT, GATEWAY);
+  const overrides = typeof overridesOf === 'function' ? overridesOf(api, clock) : overridesOf;
   const registry = new MetricsRegistry();
   const metrics = new ControllerMetrics(registry, 'modeldeployment-status');
   const logs: any[] = [];
@@ -317,6 +322,59 @@ describe('StatusController', () => {
     await started(s);
     expect(s.computed).toHaveLength(1);
     expect(s.patches()).toHaveLength(0);
+  });
+
+  test('the leader records an Event for each phase change it writes, none for other changes', async () => {
+    let events!: EventRecorder;
+    const s = setup((api, clock) => ({
+      events: (events = new EventRecorder({ api, clock, logger: jsonLogger({ level: 'error', write: () => undefined }), component: 'test', instance: 'me' })),
+    }));
+    s.api.serve(EVENT_KIND);
+    s.api.put(DEPLOYMENT, upstream('a', 0));
+    s.api.put(MODEL_DEPLOYMENT_KIND, record('a'));
+    await started(s);
+    s.api.put(DEPLOYMENT, upstream('a', 1));
+    await settle();
+    s.api.put(DEPLOYMENT, upstream('a', 2)); // Running still: the status changes, the phase does not
+    await settle();
+    expect(s.statusOf('a')).toEqual({ phase: 'Running', replicas: { ready: 2 } });
+    await events.flush();
+    const stored = (await s.api.list(EVENT_KIND, {})).items;
+    expect(stored.map((e: any) => [e.type, e.reason, e.involvedObject.name])).toEqual([['Normal', 'Deploying', 'a'], ['Normal', 'Running', 'a']]);
+  });
+
+  test('with ownerReferences on, the leader sets them once the objects exist, requeueing meanwhile; standbys never', async () => {
+    const SERVICE = { apiVersion: 'v1', kind: 'Service', resource: 'services' };
+    const withOwnerReferences = (api: FakeKubeApi) => ({
+      ownerReferences: new OwnerReferenceSetter({
+        api,
+        logger: jsonLogger({ level: 'error', write: () => undefined }),
+        resolveKind: (apiVersion: string, kind: string) => [DEPLOYMENT, SERVICE].find((k) => k.apiVersion === apiVersion && k.kind === kind),
+      }),
+    });
+    const listed = JSON.stringify([{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'a' }, { apiVersion: 'v1', kind: 'Service', name: 'a' }]);
+    const md: any = record('a');
+    md.metadata.uid = 'uid-a';
+    md.metadata.annotations = { 'inference.cdk8s.io/rendered-objects': listed };
+    const owner = { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', name: 'a', uid: 'uid-a' };
+
+    const s = setup(withOwnerReferences);
+    s.api.serve(SERVICE);
+    s.api.put(DEPLOYMENT, upstream('a', 1));
+    s.api.put(MODEL_DEPLOYMENT_KIND, md);
+    await started(s);
+    expect(s.api.object(DEPLOYMENT, 'ml', 'a').metadata.ownerReferences).toEqual([owner]);
+    expect(s.api.object(SERVICE, 'ml', 'a')).toBeUndefined();
+    s.api.put(SERVICE, { metadata: { name: 'a', namespace: 'ml' } });
+    await s.clock.advance(1_000); // the rate limiter's backoff
+    expect(s.api.object(SERVICE, 'ml', 'a').metadata.ownerReferences).toEqual([owner]);
+
+    const standby = setup(withOwnerReferences);
+    standby.setLeader(false);
+    standby.api.put(DEPLOYMENT, upstream('a', 1));
+    standby.api.put(MODEL_DEPLOYMENT_KIND, md);
+    await started(standby);
+    expect(standby.api.callsOf('patch')).toHaveLength(0);
   });
 
   test('watches one namespace when told to', async () => {

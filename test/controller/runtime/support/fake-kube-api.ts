@@ -10,7 +10,7 @@ import {
   WatchOptions,
 } from '../../../../src/controller/runtime/kube-api';
 
-type Op = 'list' | 'watch' | 'get' | 'create' | 'replace' | 'patchStatus';
+type Op = 'list' | 'watch' | 'get' | 'create' | 'replace' | 'patch' | 'patchStatus';
 
 interface Watcher {
   readonly kindKey: string;
@@ -43,7 +43,8 @@ const keyOf = (k: { apiVersion: string; resource: string }) => `${k.apiVersion}/
 /**
  * An in-memory API server: objects per resource with a global resourceVersion, list (with
  * pages), watch (replaying history after the requested version; 410 once compacted), get,
- * create, replace (optimistic concurrency) and status merge patches. Kinds must be `serve`d,
+ * create, replace (optimistic concurrency), merge patches of objects (status ignored, as the API
+ * server does for a kind with a status subresource) and of their status. Kinds must be `serve`d,
  * else every request for them is 404. `fail` injects errors.
  */
 export class FakeKubeApi implements KubeApi {
@@ -207,6 +208,21 @@ export class FakeKubeApi implements KubeApi {
       throw new KubeApiError(409, 'the object has been modified; please apply your changes to the latest version and try again', 'Conflict');
     }
     return this.put(kind, { ...body, metadata: { ...body.metadata, namespace } });
+  }
+
+  public async patch(kind: ResourceKind, namespace: string, name: string, mergePatch: any): Promise<any> {
+    await this.enter({ op: 'patch', kind: keyOf(kind), namespace, name, body: clone(mergePatch) });
+    const current = this.store(kind).get(`${namespace}/${name}`);
+    if (!current) throw new KubeApiError(404, `${kind.resource} "${name}" not found`, 'NotFound');
+    const precondition = mergePatch?.metadata?.resourceVersion;
+    if (precondition !== undefined && precondition !== current.metadata.resourceVersion) {
+      throw new KubeApiError(409, 'the object has been modified; please apply your changes to the latest version and try again', 'Conflict');
+    }
+    const { status: _, ...rest } = mergePatch ?? {};
+    const patched = mergePatchOf(current, rest);
+    patched.metadata.resourceVersion = current.metadata.resourceVersion;
+    if (JSON.stringify(patched) === JSON.stringify(current)) return clone(current);
+    return this.put(kind, patched);
   }
 
   public async patchStatus(kind: ResourceKind, namespace: string, name: string, mergePatch: any): Promise<any> {
