@@ -4,6 +4,7 @@
  *   npx projen bench:controller            # compiles, then runs this script
  *   BENCH_DEPLOYMENTS=5000 BENCH_CHANGES=1000 npx ts-node --project test/tsconfig.json scripts/benchmark-controller.ts
  *   BENCH_CONTROLLER_NODE_OPTIONS='--max-old-space-size=256' ...   # Node flags of the controller process
+ *                                            # (default: the NODE_OPTIONS the construct's pod sets)
  *
  * Starts the envtest control plane (test/envtest: etcd + kube-apiserver on 127.0.0.1), installs
  * the ModelDeployment CRD, creates N rendered vLLM deployments (the record and its Deployment, as
@@ -26,7 +27,7 @@ import * as https from 'https';
 import * as net from 'net';
 import * as path from 'path';
 import { App, Chart } from 'cdk8s';
-import { EngineType, ModelDeployment } from '../src';
+import { EngineType, ModelDeployment, ModelDeploymentController } from '../src';
 import { modelDeploymentCrd } from '../src/controller/crds';
 import { ControlPlane } from '../test/envtest/control-plane';
 import { KubeClient, KubeObject } from '../test/envtest/kube-client';
@@ -48,6 +49,14 @@ async function timed<T>(f: () => Promise<T>): Promise<Timed<T>> {
   const t0 = performance.now();
   const value = await f();
   return { value, ms: performance.now() - t0 };
+}
+
+/** NODE_OPTIONS of the controller container the construct synthesizes. */
+function constructNodeOptions(): string {
+  const app = new App();
+  new ModelDeploymentController(new Chart(app, 'controller'), 'Controller');
+  const deployment = app.charts[0].toJson().find((o: any) => o.kind === 'Deployment');
+  return deployment.spec.template.spec.containers[0].env.find((e: any) => e.name === 'NODE_OPTIONS').value;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -169,6 +178,9 @@ async function run(): Promise<void> {
     const metricsPort = await freePort();
     const healthPort = await freePort();
     const kubeconfig = cp.writeKubeconfig();
+    // The Node flags the ModelDeploymentController's pod runs with, unless BENCH_CONTROLLER_NODE_OPTIONS says otherwise.
+    const controllerNodeOptions = process.env.BENCH_CONTROLLER_NODE_OPTIONS ?? constructNodeOptions();
+    console.log(`controller NODE_OPTIONS: ${JSON.stringify(controllerNodeOptions)}`);
     const started = performance.now();
     controller = spawn(process.execPath, [
       path.join(ROOT, 'bin', 'cdk8s-inference'), 'controller',
@@ -179,8 +191,7 @@ async function run(): Promise<void> {
       '--sync-period', `${SYNC_PERIOD_SECONDS}s`,
     ], {
       stdio: ['ignore', 'ignore', 'pipe'],
-      // Node flags for the controller process alone, e.g. heap limits (BENCH_CONTROLLER_NODE_OPTIONS).
-      env: { ...process.env, NODE_OPTIONS: process.env.BENCH_CONTROLLER_NODE_OPTIONS ?? '' },
+      env: { ...process.env, NODE_OPTIONS: controllerNodeOptions },
     });
     const logs: string[] = [];
     controller.stderr!.on('data', (c) => logs.push(String(c)));

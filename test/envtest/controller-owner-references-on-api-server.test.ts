@@ -12,7 +12,10 @@
  * 3. what the references are for: with kube-controller-manager's garbage collector running,
  *    deleting one record deletes every object it lists, and only those.
  */
+import * as fs from 'fs';
+import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
+import * as YAML from 'yaml';
 import { ControlPlane, serviceAccountUser } from './control-plane';
 import { createAll, ensureNamespaces, installControllerCrds, recordsOf, upstreamOf } from './controller-status-fixtures';
 import { ControllerProcess } from './controller-status-process';
@@ -138,3 +141,19 @@ test('as the construct\'s ServiceAccount, the controller gives every listed obje
     expect({ object, exists: await exists(l) }).toEqual({ object, exists: true });
   }
 }, 240_000);
+
+test('a kubeconfig whose user is an exec plugin: the controller authenticates through @kubernetes/client-node', async () => {
+  const file = path.join(cp.dir, 'kubeconfig-exec.yaml');
+  const config = YAML.parse(fs.readFileSync(cp.writeKubeconfig(SA.name), 'utf8'));
+  const credential = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: cp.tokenFor(SA.name) } });
+  config.users[0].user = { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: process.execPath, args: ['-e', `process.stdout.write(${JSON.stringify(credential)})`], interactiveMode: 'Never' } };
+  fs.writeFileSync(file, YAML.stringify(config));
+  const exec = await ControllerProcess.start({ kubeconfig: file, name: 'exec-plugin', args: [] });
+  try {
+    await exec.waitReady();
+    expect(exec.lines.find((l) => l.msg === 'starting controller')?.credentials).toBe(`client-node ${file}`);
+    expect(exec.lines.filter((l) => l.level === 'error')).toEqual([]);
+  } finally {
+    await exec.stop();
+  }
+}, 120_000);

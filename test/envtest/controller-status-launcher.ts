@@ -2,8 +2,9 @@
  * Entry point of a controller process spawned by the envtest controller tests
  * (controller-status-process.ts): `node -r ts-node/register/transpile-only controller-status-launcher.ts
  * controller [FLAGS]` runs `cdk8s-inference controller` from the sources, so the tests do not
- * depend on a prior `npx projen compile`. @kubernetes/client-node is ESM-only; Node 24 loads it
- * with `require`, which is how src/controller/runtime/kube-client.ts loads it.
+ * depend on a prior `npx projen compile`. @kubernetes/client-node (loaded only for kubeconfigs with
+ * plugins) is ESM-only; Node 24 loads it with `require`, which is how
+ * src/controller/runtime/cluster-credentials.ts loads it.
  */
 import { main } from '../../src/cli/main';
 

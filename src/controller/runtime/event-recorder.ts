@@ -11,6 +11,8 @@ const AGGREGATION_WINDOW_MS = 10 * 60 * 1000;
 const MAX_REMEMBERED = 4096;
 /** The API server refuses longer messages. */
 const MAX_MESSAGE_LENGTH = 1024;
+/** Events waiting to be written beyond this many are dropped (client-go's broadcaster queue is as long). */
+const MAX_QUEUED = 1000;
 
 export interface EventRecorderOptions {
   readonly api: KubeApi;
@@ -33,28 +35,46 @@ interface Remembered {
 /**
  * Records Kubernetes Events about records, as client-go's recorder does: the first occurrence
  * creates an Event, a repeat (same object, type, reason and message) within ten minutes patches
- * its `count` and `lastTimestamp`. Events are best effort: a failure is logged, never retried and
- * never fails a reconcile, and `record` does not make the caller wait for the API server.
+ * its `count` and `lastTimestamp`. Events are best effort: `record` returns at once; one writer
+ * sends them in order, so a burst (a fresh controller giving thousands of records their first
+ * phase) costs the API server one request at a time, not thousands at once; past 1,000 waiting,
+ * new ones are dropped and counted; a failure is logged, never retried and never fails a reconcile.
  */
 export class EventRecorder {
   private readonly remembered = new Map<string, Remembered>();
+  private readonly queue: Array<() => Promise<void>> = [];
+  private writer?: Promise<void>;
   private sequence = 0;
-  private pending = new Set<Promise<void>>();
+  private droppedCount = 0;
 
   public constructor(private readonly options: EventRecorderOptions) {}
 
+  /** Events dropped because too many were waiting. */
+  public get dropped(): number {
+    return this.droppedCount;
+  }
+
   /** Records an event about `involved` (a ModelDeployment as the cache holds it). */
   public record(involved: any, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    const write = this.write(involved, type, reason, truncate(message)).catch((e) => {
+    if (this.queue.length >= MAX_QUEUED) {
+      if (this.droppedCount++ === 0) this.options.logger.error('too many events waiting to be written; dropping new ones', { waiting: this.queue.length });
+      return;
+    }
+    const text = truncate(message);
+    this.queue.push(() => this.write(involved, type, reason, text).catch((e) => {
       this.options.logger.error('cannot record an event', { reason, namespace: involved?.metadata?.namespace, name: involved?.metadata?.name, error: errorText(e) });
-    });
-    this.pending.add(write);
-    void write.finally(() => this.pending.delete(write));
+    }));
+    this.writer ??= this.drain();
   }
 
   /** Resolves when every event recorded so far was written (or failed). */
   public async flush(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    while (this.writer) await this.writer;
+  }
+
+  private async drain(): Promise<void> {
+    for (let next = this.queue.shift(); next; next = this.queue.shift()) await next();
+    this.writer = undefined;
   }
 
   private async write(involved: any, type: string, reason: string, message: string): Promise<void> {

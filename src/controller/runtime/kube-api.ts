@@ -1,7 +1,7 @@
 /**
- * The part of the Kubernetes API the controller uses. `kube-client.ts` implements it with
- * @kubernetes/client-node against a real API server; the unit tests implement it in memory. Only
- * plain JSON crosses this interface, so nothing else in the runtime depends on the client library.
+ * The part of the Kubernetes API the controller uses. `kube-client.ts` implements it over HTTPS
+ * against a real API server; the unit tests implement it in memory. Only plain JSON crosses this
+ * interface, so nothing else in the runtime depends on how requests are sent or authenticated.
  */
 
 /** A namespaced resource: how to address it (`apiVersion`, `resource`) and what its objects are (`kind`). */

@@ -1,36 +1,12 @@
 /**
- * `KubeApi` on a real API server, with @kubernetes/client-node: its kubeconfig loading and
- * authentication (client certificates, tokens and their rotation, exec plugins, in-cluster
- * service account) and its HTTP client. This is the only module that loads the library; it is
- * ESM-only, so it is required lazily (Node 24 loads ES modules with `require`), and the unit tests,
- * which run in jest, never load this file.
+ * `KubeApi` on a real API server: JSON over Node's own HTTPS, one keep-alive connection pool,
+ * authenticated by `ClusterCredentials` (cluster-credentials.ts: the service account or the
+ * kubeconfig, with @kubernetes/client-node for the plugins it implements).
  */
-import type * as k8s from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
+import * as http from 'http';
+import * as https from 'https';
+import type { ClusterCredentials, RequestTls } from './cluster-credentials';
 import { errorFromStatus, KubeApi, KubeApiError, ListOptions, ObjectList, ResourceKind, resourcePath, WatchEventType, WatchHandle, WatchHandlers, WatchOptions } from './kube-api';
-
-type ClientNode = typeof k8s;
-
-/** Loads @kubernetes/client-node. */
-function clientNode(): ClientNode {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('@kubernetes/client-node');
-}
-
-/**
- * The kubeconfig as controller-runtime finds it: the `--kubeconfig` file; else, in a pod
- * (KUBERNETES_SERVICE_HOST set), the service account; else $KUBECONFIG or ~/.kube/config.
- * @throws Error when the file cannot be read or names no cluster
- */
-export function loadKubeConfig(kubeconfig?: string): k8s.KubeConfig {
-  const lib = clientNode();
-  const kc = new lib.KubeConfig();
-  if (kubeconfig !== undefined) kc.loadFromFile(kubeconfig);
-  else if (process.env.KUBERNETES_SERVICE_HOST) kc.loadFromCluster();
-  else kc.loadFromDefault();
-  const cluster = kc.getCurrentCluster();
-  if (!cluster?.server) throw new Error(`no cluster in ${kubeconfig ?? 'the default kubeconfig'} (current context ${JSON.stringify(kc.getCurrentContext())})`);
-  return kc;
-}
 
 export interface KubeClientOptions {
   /** Timeout of every request but watches. @default 30_000 */
@@ -41,27 +17,34 @@ export interface KubeClientOptions {
   readonly userAgent?: string;
 }
 
-/** `KubeApi` with @kubernetes/client-node. */
-export class KubeClient implements KubeApi {
-  private readonly lib: ClientNode;
-  private readonly http: k8s.IsomorphicFetchHttpLibrary;
-  private dispatcher?: ReturnType<k8s.RequestContext['getDispatcher']>;
+/** A response whose body has not been read yet. */
+interface Response {
+  readonly status: number;
+  readonly body: http.IncomingMessage;
+}
 
-  public constructor(private readonly kc: k8s.KubeConfig, private readonly options: KubeClientOptions = {}) {
-    this.lib = clientNode();
-    this.http = new this.lib.IsomorphicFetchHttpLibrary();
+/** `KubeApi` over HTTPS. */
+export class KubeClient implements KubeApi {
+  private readonly agent: http.Agent;
+
+  public constructor(private readonly credentials: ClusterCredentials, private readonly options: KubeClientOptions = {}) {
+    const secure = new URL(credentials.server).protocol === 'https:';
+    this.agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   }
 
   /** Closes the connection pool. */
   public async close(): Promise<void> {
-    const d: any = this.dispatcher;
-    this.dispatcher = undefined;
-    if (d && typeof d.close === 'function') await d.close().catch(() => undefined);
+    this.agent.destroy();
   }
 
   /** The API server's URL. */
   public get server(): string {
-    return this.kc.getCurrentCluster()?.server ?? '';
+    return this.credentials.server;
+  }
+
+  /** Where the credentials came from (`in-cluster`, a kubeconfig file, `client-node ...`). */
+  public get credentialsSource(): string {
+    return this.credentials.source;
   }
 
   public async list(kind: ResourceKind, options: ListOptions): Promise<ObjectList> {
@@ -118,22 +101,14 @@ export class KubeClient implements KubeApi {
     };
     const run = async () => {
       touch();
-      const response = await this.send('GET', resourcePath(kind, options.namespace), query, undefined, undefined, abort.signal);
-      if (response.httpStatusCode !== 200) throw await this.errorOf(response);
-      const stream = response.body.stream();
-      if (!stream) throw new Error('watch response has no body');
-      const reader = stream.getReader();
-      const decoder = new TextDecoder();
+      const response = await this.send('GET', resourcePath(kind, options.namespace), query, undefined, undefined, abort.signal, undefined);
+      if (response.status !== 200) throw await this.errorOf(response);
+      response.body.setEncoding('utf8');
       let buffered = '';
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (finished) {
-          void reader.cancel().catch(() => undefined);
-          return;
-        }
-        if (done) break;
+      for await (const chunk of response.body) {
+        if (finished) return;
         touch();
-        buffered += decoder.decode(value, { stream: true });
+        buffered += chunk;
         let newline: number;
         while ((newline = buffered.indexOf('\n')) >= 0) {
           const line = buffered.slice(0, newline).trim();
@@ -162,53 +137,70 @@ export class KubeClient implements KubeApi {
   }
 
   private async json(method: string, path: string, query: Record<string, string | undefined> = {}, body?: any, contentType?: string): Promise<any> {
-    const signal = AbortSignal.timeout(this.options.requestTimeoutMs ?? 30_000);
-    const response = await this.send(method, path, query, body, contentType, signal);
-    if (response.httpStatusCode >= 400) throw await this.errorOf(response);
-    const text = await response.body.text();
+    const timeoutMs = this.options.requestTimeoutMs ?? 30_000;
+    const response = await this.send(method, path, query, body, contentType, undefined, timeoutMs);
+    if (response.status >= 400) throw await this.errorOf(response);
+    const text = await readBody(response.body);
     return text ? JSON.parse(text) : undefined;
   }
 
+  /**
+   * Sends one request; resolves with the response once its headers arrived. `timeoutMs` bounds
+   * the whole exchange (the body too); watches have none and end by `signal`.
+   */
   private async send(
     method: string,
     path: string,
     query: Record<string, string | undefined>,
     body: any,
     contentType: string | undefined,
-    signal: AbortSignal,
-  ): Promise<k8s.ResponseContext> {
-    const url = new URL(this.server.replace(/\/+$/, '') + path);
+    signal: AbortSignal | undefined,
+    timeoutMs: number | undefined,
+  ): Promise<Response> {
+    const url = new URL(this.credentials.server.replace(/\/+$/, '') + path);
     for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') url.searchParams.set(k, v);
-    const ctx = new this.lib.RequestContext(url.toString(), method as k8s.HttpMethod);
-    ctx.setHeaderParam('Accept', 'application/json');
-    if (this.options.userAgent) ctx.setHeaderParam('User-Agent', this.options.userAgent);
-    if (body !== undefined) {
-      ctx.setHeaderParam('Content-Type', contentType ?? 'application/json');
-      ctx.setBody(JSON.stringify(body));
+    const options: RequestTls & https.RequestOptions = { method, agent: this.agent, headers: { Accept: 'application/json' } };
+    if (this.options.userAgent) options.headers['User-Agent'] = this.options.userAgent;
+    const payload = body !== undefined ? JSON.stringify(body) : undefined;
+    if (payload !== undefined) {
+      options.headers['Content-Type'] = contentType ?? 'application/json';
+      options.headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
-    ctx.setSignal(signal);
-    await this.kc.applySecurityAuthentication(ctx);
-    // One connection pool for every request (the library builds a new one per call).
-    if (this.dispatcher) ctx.setDispatcher(this.dispatcher);
-    else this.dispatcher = ctx.getDispatcher();
-    return this.http.send(ctx).toPromise();
+    await this.credentials.apply(options);
+    if (signal) options.signal = signal;
+    return new Promise<Response>((resolve, reject) => {
+      const request = (url.protocol === 'https:' ? https : http).request(url, options, (res) => resolve({ status: res.statusCode ?? 0, body: res }));
+      request.on('error', reject);
+      if (timeoutMs !== undefined) {
+        const timer = setTimeout(() => request.destroy(new Error(`${method} ${url.pathname} timed out after ${timeoutMs} ms`)), timeoutMs);
+        request.on('close', () => clearTimeout(timer));
+      }
+      request.end(payload);
+    });
   }
 
-  private async errorOf(response: k8s.ResponseContext): Promise<KubeApiError> {
+  private async errorOf(response: Response): Promise<KubeApiError> {
     let text = '';
     try {
-      text = await response.body.text();
+      text = await readBody(response.body);
     } catch {
       // no body
     }
     try {
       const status = JSON.parse(text);
-      if (status?.kind === 'Status') return errorFromStatus(status, response.httpStatusCode);
+      if (status?.kind === 'Status') return errorFromStatus(status, response.status);
     } catch {
       // not JSON
     }
-    return new KubeApiError(response.httpStatusCode, text.trim() || `HTTP ${response.httpStatusCode}`);
+    return new KubeApiError(response.status, text.trim() || `HTTP ${response.status}`);
   }
+}
+
+async function readBody(body: http.IncomingMessage): Promise<string> {
+  body.setEncoding('utf8');
+  let text = '';
+  for await (const chunk of body) text += chunk;
+  return text;
 }
 
 function asError(e: unknown): Error {

@@ -2,7 +2,8 @@ import { randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import { SYSTEM_CLOCK } from './clock';
-import { KubeClient, loadKubeConfig } from './kube-client';
+import { loadClusterCredentials } from './cluster-credentials';
+import { KubeClient } from './kube-client';
 import { errorText, jsonLogger, Logger } from './logger';
 import { Manager } from './manager';
 import type { ControllerOptions } from './options';
@@ -25,7 +26,7 @@ export async function runController(options: ControllerOptions, hooks: ProcessHo
   const logger = jsonLogger({ level: options.logLevel, write: hooks.writeLog });
   let api: KubeClient;
   try {
-    api = new KubeClient(loadKubeConfig(options.kubeconfig), { userAgent: 'cdk8s-inference-controller' });
+    api = new KubeClient(loadClusterCredentials(options.kubeconfig), { userAgent: 'cdk8s-inference-controller' });
   } catch (e) {
     logger.error('cannot load the Kubernetes client configuration', { kubeconfig: options.kubeconfig ?? '(in-cluster or default)', error: errorText(e) });
     return 1;
@@ -36,6 +37,7 @@ export async function runController(options: ControllerOptions, hooks: ProcessHo
   const leaderElectionNamespace = options.leaderElectionNamespace ?? podNamespace() ?? 'default';
   logger.info('starting controller', {
     server: api.server,
+    credentials: api.credentialsSource,
     namespace: options.namespace ?? '',
     leaderElect: options.leaderElect,
     setOwnerReferences: options.setOwnerReferences,

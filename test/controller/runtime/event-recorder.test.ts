@@ -71,4 +71,19 @@ describe('EventRecorder', () => {
     expect(event.message).toHaveLength(1024);
     expect(event.message.endsWith('...')).toBe(true);
   });
+
+  test('one write at a time; past 1,000 waiting, new events are dropped, counted and logged once', async () => {
+    const s = setup();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    s.api.gate = (call) => (call.op === 'create' ? held : undefined);
+    for (let i = 0; i < 1006; i++) s.events.record({ ...RECORD, metadata: { ...RECORD.metadata, uid: `u${i}` } }, 'Normal', 'Pending', 'waiting');
+    await Promise.resolve();
+    expect(s.api.callsOf('create')).toHaveLength(1); // the one being written; the rest wait
+    expect(s.events.dropped).toBe(5);
+    expect(s.logs.filter((l) => /dropping/.test(l.msg))).toHaveLength(1);
+    release();
+    await s.events.flush();
+    expect(await s.stored()).toHaveLength(1001);
+  });
 });
