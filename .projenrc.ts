@@ -99,6 +99,13 @@ const pythonBindings = project.addTask('test:python-bindings', {
 });
 pythonBindings.prependSpawn(project.compileTask);
 
+// The controller image's install step (the Dockerfile's), run without Docker, and its entry point.
+const controllerImage = project.addTask('test:controller-image', {
+  description: "Pack the library, install it as the controller image's Dockerfile does, and run the entry point",
+  exec: 'bash scripts/check-controller-image.sh',
+});
+controllerImage.prependSpawn(project.compileTask);
+
 // Synth benchmark (prints figures; not part of the tests).
 const bench = project.addTask('bench', {
   description: 'Synth benchmark: a 1,000-deployment fleet and a cold single-app synth',
