@@ -252,7 +252,10 @@ async function run(): Promise<void> {
       `(resync reached after ${(resyncMs / 1000).toFixed(1)} s, sync period ${SYNC_PERIOD_SECONDS} s)`);
     console.log(`reconcile time: mean ${((reconcileSeconds / reconcileCount) * 1000).toFixed(2)} ms over ${reconcileCount} reconciles ` +
       `(${(reconcileCount / reconcileSeconds).toFixed(0)} reconciles/s of work per worker)`);
-    console.log(`controller peak RSS: ${peakRssMiB(controller.pid!).toFixed(0)} MiB`);
+    const mib = async (name: string) => ((await metric(metricsPort, name)) / 1048576).toFixed(0);
+    console.log(`controller peak RSS: ${peakRssMiB(controller.pid!).toFixed(0)} MiB ` +
+      `(now: RSS ${await mib('process_resident_memory_bytes')} MiB, V8 heap used ${await mib('nodejs_heap_size_used_bytes')} MiB ` +
+      `of ${await mib('nodejs_heap_size_total_bytes')} MiB, external ${await mib('nodejs_external_memory_bytes')} MiB)`);
   } finally {
     if (controller && controller.exitCode === null) {
       controller.kill('SIGTERM');

@@ -7,6 +7,7 @@
  */
 import type * as CelLib from '@bufbuild/cel';
 import type * as CelExt from '@bufbuild/cel/ext';
+import { celQuantityLibrary } from './cel-quantity';
 import type { CelRule, CelSchema } from './cel-schema';
 import { joinPath, Report } from './field-path';
 import { upstreamCelSchema } from './upstream-schemas';
@@ -139,7 +140,9 @@ function cel(): CelRuntime {
     const lib: typeof CelLib = require('@bufbuild/cel');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const ext: typeof CelExt = require('@bufbuild/cel/ext');
-    celRuntime = { lib, env: lib.celEnv({ funcs: ext.strings }) };
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const quantity = celQuantityLibrary(lib, require('@bufbuild/protobuf'), require('@bufbuild/protobuf/wkt'));
+    celRuntime = { lib, env: lib.celEnv({ funcs: [...ext.strings, ...quantity.funcs], registry: quantity.registry }) };
   }
   return celRuntime;
 }

@@ -9,6 +9,7 @@ import { MetricsRegistry } from './metrics';
 import type { InformerTuning } from './object-cache';
 import type { ControllerOptions } from './options';
 import { OwnerReferenceSetter } from './owner-reference-setter';
+import { registerProcessMetrics } from './process-metrics';
 import type { RateLimiter } from './rate-limiter';
 import type { ComputeStatus } from './record-reconciler';
 import { StatusController } from './status-controller';
@@ -69,6 +70,7 @@ export class Manager {
   public constructor(private readonly m: ManagerOptions) {
     this.log = m.logger;
     this.registry = m.registry ?? new MetricsRegistry();
+    registerProcessMetrics(this.registry);
     this.metrics = new ControllerMetrics(this.registry, CONTROLLER_NAME);
     const o = m.options;
     const leaseName = o.leaderElectionId;
