@@ -1,13 +1,11 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
+import { MODEL_NAME_HEADER } from './model-name';
 import {
   HttpRoute,
   HttpRouteSpecRulesMatchesHeadersType,
   HttpRouteSpecRulesMatchesPathType,
 } from '../imports/gateway.networking.k8s.io';
-
-/** Request header the body-based router fills with the request body's `model`; routes match on it. */
-export const MODEL_NAME_HEADER = 'X-Gateway-Model-Name';
 
 /** `timeouts.request` of the model route: generation requests routinely outlast proxy defaults. */
 export const ROUTE_REQUEST_TIMEOUT = '300s';

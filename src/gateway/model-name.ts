@@ -1,5 +1,8 @@
 import type { ModelDeploymentSpec } from '../core/generated/model-deployment-spec';
 
+/** Request header the body-based router fills with the request body's `model`; routes match on it. */
+export const MODEL_NAME_HEADER = 'X-Gateway-Model-Name';
+
 /**
  * The model name the HTTPRoute matches in `X-Gateway-Model-Name` (§6.9), as far as it can be
  * known at build time, in AI Runway's order:

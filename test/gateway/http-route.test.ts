@@ -1,5 +1,6 @@
 import { Chart, Testing } from 'cdk8s';
-import { addHttpRoute, HttpRouteOptions, MODEL_NAME_HEADER, ROUTE_REQUEST_TIMEOUT } from '../../src/gateway/http-route';
+import { addHttpRoute, HttpRouteOptions, ROUTE_REQUEST_TIMEOUT } from '../../src/gateway/http-route';
+import { MODEL_NAME_HEADER } from '../../src/gateway/model-name';
 import { HttpRoute } from '../../src/imports/gateway.networking.k8s.io';
 import { expectValidManifests } from '../support/schema-validator';
 

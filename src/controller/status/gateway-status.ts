@@ -6,7 +6,7 @@ import { CONDITION_GATEWAY_READY, DesiredCondition } from './conditions';
 import { describeRef, ObjectRef, RecordingLookup } from './object-ref';
 import type { ValidRecord } from './record-deployment';
 import { isJsonObject } from '../../core/json-object';
-import { MODEL_NAME_HEADER } from '../../gateway/http-route';
+import { MODEL_NAME_HEADER } from '../../gateway/model-name';
 
 export const GATEWAY_API_GROUP = 'gateway.networking.k8s.io';
 export const HTTP_ROUTE_API_VERSION = `${GATEWAY_API_GROUP}/v1`;

@@ -1,8 +1,16 @@
 import type { k8s } from 'cdk8s-plus-34';
 import { DisaggregationRole, dynamoEngineArgs, mockerArgs, MOCKER_COMMAND, workerCommand } from './args';
-import { DYNAMO_PROVIDER_NAME, DYNAMO_TEST_BACKEND_ANNOTATION } from './config';
 import { DynamoImages, dynamoWorkerImage } from './images';
 import type { DynamoTypedOverrides } from './overrides';
+import {
+  DECODE_WORKER_SERVICE,
+  EPP_SERVICE,
+  FRONTEND_SERVICE,
+  gatewayEnabled,
+  isMocker,
+  PREFILL_WORKER_SERVICE,
+  WORKER_SERVICE,
+} from './services';
 import { LABEL_ENGINE_TYPE, LABEL_MANAGED_BY, LABEL_MODEL_DEPLOYMENT, MANAGED_BY_VALUE } from '../../core/labels';
 import { resolvedClaimName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
@@ -19,16 +27,6 @@ import { nodeSelectorOf, tolerationsOf } from '../common/pod-template';
 /** Label with the deployment's model id, sanitized into a label value. */
 export const LABEL_MODEL_ID = 'airunway.ai/model-id';
 
-/** Service key of the aggregated worker, for every engine (see the quirk decisions below). */
-export const WORKER_SERVICE = 'VllmWorker';
-/** Service key of the disaggregated prefill worker. */
-export const PREFILL_WORKER_SERVICE = 'VllmPrefillWorker';
-/** Service key of the disaggregated decode worker. */
-export const DECODE_WORKER_SERVICE = 'VllmDecodeWorker';
-/** Service key of the OpenAI-compatible frontend (gateway off, or mocker). */
-export const FRONTEND_SERVICE = 'Frontend';
-/** Service key of the endpoint picker (gateway on). */
-export const EPP_SERVICE = 'Epp';
 /** Container name of the frontend sidecar in a v1beta1 pod template (the name Dynamo's conversion uses). */
 export const FRONTEND_SIDECAR_CONTAINER = 'sidecar-frontend';
 
@@ -153,23 +151,6 @@ export function dynamoLabels(md: ResolvedModelDeployment): Record<string, string
     [LABEL_MODEL_ID]: sanitizeLabelValue(md.spec.model.id ?? ''),
     [LABEL_ENGINE_TYPE]: md.engine,
   };
-}
-
-/** True in mocker mode (annotation `airunway.ai/dynamo-test-backend: mocker`). */
-export function isMocker(md: Pick<ResolvedModelDeployment, 'annotations' | 'spec'>): boolean {
-  return md.annotations?.[DYNAMO_TEST_BACKEND_ANNOTATION] === 'mocker' && md.spec.provider?.name === DYNAMO_PROVIDER_NAME;
-}
-
-/** The gateway is on unless `spec.gateway.enabled` is explicitly false; the mocker forces it off. */
-export function gatewayEnabled(md: ResolvedModelDeployment): boolean {
-  return !isMocker(md) && md.spec.gateway?.enabled !== false;
-}
-
-/** The services the deployment generates, sorted (what overrides may address without an image). */
-export function generatedServiceNames(md: ResolvedModelDeployment): string[] {
-  const front = gatewayEnabled(md) ? EPP_SERVICE : FRONTEND_SERVICE;
-  const workerNames = md.mode === 'disaggregated' ? [DECODE_WORKER_SERVICE, PREFILL_WORKER_SERVICE] : [WORKER_SERVICE];
-  return [front, ...workerNames].sort();
 }
 
 function podMetadataOf(md: ResolvedModelDeployment): DynamoPodMetadata | undefined {

@@ -1,9 +1,9 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { dynamoProviderConfig } from './config';
-import { isMocker } from './graph';
+import { isMocker } from './services';
 import { reconcileDynamoGraphDeploymentStatus } from './status';
-import { DYNAMO_API_VERSION_ANNOTATION, DYNAMO_DISPLAY_NAME, dynamoApiVersionOf, DynamoSettings, translateDynamo, validateDynamo } from './translator';
+import { DYNAMO_API_VERSION_ANNOTATION, DYNAMO_DISPLAY_NAME, dynamoApiVersionOf, DynamoSettings, validateDynamo } from './validation';
 import { EngineType } from '../../api/engine';
 import { InferenceProvider, SimulatedBackend } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
@@ -66,6 +66,10 @@ export class DynamoProvider extends InferenceProvider {
   }
 
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {
+    // Loaded on first use: the translator brings cdk8s-plus-34 and the generated bindings, which
+    // the controller (validate and mapStatus only) never needs.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { translateDynamo } = require('./translator') as typeof import('./translator');
     return translateDynamo(scope, fromResolvedDeployment(deployment), this.settings);
   }
 

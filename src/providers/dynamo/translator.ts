@@ -1,165 +1,19 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
-import { DROPPED_VLLM_ARG, dynamoArgKeyErrors } from './args';
-import {
-  buildDynamoGraph,
-  DynamoGraph,
-  dynamoLabels,
-  gatewayEnabled,
-  generatedServiceNames,
-  isMocker,
-} from './graph';
+import { DROPPED_VLLM_ARG } from './args';
+import { buildDynamoGraph, DynamoGraph, dynamoLabels } from './graph';
 import { dynamoImages, DYNAMO_VERSION, hasSemverTag } from './images';
-import {
-  applyDgdOverrides,
-  DgdShape,
-  dynamoOverrideErrors,
-  dynamoOverrideShapeErrors,
-  DynamoTypedOverrides,
-  parseTypedOverrides,
-} from './overrides';
+import { applyDgdOverrides, DynamoTypedOverrides, parseTypedOverrides } from './overrides';
+import { gatewayEnabled, isMocker } from './services';
 import { v1alpha1Spec } from './v1alpha1';
 import { v1beta1Spec } from './v1beta1';
+import { DYNAMO_DISPLAY_NAME, dynamoApiVersionOf, DynamoSettings, shapeOf } from './validation';
 import { Warnings } from '../../api/warnings';
-import { FieldError, invalid, notSupported, required } from '../../core/field-error';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { DynamoGraphDeployment, DynamoGraphDeploymentV1Beta1 } from '../../imports/nvidia.com';
 import { addManagedClaims } from '../../storage/managed-claim';
 import { addModelDownloadJob, DEFAULT_MODEL_DOWNLOAD_IMAGE } from '../../storage/model-download-job';
 import { isJsonObject } from '../common/unstructured';
-
-/** Human name of the provider in messages. */
-export const DYNAMO_DISPLAY_NAME = 'Dynamo';
-
-/**
- * ModelDeployment annotation that picks the DynamoGraphDeployment version of one deployment,
- * over the provider's `apiVersion` setting.
- */
-export const DYNAMO_API_VERSION_ANNOTATION = 'inference.cdk8s.io/dynamo-api-version';
-/** `nvidia.com/v1alpha1`: what AI Runway emits (deprecated upstream, still served). */
-export const DYNAMO_V1ALPHA1 = 'nvidia.com/v1alpha1';
-/** `nvidia.com/v1beta1`: Dynamo's storage version. */
-export const DYNAMO_V1BETA1 = 'nvidia.com/v1beta1';
-/** The DynamoGraphDeployment versions this provider emits. */
-export const DYNAMO_API_VERSIONS: readonly string[] = [DYNAMO_V1ALPHA1, DYNAMO_V1BETA1];
-
-/** Controller rejection of llama.cpp. */
-export const DYNAMO_LLAMACPP_NOT_SUPPORTED = 'Dynamo does not support llamacpp engine';
-/** Controller rejection of a deployment without GPUs. */
-export const DYNAMO_GPU_REQUIRED = 'Dynamo requires GPU (set resources.gpu.count > 0)';
-/** Controller rejection of a non-vLLM engine in mocker mode. */
-export const DYNAMO_MOCKER_ENGINE = 'Dynamo mocker mode only supports the vllm engine';
-/** Controller rejection of a disaggregated mocker deployment without both components. */
-export const DYNAMO_MOCKER_DISAGGREGATED = 'Dynamo mocker disaggregated mode requires spec.scaling.prefill and spec.scaling.decode';
-
-const ANNOTATION_PATH = `metadata.annotations[${JSON.stringify(DYNAMO_API_VERSION_ANNOTATION)}]`;
-
-/** The version the annotation asks for: undefined when unset, the raw value when not supported. */
-function annotatedApiVersion(md: ResolvedModelDeployment): string | undefined {
-  return md.annotations[DYNAMO_API_VERSION_ANNOTATION];
-}
-
-/**
- * Settings of the Dynamo provider (its props, resolved).
- */
-export interface DynamoSettings {
-  /**
-   * DynamoGraphDeployment version for deployments without the version annotation.
-   * @default DYNAMO_V1ALPHA1 (AI Runway's)
-   */
-  readonly apiVersion?: string;
-  /**
-   * Tag of the default Dynamo images (worker runtimes, endpoint picker, mocker).
-   * @default DYNAMO_VERSION ('1.1.1')
-   */
-  readonly dynamoVersion?: string;
-  /**
-   * Image of the model download Job (the Dynamo shim's `--download-job-image`).
-   * @default DEFAULT_MODEL_DOWNLOAD_IMAGE
-   */
-  readonly modelDownloadImage?: string;
-}
-
-/**
- * The DynamoGraphDeployment version of a deployment: its annotation (which `validateDynamo` has
- * checked), else the provider's setting, else v1alpha1 (AI Runway's).
- */
-export function dynamoApiVersionOf(md: ResolvedModelDeployment, settings: DynamoSettings = {}): string {
-  return annotatedApiVersion(md) ?? settings.apiVersion ?? DYNAMO_V1ALPHA1;
-}
-
-function apiVersionAnnotationError(value: string): FieldError {
-  return notSupported(ANNOTATION_PATH, value, DYNAMO_API_VERSIONS);
-}
-
-function shapeOf(apiVersion: string): DgdShape {
-  return apiVersion === DYNAMO_V1BETA1 ? 'v1beta1' : 'v1alpha1';
-}
-
-/** Engine and GPU checks (the controller's `validateCompatibility`, mocker rules included). */
-function compatibilityErrors(md: ResolvedModelDeployment): FieldError[] {
-  const errors: FieldError[] = [];
-  const engine: string = md.engine;
-  const scaling = md.spec.scaling;
-  const disaggregated = md.mode === 'disaggregated';
-  if (isMocker(md)) {
-    if (engine !== 'vllm') errors.push(invalid('spec.engine.type', engine, DYNAMO_MOCKER_ENGINE));
-    if (disaggregated) {
-      if (!scaling?.prefill) errors.push(required('spec.scaling.prefill', DYNAMO_MOCKER_DISAGGREGATED));
-      if (!scaling?.decode) errors.push(required('spec.scaling.decode', DYNAMO_MOCKER_DISAGGREGATED));
-    }
-    return errors;
-  }
-  if (engine === 'llamacpp') errors.push(invalid('spec.engine.type', engine, DYNAMO_LLAMACPP_NOT_SUPPORTED));
-  if (disaggregated) {
-    // The transformer's messages; admission normally guarantees both components.
-    if (!scaling) {
-      errors.push(required('spec.scaling', 'spec.scaling is required for disaggregated serving mode'));
-      return errors;
-    }
-    if (!scaling.prefill) errors.push(required('spec.scaling.prefill', 'spec.scaling.prefill is required for disaggregated serving mode'));
-    if (!scaling.decode) errors.push(required('spec.scaling.decode', 'spec.scaling.decode is required for disaggregated serving mode'));
-  }
-  const topLevelGpus = md.spec.resources?.gpu?.count ?? 0;
-  const prefillGpus = scaling?.prefill?.gpu?.count ?? 0;
-  const hasGpu = topLevelGpus > 0 || (disaggregated && prefillGpus > 0);
-  if (!hasGpu && !(disaggregated && !scaling?.prefill)) {
-    // The path of the count the rule reads: the prefill component's in disaggregated mode.
-    const path = disaggregated ? 'spec.scaling.prefill.gpu.count' : 'spec.resources.gpu.count';
-    const count = disaggregated ? scaling?.prefill?.gpu?.count : md.spec.resources?.gpu?.count;
-    errors.push(count === undefined || count === null ? required(path, DYNAMO_GPU_REQUIRED) : invalid(path, count, DYNAMO_GPU_REQUIRED));
-  }
-  return errors;
-}
-
-/**
- * The Dynamo controller's rejections and the errors its transformer would raise, as field
- * errors, so they fail the synth at their path:
- *
- * - an annotation `inference.cdk8s.io/dynamo-api-version` that names no supported version;
- * - llama.cpp (`Dynamo does not support llamacpp engine`); no GPU, i.e. neither
- *   `resources.gpu.count > 0` nor, disaggregated, `scaling.prefill.gpu.count > 0`
- *   (`Dynamo requires GPU (set resources.gpu.count > 0)`); disaggregated without `scaling`,
- *   `scaling.prefill` or `scaling.decode`. In mocker mode instead: the engine must be vLLM and a
- *   disaggregated mocker needs both components; no GPU is needed;
- * - every invalid `engine.args` key;
- * - overrides: a JSON object without apiVersion/kind/metadata/status, typed settings of the right
- *   type, only root fields a DynamoGraphDeployment has, no service added without an image, and
- *   no `spec` field of the other version (the version from the annotation, else the registry).
- */
-export function validateDynamo(md: ResolvedModelDeployment, settings: DynamoSettings = {}): FieldError[] {
-  const errors: FieldError[] = [];
-  const annotated = annotatedApiVersion(md);
-  const annotationValid = annotated === undefined || DYNAMO_API_VERSIONS.includes(annotated);
-  if (!annotationValid) errors.push(apiVersionAnnotationError(annotated!));
-  errors.push(...compatibilityErrors(md));
-  errors.push(...dynamoArgKeyErrors(md.spec));
-  const overrides = md.spec.provider?.overrides;
-  errors.push(...dynamoOverrideErrors(overrides, { names: generatedServiceNames(md) }));
-  if (annotationValid) errors.push(...dynamoOverrideShapeErrors(overrides, shapeOf(dynamoApiVersionOf(md, settings))));
-  return errors;
-}
-
 
 function warnAboutIgnoredSettings(dgd: ApiObject, md: ResolvedModelDeployment, graph: DynamoGraph, typed: DynamoTypedOverrides): void {
   const engine = md.spec.engine ?? {};

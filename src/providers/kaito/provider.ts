@@ -3,7 +3,8 @@ import type { Construct } from 'constructs';
 import { kaitoProviderConfig } from './config';
 import type { KaitoNodeProvisioning } from './node-provisioning';
 import { reconcileWorkspaceStatus } from './status';
-import { KAITO_DISPLAY_NAME, KAITO_LLAMACPP_PORT, KAITO_WORKSPACE_LABEL, translateKaito, validateKaito } from './translator';
+import { KAITO_DISPLAY_NAME, validateKaito } from './validation';
+import { KAITO_LLAMACPP_PORT, KAITO_WORKSPACE_LABEL } from './workspace-pods';
 import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
 import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
@@ -49,6 +50,10 @@ export class KaitoProvider extends InferenceProvider {
   }
 
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {
+    // Loaded on first use: the translator brings cdk8s-plus-34 and the generated bindings, which
+    // the controller (validate and mapStatus only) never needs.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { translateKaito } = require('./translator') as typeof import('./translator');
     return translateKaito(scope, fromResolvedDeployment(deployment), this.provisioning);
   }
 

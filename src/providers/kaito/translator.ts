@@ -2,31 +2,19 @@ import type { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { kaitoInstanceType, KaitoNodeProvisioning } from './node-provisioning';
+import { KAITO_DISPLAY_NAME } from './validation';
+import { KAITO_LLAMACPP_PORT } from './workspace-pods';
 import { Warnings } from '../../api/warnings';
-import { FieldError, forbidden, invalid, required } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { Workspace, WorkspaceInference, WorkspaceResource } from '../../imports/kaito.sh';
 import { modelServerEnv } from '../common/env';
 import { commonLabels } from '../common/metadata';
-import {
-  BLOCKED_OVERRIDE_KEYS,
-  mergeIntoFinalJson,
-  OverrideNullHandling,
-  PROVIDER_OVERRIDES_PATH,
-  validateOverrideKeys,
-} from '../common/overrides';
+import { mergeIntoFinalJson, OverrideNullHandling } from '../common/overrides';
 import { userPodAnnotations } from '../common/pod-template';
 import { isJsonObject } from '../common/unstructured';
 
-/** Human name of the provider in messages. */
-export const KAITO_DISPLAY_NAME = 'KAITO';
-
-/** Port the llama.cpp server listens on inside its container (`--address=:5000`). */
-export const KAITO_LLAMACPP_PORT = 5000;
-/** Label KAITO puts on the pods of a Workspace, valued with the Workspace name. */
-export const KAITO_WORKSPACE_LABEL = 'kaito.sh/workspace';
 /** Name of the llama.cpp serving container. */
 export const KAITO_LLAMACPP_CONTAINER_NAME = 'model';
 /** `engine.args` key holding the exact GGUF file to serve (llama.cpp); other keys are ignored. */
@@ -44,76 +32,8 @@ export const OS_LABEL = 'kubernetes.io/os';
  */
 export const GPU_PRESENT_LABEL = 'nvidia.com/gpu.present';
 
-/**
- * Root fields of a `kaito.sh/v1beta1` Workspace that overrides may set. The Workspace has no
- * `spec`: `resource`, `inference` and `tuning` sit at the object root.
- */
-export const WORKSPACE_OVERRIDABLE_ROOT_KEYS: readonly string[] = ['resource', 'inference', 'tuning'];
-
-/** Controller rejection of disaggregated serving. */
-export const KAITO_DISAGGREGATED_NOT_SUPPORTED = 'KAITO does not support disaggregated serving mode';
-/**
- * Controller rejection of llama.cpp without an image. The text names the legacy `spec.image`
- * (AI Runway's controller checks only that field); we accept `spec.engine.image` as well.
- */
-export const KAITO_LLAMACPP_IMAGE_REQUIRED = 'llamacpp engine requires spec.image to be set';
-
-/** Controller rejection of an engine KAITO cannot run (sglang, trtllm). */
-export function kaitoEngineNotSupported(engine: string): string {
-  return `KAITO does not support ${engine} engine`;
-}
-
-
 function hasGpu(md: ResolvedModelDeployment): boolean {
   return (md.spec.resources?.gpu?.count ?? 0) > 0;
-}
-
-/**
- * The KAITO controller's rejections, plus checks its transformer and the API server would make
- * later, so that each fails the synth with a field path:
- *
- * - sglang / trtllm → `spec.engine.type`; disaggregated → `spec.serving.mode`;
- * - llama.cpp without an image → `spec.image`. AI Runway's controller demands the legacy
- *   `spec.image` although its transformer takes the image from `spec.engine.image` first. We are
- *   one build-time pipeline with a single image rule, so either field satisfies the check
- *   (`spec.engine.image` wins when both are set, and admission rejects two different values);
- *   the message keeps the upstream text;
- * - (ours) vLLM with an empty `spec.model.id` → `spec.model.id`: the model id becomes the preset
- *   name, and KAITO has no preset without a name;
- * - overrides naming apiVersion/kind/metadata/status → `spec.provider.overrides.<key>`
- *   (`overriding "<key>" is not allowed`);
- * - (ours) overrides naming a root key the Workspace does not have (typically `spec`) →
- *   `spec.provider.overrides.<key>`: the API server would silently drop it.
- */
-export function validateKaito(md: ResolvedModelDeployment): FieldError[] {
-  const errors: FieldError[] = [];
-  const engine: string = md.engine;
-  if (engine === 'sglang' || engine === 'trtllm') {
-    errors.push(invalid('spec.engine.type', engine, kaitoEngineNotSupported(engine)));
-  } else if (engine !== 'vllm' && engine !== 'llamacpp') {
-    errors.push(invalid('spec.engine.type', engine, `failed to build inference spec: unsupported engine type for KAITO: ${engine}`));
-  }
-  if (md.mode === 'disaggregated') {
-    errors.push(invalid('spec.serving.mode', md.mode, KAITO_DISAGGREGATED_NOT_SUPPORTED));
-  }
-  if (engine === 'llamacpp' && imageOverride(md.spec) === undefined) {
-    errors.push(required('spec.image', KAITO_LLAMACPP_IMAGE_REQUIRED));
-  }
-  if (engine === 'vllm' && !md.spec.model.id) {
-    errors.push(required('spec.model.id', "KAITO's vLLM preset is named by the model id; set spec.model.id"));
-  }
-  const overrides = md.spec.provider?.overrides;
-  errors.push(...validateOverrideKeys(overrides));
-  if (isJsonObject(overrides)) {
-    for (const key of Object.keys(overrides)) {
-      if (BLOCKED_OVERRIDE_KEYS.includes(key) || WORKSPACE_OVERRIDABLE_ROOT_KEYS.includes(key)) continue;
-      errors.push(forbidden(
-        `${PROVIDER_OVERRIDES_PATH}.${key}`,
-        `a KAITO Workspace has no root field ${JSON.stringify(key)} (resource, inference and tuning sit at the object root, there is no spec); the API server would drop it`,
-      ));
-    }
-  }
-  return errors;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { kuberayProviderConfig } from './config';
 import { RAY_SERVE_PORT, reconcileRayServiceStatus } from './status';
-import { KUBERAY_DISPLAY_NAME, translateKubeRay, validateKubeRay } from './translator';
+import { KUBERAY_DISPLAY_NAME, validateKubeRay } from './validation';
 import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
 import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
@@ -27,6 +27,10 @@ export class KubeRayProvider extends InferenceProvider {
   }
 
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {
+    // Loaded on first use: the translator brings cdk8s-plus-34 and the generated bindings, which
+    // the controller (validate and mapStatus only) never needs.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { translateKubeRay } = require('./translator') as typeof import('./translator');
     return translateKubeRay(scope, fromResolvedDeployment(deployment));
   }
 

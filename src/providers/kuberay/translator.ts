@@ -3,9 +3,9 @@ import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { MODEL_ID_ENV, kuberayEngineArgString, VLLM_ENGINE_ARGS_ENV } from './args';
 import { kuberayServeConfig, serveReplicas } from './serve-config';
+import { KUBERAY_DISPLAY_NAME } from './validation';
 import { Warnings } from '../../api/warnings';
 import { DEFAULT_GPU_RESOURCE } from '../../core/defaults';
-import { FieldError, invalid, required } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
@@ -20,9 +20,6 @@ import { HF_HOME_ENV, modelServerEnv } from '../common/env';
 import { commonLabels, objectMeta } from '../common/metadata';
 import { nodeSelectorOf, tolerationsOf, userPodAnnotations, workloadLabels } from '../common/pod-template';
 import type { SpecComponentScaling } from '../common/spec-types';
-
-/** Human name of the provider in messages. */
-export const KUBERAY_DISPLAY_NAME = 'KubeRay';
 
 /** Image of the head and worker containers when the spec names none (AI Runway's default). */
 export const KUBERAY_DEFAULT_IMAGE = 'rayproject/ray-llm:2.55.0-py311-cu128';
@@ -44,46 +41,6 @@ export const AGGREGATED_WORKER_GROUP = 'gpu-workers';
 export const PREFILL_WORKER_GROUP = 'prefill-workers';
 /** Worker group of the disaggregated decode component. */
 export const DECODE_WORKER_GROUP = 'decode-workers';
-
-/** Controller rejection of a deployment without GPUs. */
-export const KUBERAY_GPU_REQUIRED = 'KubeRay requires GPU (set resources.gpu.count > 0)';
-
-/** Controller rejection of an engine other than vLLM. */
-export function kuberayEngineNotSupported(engine: string): string {
-  return `KubeRay only supports vllm engine, got ${engine}`;
-}
-
-/**
- * AI Runway's GPU rule for KubeRay (the same as Dynamo's): `resources.gpu.count > 0`, or, in
- * disaggregated mode, `scaling.prefill.gpu.count > 0`.
- */
-function hasGpu(md: ResolvedModelDeployment): boolean {
-  if ((md.spec.resources?.gpu?.count ?? 0) > 0) return true;
-  return md.mode === 'disaggregated' && (md.spec.scaling?.prefill?.gpu?.count ?? 0) > 0;
-}
-
-/**
- * The KubeRay controller's rejections, as field errors with AI Runway's exact messages:
- *
- * - the resolved engine is not vllm → `spec.engine.type`;
- * - no GPU → `spec.resources.gpu.count` (aggregated), or `spec.scaling.prefill.gpu.count`
- *   (disaggregated, where admission forbids the top-level count and the prefill count is what
- *   the rule looks at); Required when the count is absent, Invalid when it is 0.
- *
- * Overrides are not validated: KubeRay does not apply them (see {@link translateKubeRay}).
- */
-export function validateKubeRay(md: ResolvedModelDeployment): FieldError[] {
-  const errors: FieldError[] = [];
-  if (md.engine !== 'vllm') {
-    errors.push(invalid('spec.engine.type', md.engine, kuberayEngineNotSupported(md.engine)));
-  }
-  if (!hasGpu(md)) {
-    const path = md.mode === 'disaggregated' ? 'spec.scaling.prefill.gpu.count' : 'spec.resources.gpu.count';
-    const count = md.mode === 'disaggregated' ? md.spec.scaling?.prefill?.gpu?.count : md.spec.resources?.gpu?.count;
-    errors.push(count === undefined || count === null ? required(path, KUBERAY_GPU_REQUIRED) : invalid(path, count, KUBERAY_GPU_REQUIRED));
-  }
-  return errors;
-}
 
 /** Head and worker image: the image override (`engine.image`, then `spec.image`), else the default. */
 export function kuberayImage(md: ResolvedModelDeployment): string {

@@ -2,7 +2,7 @@ import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { LLMD_VLLM_PORT } from './args';
 import { LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG, LLMD_ENDPOINT_PICKER_CONFIG, llmdProviderConfig } from './config';
-import { LLMD_DISPLAY_NAME, translateLlmd, validateLlmd } from './translator';
+import { LLMD_DISPLAY_NAME, validateLlmd } from './validation';
 import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
 import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
@@ -29,6 +29,10 @@ export class LlmdProvider extends InferenceProvider {
   }
 
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {
+    // Loaded on first use: the translator brings cdk8s-plus-34, which the controller (validate
+    // and mapStatus only) never needs.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { translateLlmd } = require('./translator') as typeof import('./translator');
     return translateLlmd(scope, fromResolvedDeployment(deployment));
   }
 

@@ -2,7 +2,7 @@ import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { DIRECT_VLLM_PORT } from './args';
 import { vllmProviderConfig } from './config';
-import { translateDirectVllm, validateDirectVllm, VLLM_DISPLAY_NAME } from './translator';
+import { validateDirectVllm, VLLM_DISPLAY_NAME } from './validation';
 import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
 import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
@@ -28,6 +28,10 @@ export class DirectVllmProvider extends InferenceProvider {
   }
 
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {
+    // Loaded on first use: the translator brings cdk8s-plus-34, which the controller (validate
+    // and mapStatus only) never needs.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { translateDirectVllm } = require('./translator') as typeof import('./translator');
     return translateDirectVllm(scope, fromResolvedDeployment(deployment));
   }
 

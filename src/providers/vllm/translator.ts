@@ -1,13 +1,9 @@
 import type { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
-import {
-  directVllmArgErrors,
-  DIRECT_VLLM_PORT,
-  renderDirectVllmArgs,
-} from './args';
+import { DIRECT_VLLM_PORT, renderDirectVllmArgs } from './args';
+import { VLLM_DISPLAY_NAME } from './validation';
 import { Warnings } from '../../api/warnings';
-import { FieldError, invalid, required } from '../../core/field-error';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { addManagedClaims } from '../../storage/managed-claim';
@@ -15,7 +11,7 @@ import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMo
 import { HF_HOME_ENV, modelServerEnv } from '../common/env';
 import { commonLabels, objectMeta } from '../common/metadata';
 import { addModelServerService } from '../common/model-server-service';
-import { DeploymentOverrideRules, mergeIntoFinalJson, validateDeploymentOverrides } from '../common/overrides';
+import { mergeIntoFinalJson } from '../common/overrides';
 import {
   nodeSelectorOf,
   podTemplateLabels,
@@ -45,50 +41,9 @@ export const SHM_SIZE_LIMIT = '20Gi';
 /** Path all three probes call. */
 export const HEALTH_PATH = '/health';
 
-/** Human name of the provider in messages. */
-export const VLLM_DISPLAY_NAME = 'vLLM';
-
-/** The controller's rejection of disaggregated mode. */
-export const DISAGGREGATED_NOT_SUPPORTED =
-  'vLLM provider does not support disaggregated serving mode; use spec.serving.mode: aggregated';
-/** The controller's rejection of a deployment without GPUs. */
-export const GPU_REQUIRED = 'vLLM provider requires GPU resources (spec.resources.gpu.count > 0)';
-
-/** How `validateDeploymentOverrides` checks Direct vLLM's overrides. */
-const OVERRIDE_RULES: DeploymentOverrideRules = { displayName: VLLM_DISPLAY_NAME };
-
-function engineNotSupported(engine: string): string {
-  return `vLLM provider only supports vllm engine, got ${engine}`;
-}
-
 /** Container image: image override (`engine.image`, then `spec.image`), else the default. */
 export function directVllmImage(md: ResolvedModelDeployment): string {
   return imageOverride(md.spec) ?? DIRECT_VLLM_DEFAULT_IMAGE;
-}
-
-/**
- * The Direct vLLM controller's rejections, plus the ones its transformer would raise while
- * building objects, so they fail the synth with a field path instead of a failed pod:
- * engine must be vllm; disaggregated mode is refused; aggregated mode needs GPUs; overrides must
- * pass `validateDeploymentOverrides` (no apiVersion/kind/metadata/status, selector or
- * selector/ownership pod labels, nothing that would replace the spec, pod template, pod spec or
- * containers); launch flags must pass `directVllmArgErrors`.
- */
-export function validateDirectVllm(md: ResolvedModelDeployment): FieldError[] {
-  const errors: FieldError[] = [];
-  if (md.engine !== 'vllm') {
-    errors.push(invalid('spec.engine.type', md.engine, engineNotSupported(md.engine)));
-  }
-  if (md.mode === 'disaggregated') {
-    errors.push(invalid('spec.serving.mode', md.mode, DISAGGREGATED_NOT_SUPPORTED));
-  } else {
-    const count = md.spec.resources?.gpu?.count;
-    if (count === undefined || count === null) errors.push(required('spec.resources.gpu.count', GPU_REQUIRED));
-    else if (!(count > 0)) errors.push(invalid('spec.resources.gpu.count', count, GPU_REQUIRED));
-  }
-  errors.push(...validateDeploymentOverrides(md.spec.provider?.overrides, OVERRIDE_RULES));
-  errors.push(...directVllmArgErrors(md.spec));
-  return errors;
 }
 
 function httpProbe(initialDelaySeconds: number, periodSeconds: number, failureThreshold: number): k8s.Probe {

@@ -12,7 +12,7 @@ import { DynamoApiVersion, DynamoProvider } from '../../../src/providers/dynamo'
 import { NIXL_KV_TRANSFER_CONFIG } from '../../../src/providers/dynamo/args';
 import { eppConfig, sanitizeLabelValue } from '../../../src/providers/dynamo/graph';
 import { dynamoImages, hasSemverTag } from '../../../src/providers/dynamo/images';
-import { DYNAMO_API_VERSION_ANNOTATION, dynamoApiVersionOf, DynamoSettings, validateDynamo } from '../../../src/providers/dynamo/translator';
+import { DYNAMO_API_VERSION_ANNOTATION, dynamoApiVersionOf, DynamoSettings, validateDynamo } from '../../../src/providers/dynamo/validation';
 import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
 import { blockedOverrideKeyCases } from '../../support/provider-cases';
 import { expectValidManifests } from '../../support/schema-validator';

@@ -3,7 +3,7 @@ import { FixtureOptions, kaitoLlamaCppDeployment, kaitoVllmDeployment, LLAMACPP_
 import { FieldErrorKind } from '../../../src/core/field-error';
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
 import { KaitoProvider, KaitoProviderProps } from '../../../src/providers/kaito';
-import { validateKaito } from '../../../src/providers/kaito/translator';
+import { validateKaito } from '../../../src/providers/kaito/validation';
 import { commonLabels } from '../../support/expected-manifests';
 import { blockedOverrideKeyCases } from '../../support/provider-cases';
 import { expectValidManifests, validateManifest } from '../../support/schema-validator';

@@ -8,11 +8,8 @@ import { RayService } from '../../../src/imports/ray.io';
 import { KubeRayProvider } from '../../../src/providers/kuberay';
 import { kuberayEngineArgString, renderKubeRayEngineArgs } from '../../../src/providers/kuberay/args';
 import { kuberayServeConfig } from '../../../src/providers/kuberay/serve-config';
-import {
-  KUBERAY_DEFAULT_IMAGE,
-  kuberayGpusPerWorker,
-  validateKubeRay,
-} from '../../../src/providers/kuberay/translator';
+import { KUBERAY_DEFAULT_IMAGE, kuberayGpusPerWorker } from '../../../src/providers/kuberay/translator';
+import { validateKubeRay } from '../../../src/providers/kuberay/validation';
 import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
 import { commonLabels, managedClaim } from '../../support/expected-manifests';
 import { modelServerEnvCases, SECRET_TOKEN } from '../../support/provider-cases';

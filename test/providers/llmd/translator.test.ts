@@ -2,12 +2,8 @@ import { disaggregatedLlmdDeployment, llmdDeployment } from './fixtures';
 import { Warnings } from '../../../src/api/warnings';
 import { LlmdProvider } from '../../../src/providers/llmd';
 import { LLMD_VLLM_PORT } from '../../../src/providers/llmd/args';
-import {
-  LLMD_DEFAULT_IMAGE,
-  LLMD_ROLE_LABEL,
-  validateLlmd,
-  validateLlmdOverrides,
-} from '../../../src/providers/llmd/translator';
+import { LLMD_DEFAULT_IMAGE } from '../../../src/providers/llmd/translator';
+import { LLMD_ROLE_LABEL, validateLlmd, validateLlmdOverrides } from '../../../src/providers/llmd/validation';
 import {
   deploymentObjectCases,
   deploymentOverrideGuardCases,

@@ -1,0 +1,81 @@
+import { FieldError, forbidden, invalid, required } from '../../core/field-error';
+import { imageOverride } from '../../core/model-deployment-object';
+import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { BLOCKED_OVERRIDE_KEYS, PROVIDER_OVERRIDES_PATH, validateOverrideKeys } from '../common/overrides';
+import { isJsonObject } from '../common/unstructured';
+
+/*
+ * What the KAITO provider refuses: its checks of a deployment and their messages. Kept apart
+ * from the translator so that the controller, which validates but never builds objects, does not
+ * load cdk8s-plus-34 or the generated Workspace bindings.
+ */
+
+/** Human name of the provider in messages. */
+export const KAITO_DISPLAY_NAME = 'KAITO';
+
+/**
+ * Root fields of a `kaito.sh/v1beta1` Workspace that overrides may set. The Workspace has no
+ * `spec`: `resource`, `inference` and `tuning` sit at the object root.
+ */
+export const WORKSPACE_OVERRIDABLE_ROOT_KEYS: readonly string[] = ['resource', 'inference', 'tuning'];
+
+/** Controller rejection of disaggregated serving. */
+export const KAITO_DISAGGREGATED_NOT_SUPPORTED = 'KAITO does not support disaggregated serving mode';
+/**
+ * Controller rejection of llama.cpp without an image. The text names the legacy `spec.image`
+ * (AI Runway's controller checks only that field); we accept `spec.engine.image` as well.
+ */
+export const KAITO_LLAMACPP_IMAGE_REQUIRED = 'llamacpp engine requires spec.image to be set';
+
+/** Controller rejection of an engine KAITO cannot run (sglang, trtllm). */
+export function kaitoEngineNotSupported(engine: string): string {
+  return `KAITO does not support ${engine} engine`;
+}
+
+/**
+ * The KAITO controller's rejections, plus checks its transformer and the API server would make
+ * later, so that each fails the synth with a field path:
+ *
+ * - sglang / trtllm → `spec.engine.type`; disaggregated → `spec.serving.mode`;
+ * - llama.cpp without an image → `spec.image`. AI Runway's controller demands the legacy
+ *   `spec.image` although its transformer takes the image from `spec.engine.image` first. We are
+ *   one build-time pipeline with a single image rule, so either field satisfies the check
+ *   (`spec.engine.image` wins when both are set, and admission rejects two different values);
+ *   the message keeps the upstream text;
+ * - (ours) vLLM with an empty `spec.model.id` → `spec.model.id`: the model id becomes the preset
+ *   name, and KAITO has no preset without a name;
+ * - overrides naming apiVersion/kind/metadata/status → `spec.provider.overrides.<key>`
+ *   (`overriding "<key>" is not allowed`);
+ * - (ours) overrides naming a root key the Workspace does not have (typically `spec`) →
+ *   `spec.provider.overrides.<key>`: the API server would silently drop it.
+ */
+export function validateKaito(md: ResolvedModelDeployment): FieldError[] {
+  const errors: FieldError[] = [];
+  const engine: string = md.engine;
+  if (engine === 'sglang' || engine === 'trtllm') {
+    errors.push(invalid('spec.engine.type', engine, kaitoEngineNotSupported(engine)));
+  } else if (engine !== 'vllm' && engine !== 'llamacpp') {
+    errors.push(invalid('spec.engine.type', engine, `failed to build inference spec: unsupported engine type for KAITO: ${engine}`));
+  }
+  if (md.mode === 'disaggregated') {
+    errors.push(invalid('spec.serving.mode', md.mode, KAITO_DISAGGREGATED_NOT_SUPPORTED));
+  }
+  if (engine === 'llamacpp' && imageOverride(md.spec) === undefined) {
+    errors.push(required('spec.image', KAITO_LLAMACPP_IMAGE_REQUIRED));
+  }
+  if (engine === 'vllm' && !md.spec.model.id) {
+    errors.push(required('spec.model.id', "KAITO's vLLM preset is named by the model id; set spec.model.id"));
+  }
+  const overrides = md.spec.provider?.overrides;
+  errors.push(...validateOverrideKeys(overrides));
+  if (isJsonObject(overrides)) {
+    for (const key of Object.keys(overrides)) {
+      if (BLOCKED_OVERRIDE_KEYS.includes(key) || WORKSPACE_OVERRIDABLE_ROOT_KEYS.includes(key)) continue;
+      errors.push(forbidden(
+        `${PROVIDER_OVERRIDES_PATH}.${key}`,
+        `a KAITO Workspace has no root field ${JSON.stringify(key)} (resource, inference and tuning sit at the object root, there is no spec); the API server would drop it`,
+      ));
+    }
+  }
+  return errors;
+}
