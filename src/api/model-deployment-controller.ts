@@ -251,8 +251,8 @@ function controllerPodSpec(namespace: string, props: ModelDeploymentControllerPr
       },
       // V8 grows its heap lazily up to its default limit (several hundred MiB of garbage before a
       // major collection); a cap well under the memory limit keeps the pod's footprint to what is
-      // live (measured with `npx projen bench:controller`: 188 MiB peak RSS with 5,000
-      // ModelDeployments; a 160 MiB cap saves no RSS and doubles the latency).
+      // live (measured with `npx projen bench:controller`: 177 MiB peak RSS with 5,000
+      // ModelDeployments; a 160 MiB cap saved no RSS and doubled the latency).
       env: [{ name: 'NODE_OPTIONS', value: '--max-old-space-size=320 --max-semi-space-size=1' }],
       securityContext: {
         allowPrivilegeEscalation: false,
