@@ -4,6 +4,8 @@ import { validateProviderOverrides } from './overrides-filter';
 import type { SimulatedBackend } from '../api/inference-provider';
 import { FieldError, invalid, required } from '../core/field-error';
 import type { ComponentScalingSpec } from '../core/generated/model-deployment-spec';
+import { gpuTaintAnnotationErrors } from '../core/gpu-taint-toleration';
+import { gpuTypeErrors } from '../core/gpu-type';
 import { ModelDeploymentObject, resolvedServingMode } from '../core/model-deployment-object';
 import { compareQuantities, parseQuantity, Quantity } from '../core/quantity';
 import type { ProviderConfigEntry } from '../selection/provider-config-entry';
@@ -13,8 +15,10 @@ import { validateStorageVolumes } from '../storage/storage-validation';
  * AI Runway's validating admission webhook (§3.3) and its warnings (§3.8), plus the reconciler's
  * check of an auto-selected engine (§4.3 step 5). Admission always runs as a CREATE: we only
  * ever produce new objects, so the dot rule applies and the UPDATE-only immutability rules do not.
- * On top of AI Runway's rules, the name and namespace must be RFC 1123 labels, because the API
- * server would reject the objects named after them otherwise.
+ * On top of AI Runway's rules, the name and namespace must be RFC 1123 labels and every
+ * `gpu.type` an extended resource name, because the API server would reject the objects named
+ * after them or requesting them otherwise; and the annotation
+ * `inference.cdk8s.io/tolerate-gpu-taint` must be "true" or "false".
  */
 
 export const MAX_GPU_COUNT = 64;
@@ -159,6 +163,11 @@ export function validateModelDeployment(
   for (const component of ['prefill', 'decode'] as const) {
     errors.push(...validateComponentCeilings(component, spec.scaling?.[component]));
   }
+
+  // Not AI Runway rules: every provider requests GPUs under `gpu.type`, so it must be a resource
+  // name the API server accepts; and our GPU taint annotation must say "true" or "false".
+  errors.push(...gpuTypeErrors(spec));
+  errors.push(...gpuTaintAnnotationErrors(md.annotations));
 
   return { errors, warnings: collectWarnings(md) };
 }

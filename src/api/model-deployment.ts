@@ -5,6 +5,7 @@ import { EngineOptions, EngineType } from './engine';
 import { GatewayOptions, GatewayRef, InferencePoolApiVersion } from './gateway';
 import { ModelOptions } from './model';
 import { ensureNoNameCollisions } from './object-collisions';
+import { propsToAnnotations } from './props-to-annotations';
 import { propsToSpec } from './props-to-spec';
 import { ProviderOptions } from './provider-options';
 import { ProviderRegistry } from './provider-registry';
@@ -378,18 +379,19 @@ export class ModelDeployment extends Construct {
 
   /** Props as an AI Runway object, checked against the CRD schema like YAML input is. */
   private inputFromProps(props: ModelDeploymentProps): { md?: ModelDeploymentObject; errors: FieldError[] } {
-    const md = this.objectFromProps(props);
-    const errors = validateModelDeploymentSpecSchema(md.spec);
+    const { annotations, errors: annotationErrors } = propsToAnnotations(props);
+    const md = this.objectFromProps(props, annotations);
+    const errors = [...annotationErrors, ...validateModelDeploymentSpecSchema(md.spec)];
     return errors.length > 0 ? { errors } : { md, errors };
   }
 
-  private objectFromProps(props: ModelDeploymentProps): ModelDeploymentObject {
+  private objectFromProps(props: ModelDeploymentProps, annotations: { [key: string]: string } | undefined): ModelDeploymentObject {
     const meta = props.metadata ?? {};
     return {
       name: meta.name ?? defaultDeploymentName(this.node.id, MAX_DEFAULT_NAME_LENGTH),
       ...(meta.namespace !== undefined && { namespace: meta.namespace }),
       ...(meta.labels && { labels: { ...meta.labels } }),
-      ...(meta.annotations && { annotations: { ...meta.annotations } }),
+      ...(annotations && { annotations }),
       spec: propsToSpec(props),
     };
   }

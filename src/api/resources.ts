@@ -12,10 +12,28 @@ export interface GpuOptions {
   readonly count?: number;
 
   /**
-   * Extended resource name of the GPU.
+   * Extended resource name the GPUs are requested under.
+   *
+   * `nvidia.com/gpu`, `amd.com/gpu`, `gpu.intel.com/i915`, or a MIG profile such as
+   * `nvidia.com/mig-1g.10gb`: a domain-prefixed name outside the `kubernetes.io/` and `requests.`
+   * namespaces. KAITO accepts only `nvidia.com/gpu` (its Workspace sizes GPUs by instance type).
    * @default 'nvidia.com/gpu'
    */
   readonly resourceName?: string;
+
+  /**
+   * Tolerate the GPU nodes' taint on every pod of the deployment that requests GPUs.
+   *
+   * The toleration is `{key, operator: Exists, effect: NoSchedule}`, with key `nvidia.com/gpu` for
+   * any `nvidia.com/` resource (MIG profiles included), `amd.com/gpu` for any `amd.com/` resource,
+   * else the resource name; it is added to the deployment's `tolerations` unless one of them
+   * already covers it. It applies to the whole deployment: set on several `GpuOptions` (prefill
+   * and decode), the values must agree. It is written to the ModelDeployment annotation
+   * `inference.cdk8s.io/tolerate-gpu-taint` (`"true"`/`"false"`), which AI Runway YAML sets
+   * directly. KAITO's pods tolerate `nvidia.com/gpu` whatever this says.
+   * @default false
+   */
+  readonly tolerateTaint?: boolean;
 }
 
 /**

@@ -3,7 +3,7 @@
  * defaulting, the validation and the object builders alike.
  */
 
-/** The GPU extended resource: the webhook's default `gpu.type`, and the key the Deployment-based providers always use. */
+/** The GPU extended resource when `gpu.type` is unset: the webhook's and the CRD's default, and Dynamo's and KAITO's. */
 export const DEFAULT_GPU_RESOURCE = 'nvidia.com/gpu';
 
 /** Where a `modelCache` volume is mounted when it names no `mountPath`. */

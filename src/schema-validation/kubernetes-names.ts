@@ -82,6 +82,40 @@ export function qualifiedNameErrors(value: string): string[] {
   return errs;
 }
 
+/** What Kubernetes reserves for quota names: `requests.<resource>`. */
+const QUOTA_REQUESTS_PREFIX = 'requests.';
+/** The namespace of native resources (`kubernetes.io/...`). */
+const NATIVE_RESOURCE_NAMESPACE = 'kubernetes.io/';
+
+/**
+ * Problems with an extended resource name (`nvidia.com/gpu`, `amd.com/gpu`,
+ * `nvidia.com/mig-1g.10gb`), or [] when valid: apimachinery's `IsExtendedResourceName`, i.e. a
+ * domain-prefixed qualified name outside the `kubernetes.io/` namespace and not starting with
+ * `requests.`, that is still a qualified name once quota prefixes it with `requests.`. The API
+ * server refuses a container resource name that is neither native nor extended.
+ */
+export function extendedResourceNameErrors(value: string): string[] {
+  if (!value.includes('/')) {
+    return ['it has no domain prefix (a name without one is a native resource such as cpu or memory)'];
+  }
+  const errs: string[] = [];
+  if (value.includes(NATIVE_RESOURCE_NAMESPACE)) {
+    errs.push(`the ${NATIVE_RESOURCE_NAMESPACE} namespace is reserved for native resources`);
+  }
+  if (value.startsWith(QUOTA_REQUESTS_PREFIX)) {
+    errs.push(`the ${JSON.stringify(QUOTA_REQUESTS_PREFIX)} prefix is reserved for resource quota`);
+  }
+  errs.push(...qualifiedNameErrors(value));
+  // Quota names it `requests.<name>`, which must still be a qualified name: 9 characters fewer
+  // for the prefix than the 253 of a DNS subdomain.
+  const prefix = value.split('/')[0];
+  const maxPrefix = 253 - QUOTA_REQUESTS_PREFIX.length;
+  if (prefix.length > maxPrefix && prefix.length <= 253) {
+    errs.push(`prefix part must be no more than ${maxPrefix} characters`);
+  }
+  return errs;
+}
+
 /** Problems with a label value, or [] when valid. */
 export function labelValueErrors(value: string): string[] {
   const errs: string[] = [];

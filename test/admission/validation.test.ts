@@ -479,6 +479,59 @@ describe('validateModelDeployment', () => {
     });
   });
 
+  describe('GPU types and the GPU taint annotation (ours: the API server would refuse the objects)', () => {
+    const gpu = (type: string) => ({ model: MODEL, resources: { gpu: { count: 1, type } } });
+
+    test.each(['nvidia.com/gpu', 'amd.com/gpu', 'gpu.intel.com/i915', 'nvidia.com/mig-1g.10gb', 'example.com/Accel_2', ''])('accepts gpu.type %j', (type) => {
+      expect(rendered(gpu(type))).toEqual([]);
+    });
+
+    test.each([
+      ['gpu', 'it has no domain prefix (a name without one is a native resource such as cpu or memory)'],
+      ['kubernetes.io/gpu', 'the kubernetes.io/ namespace is reserved for native resources'],
+      ['node.kubernetes.io/gpu', 'the kubernetes.io/ namespace is reserved for native resources'],
+      ['requests.nvidia.com/gpu', 'the "requests." prefix is reserved for resource quota'],
+      ['nvidia.com/', 'name part must be non-empty'],
+      ['/gpu', 'prefix part must be non-empty'],
+      ['NVIDIA.com/gpu', "prefix part must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"],
+      ['nvidia.com/gpu/0', "a qualified name must consist of alphanumeric characters, '-', '_' or '.', with an optional DNS subdomain prefix and '/'"],
+      ['nvidia.com/mig 1g', "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"],
+      [`nvidia.com/${'g'.repeat(64)}`, 'name part must be no more than 63 characters'],
+      [`${'a'.repeat(245)}/gpu`, 'prefix part must be no more than 244 characters'],
+    ])('fails when gpu.type is %j', (type, problem) => {
+      const errors = errorsOf(gpu(type));
+      expect(errors.map((e) => [e.path, e.kind, e.value])).toEqual([['spec.resources.gpu.type', FieldErrorKind.INVALID, type]]);
+      expect(errors[0].message.endsWith(problem)).toBe(true);
+    });
+
+    test('names the value, what is allowed and what is wrong', () => {
+      expect(rendered(gpu('gpu'))).toEqual([
+        'spec.resources.gpu.type: Invalid value: "gpu": must be an extended resource name: a DNS subdomain prefix, \'/\', and a name of at most ' +
+          '63 alphanumeric characters, \'-\', \'_\' or \'.\', outside the kubernetes.io/ and requests. namespaces ("nvidia.com/gpu", "amd.com/gpu", ' +
+          '"gpu.intel.com/i915", "nvidia.com/mig-1g.10gb"); it has no domain prefix (a name without one is a native resource such as cpu or memory)',
+      ]);
+    });
+
+    test('checks the prefill and decode types at their paths', () => {
+      const spec: ModelDeploymentSpec = {
+        model: MODEL,
+        serving: { mode: 'disaggregated' },
+        scaling: { prefill: { gpu: { count: 1, type: 'amd.com/gpu' } }, decode: { gpu: { count: 1, type: 'mig-1g.10gb' } } },
+      };
+      expect(errorsOf(spec).map((e) => `${e.path} ${e.value}`)).toEqual(['spec.scaling.decode.gpu.type mig-1g.10gb']);
+    });
+
+    test.each(['true', 'false'])('accepts the annotation inference.cdk8s.io/tolerate-gpu-taint: %j', (value) => {
+      expect(rendered(gpu('nvidia.com/gpu'), { annotations: { 'inference.cdk8s.io/tolerate-gpu-taint': value } })).toEqual([]);
+    });
+
+    test.each(['yes', 'True', ''])('fails when the annotation inference.cdk8s.io/tolerate-gpu-taint is %j', (value) => {
+      expect(rendered(gpu('nvidia.com/gpu'), { annotations: { 'inference.cdk8s.io/tolerate-gpu-taint': value } })).toEqual([
+        `metadata.annotations["inference.cdk8s.io/tolerate-gpu-taint"]: Unsupported value: ${JSON.stringify(value)}: supported values: "true", "false"`,
+      ]);
+    });
+  });
+
   test('collects errors from every rule in order', () => {
     const spec: ModelDeploymentSpec = {
       model: { source: 'huggingface' },

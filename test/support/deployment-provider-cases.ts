@@ -10,6 +10,7 @@ import type { FixtureOptions } from './resolved-deployment';
 import { deploymentContainer, findManifest, TranslatorHarness, translatorHarness } from './translator-harness';
 import type { InferenceProvider } from '../../src/api/inference-provider';
 import { FieldErrorKind } from '../../src/core/field-error';
+import { TOLERATE_GPU_TAINT_ANNOTATION } from '../../src/core/gpu-taint-toleration';
 import type { ResolvedModelDeployment } from '../../src/core/resolved-model-deployment';
 
 export interface DeploymentProviderSubject {
@@ -213,5 +214,61 @@ export function vllmEngineValidationCases({ harness }: DeploymentProviderSubject
       `spec.engine.args.${key}: Invalid value: ${JSON.stringify(key)}: invalid engine arg key ${JSON.stringify(key)}: ` +
         'must contain only alphanumeric characters, hyphens, and underscores',
     ]);
+  });
+}
+
+/**
+ * `describe('GPU types and the GPU taint toleration')`: the container requests its `gpu.type`
+ * (equal limits and requests), AMD GPUs on the provider's default CUDA image draw a warning, and
+ * the annotation `inference.cdk8s.io/tolerate-gpu-taint` adds the GPU taint toleration.
+ */
+export function describeGpuTypes({ harness, container, name }: DeploymentProviderSubject, defaultImage: string): void {
+  const { synth, fixture, synthOf, translator } = harness;
+  const gpus = (count: number, type: string): FixtureOptions => ({ spec: { resources: { gpu: { count, type } } } });
+  const podSpecOf = (options: FixtureOptions) => findManifest(synthOf(options), 'Deployment', name).spec.template.spec;
+  const taint = (key: string) => ({ key, operator: 'Exists', effect: 'NoSchedule' });
+  const tolerating = { [TOLERATE_GPU_TAINT_ANNOTATION]: 'true' };
+
+  describe('GPU types and the GPU taint toleration', () => {
+    test.each(['nvidia.com/gpu', 'amd.com/gpu', 'nvidia.com/mig-1g.10gb', 'gpu.intel.com/i915'])('requests %s GPUs, equal in limits and requests', (type) => {
+      expect(container(synthOf(gpus(2, type))).resources).toEqual({ limits: { [type]: '2' }, requests: { [type]: '2' } });
+    });
+
+    test('warns when AMD GPUs would run the default CUDA image', () => {
+      const { recordedWarnings } = synth(fixture(gpus(1, 'amd.com/gpu')));
+      expect(recordedWarnings).toEqual([{
+        path: 'test/Deployment',
+        message: `${translator.displayName} requests AMD GPUs (spec.resources.gpu.type "amd.com/gpu") but runs its default image ${defaultImage}, ` +
+          'a CUDA build of vLLM; set spec.engine.image to a ROCm build of vLLM',
+      }]);
+    });
+
+    test('does not warn about AMD GPUs with an image of the user\'s, nor about NVIDIA ones', () => {
+      expect(synth(fixture({ spec: { ...gpus(1, 'amd.com/gpu').spec, engine: { image: 'rocm/vllm:latest' } } })).warnings).toEqual([]);
+      expect(synth(fixture({ spec: { ...gpus(1, 'amd.com/gpu').spec, image: 'rocm/vllm:latest' } })).warnings).toEqual([]);
+      expect(synth(fixture(gpus(1, 'nvidia.com/mig-1g.10gb'))).warnings).toEqual([]);
+    });
+
+    test.each([
+      ['nvidia.com/gpu', 'nvidia.com/gpu'],
+      ['nvidia.com/mig-1g.10gb', 'nvidia.com/gpu'],
+      ['amd.com/gpu', 'amd.com/gpu'],
+      ['gpu.intel.com/i915', 'gpu.intel.com/i915'],
+    ])('tolerates the taint of %s GPUs (key %s) when the annotation says "true"', (type, key) => {
+      expect(podSpecOf({ ...gpus(1, type), annotations: tolerating }).tolerations).toEqual([taint(key)]);
+    });
+
+    test('adds no toleration when the annotation is "false" or absent', () => {
+      expect(podSpecOf({ annotations: { [TOLERATE_GPU_TAINT_ANNOTATION]: 'false' } }).tolerations).toBeUndefined();
+      expect(podSpecOf({}).tolerations).toBeUndefined();
+    });
+
+    test('keeps spec.tolerations first and does not repeat one that already covers the taint', () => {
+      const user = [{ key: 'spot', operator: 'Equal', value: 'true', effect: 'NoSchedule' }, { key: 'nvidia.com/gpu', operator: 'Equal', value: 'present', effect: 'NoSchedule' }];
+      expect(podSpecOf({ annotations: tolerating, spec: { tolerations: user } }).tolerations).toEqual([...user, taint('nvidia.com/gpu')]);
+      for (const covering of [[taint('nvidia.com/gpu')], [{ key: 'nvidia.com/gpu', operator: 'Exists' }], [{ operator: 'Exists' }]]) {
+        expect(podSpecOf({ annotations: tolerating, spec: { tolerations: covering } }).tolerations).toEqual(covering);
+      }
+    });
   });
 }

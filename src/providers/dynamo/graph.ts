@@ -11,12 +11,15 @@ import {
   PREFILL_WORKER_SERVICE,
   WORKER_SERVICE,
 } from './services';
+import { DEFAULT_GPU_RESOURCE } from '../../core/defaults';
+import { gpuTypeOf } from '../../core/gpu-type';
 import { LABEL_ENGINE_TYPE, LABEL_MANAGED_BY, LABEL_MODEL_DEPLOYMENT, MANAGED_BY_VALUE } from '../../core/labels';
 import { resolvedClaimName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { firstModelCacheVolume, storageVolumesOf, volumeMountPath } from '../../storage/volume-mounts';
 import { HF_HOME_ENV, toKubeEnvVar } from '../common/env';
-import { nodeSelectorOf, tolerationsOf } from '../common/pod-template';
+import { PodGpus, podTolerations } from '../common/gpu-tolerations';
+import { nodeSelectorOf } from '../common/pod-template';
 
 /*
  * The DynamoGraphDeployment as a version-neutral plan: what each service runs and needs. The
@@ -61,6 +64,11 @@ export const MOCKER_RESOURCES = { cpu: '100m', memory: '256Mi' } as const;
 /** Requests or limits of a Dynamo component. */
 export interface DynamoResourceList {
   readonly gpu?: number;
+  /**
+   * The extended resource the `gpu` count is requested under; unset means `nvidia.com/gpu`,
+   * Dynamo's default (v1alpha1 then writes no `gpuType`, so default output stays AI Runway's).
+   */
+  readonly gpuType?: string;
   readonly cpu?: string;
   readonly memory?: string;
 }
@@ -195,12 +203,21 @@ function workerEnv(md: ResolvedModelDeployment, role?: DisaggregationRole): k8s.
   return env;
 }
 
-function gpuResources(count: number, memory?: string, cpu?: string): DynamoResources {
-  const gpu = count > 0 ? count : undefined;
+/** GPUs in both limits and requests (equal, as the API server requires of an extended resource), memory and CPU as limits. */
+function gpuResources(gpus: PodGpus, memory?: string, cpu?: string): DynamoResources {
+  const requested = gpus.count > 0
+    ? { gpu: gpus.count, ...(gpus.gpuType !== DEFAULT_GPU_RESOURCE && { gpuType: gpus.gpuType }) }
+    : {};
   return {
-    limits: { ...(gpu !== undefined && { gpu }), ...(memory && { memory }), ...(cpu && { cpu }) },
-    requests: { ...(gpu !== undefined && { gpu }) },
+    limits: { ...requested, ...(memory && { memory }), ...(cpu && { cpu }) },
+    requests: { ...requested },
   };
+}
+
+/** The GPUs a worker's pod requests, from its resources. */
+function podGpusOf(resources: DynamoResources): PodGpus[] {
+  const { gpu, gpuType } = resources.limits;
+  return gpu ? [{ count: gpu, gpuType: gpuType ?? DEFAULT_GPU_RESOURCE }] : [];
 }
 
 const MOCKER_WORKER_RESOURCES: DynamoResources = { limits: { ...MOCKER_RESOURCES }, requests: { ...MOCKER_RESOURCES } };
@@ -217,8 +234,9 @@ function worker(md: ResolvedModelDeployment, settings: DynamoGraphSettings, w: W
   const mocker = isMocker(md);
   const image = dynamoWorkerImage(md, settings.images, mocker);
   const secret = md.spec.secrets?.huggingFaceToken || undefined;
+  const resources = mocker ? MOCKER_WORKER_RESOURCES : w.resources;
   const nodeSelector = nodeSelectorOf(md);
-  const tolerations = tolerationsOf(md);
+  const tolerations = podTolerations(md, podGpusOf(resources));
   const podMetadata = podMetadataOf(md);
   const sidecarArgs = w.disaggregation ? ['-m', 'dynamo.frontend'] : ['-m', 'dynamo.frontend', '--router-mode', 'direct'];
   return {
@@ -230,7 +248,7 @@ function worker(md: ResolvedModelDeployment, settings: DynamoGraphSettings, w: W
     args: mocker ? mockerArgs(md.spec, w.disaggregation) : dynamoEngineArgs(md.spec, md.engine, w.disaggregation),
     env: workerEnv(md, w.disaggregation),
     ...(secret && { envFromSecret: secret }),
-    resources: mocker ? MOCKER_WORKER_RESOURCES : w.resources,
+    resources,
     volumeMounts: storageMounts(md),
     ...(nodeSelector && { nodeSelector }),
     ...(tolerations && { tolerations }),
@@ -249,7 +267,7 @@ function workers(md: ResolvedModelDeployment, settings: DynamoGraphSettings): Dy
       name: WORKER_SERVICE,
       role: 'worker',
       replicas: configured > 0 ? configured : 1,
-      resources: gpuResources(gpu?.count ?? 0, memory || undefined, cpu || undefined),
+      resources: gpuResources({ count: gpu?.count ?? 0, gpuType: gpuTypeOf(gpu) }, memory || undefined, cpu || undefined),
     })];
   }
   // validateDynamo guarantees both components.
@@ -261,14 +279,14 @@ function workers(md: ResolvedModelDeployment, settings: DynamoGraphSettings): Dy
       name: DECODE_WORKER_SERVICE,
       role: 'decode',
       replicas: decode.replicas ?? 1,
-      resources: gpuResources(decode.gpu?.count ?? 0, decode.memory || undefined),
+      resources: gpuResources({ count: decode.gpu?.count ?? 0, gpuType: gpuTypeOf(decode.gpu) }, decode.memory || undefined),
       disaggregation: 'decode',
     }),
     worker(md, settings, {
       name: PREFILL_WORKER_SERVICE,
       role: 'prefill',
       replicas: prefill.replicas ?? 1,
-      resources: gpuResources(prefill.gpu?.count ?? 0, prefill.memory || undefined),
+      resources: gpuResources({ count: prefill.gpu?.count ?? 0, gpuType: gpuTypeOf(prefill.gpu) }, prefill.memory || undefined),
       disaggregation: 'prefill',
     }),
   ];

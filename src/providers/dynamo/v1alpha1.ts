@@ -18,8 +18,9 @@ import type {
 
 function resourceList(list: DynamoResourceList): DynamoGraphDeploymentSpecServicesResourcesLimits | undefined {
   const out = {
-    // The key is Dynamo's `gpu` (a count as a string); Dynamo requests it as nvidia.com/gpu.
+    // Dynamo's `gpu` is a count as a string, requested as `gpuType`, else as nvidia.com/gpu.
     ...(list.gpu !== undefined && { gpu: String(list.gpu) }),
+    ...(list.gpuType !== undefined && { gpuType: list.gpuType }),
     ...(list.memory && { memory: list.memory }),
     ...(list.cpu && { cpu: list.cpu }),
   };

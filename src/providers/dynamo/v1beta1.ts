@@ -1,5 +1,6 @@
 import { k8s } from 'cdk8s-plus-34';
 import { DynamoComponent, DynamoGraph, DynamoResourceList, FRONTEND_SIDECAR_CONTAINER } from './graph';
+import { DEFAULT_GPU_RESOURCE } from '../../core/defaults';
 import type {
   DynamoGraphDeploymentV1Beta1Spec,
   DynamoGraphDeploymentV1Beta1SpecBackendFramework,
@@ -7,7 +8,6 @@ import type {
   DynamoGraphDeploymentV1Beta1SpecComponentsEppConfigConfig,
   DynamoGraphDeploymentV1Beta1SpecComponentsType,
 } from '../../imports/nvidia.com';
-import { NVIDIA_GPU_RESOURCE } from '../common/resources';
 
 /*
  * nvidia.com/v1beta1 (Dynamo's storage version): `spec.components` is a list of named
@@ -17,7 +17,8 @@ import { NVIDIA_GPU_RESOURCE } from '../common/resources';
  *
  * - service key → component `name`; componentType/subComponentType → `type` (`worker` with
  *   subComponentType prefill/decode → `prefill`/`decode`);
- * - `resources` (`gpu` count) → `main` container resources with `nvidia.com/gpu`;
+ * - `resources` (`gpu` count, `gpuType`) → `main` container resources under the GPU type
+ *   (`nvidia.com/gpu` when none);
  * - `extraPodSpec.mainContainer` (image, command, args, env) → the `main` container;
  *   `extraPodSpec` pod fields (nodeSelector, tolerations) → `podTemplate.spec`;
  * - `envFromSecret` → `envFrom: [{secretRef}]` of `main`; `extraPodMetadata` →
@@ -37,8 +38,8 @@ const MAIN_CONTAINER = 'main';
 
 function quantities(list: DynamoResourceList): Record<string, k8s.Quantity> | undefined {
   const out: Record<string, k8s.Quantity> = {};
-  // Dynamo's v1alpha1 `gpu` count means nvidia.com/gpu unless a gpuType says otherwise.
-  if (list.gpu !== undefined) out[NVIDIA_GPU_RESOURCE] = k8s.Quantity.fromString(String(list.gpu));
+  // As Dynamo converts v1alpha1: the `gpu` count under `gpuType`, else under nvidia.com/gpu.
+  if (list.gpu !== undefined) out[list.gpuType ?? DEFAULT_GPU_RESOURCE] = k8s.Quantity.fromString(String(list.gpu));
   if (list.memory) out.memory = k8s.Quantity.fromString(list.memory);
   if (list.cpu) out.cpu = k8s.Quantity.fromString(list.cpu);
   return Object.keys(out).length > 0 ? out : undefined;

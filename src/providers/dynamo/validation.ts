@@ -130,6 +130,9 @@ function compatibilityErrors(md: ResolvedModelDeployment): FieldError[] {
  * - overrides: a JSON object without apiVersion/kind/metadata/status, typed settings of the right
  *   type, only root fields a DynamoGraphDeployment has, no service added without an image, and
  *   no `spec` field of the other version (the version from the annotation, else the registry).
+ *
+ * No GPU type is refused: v1alpha1 carries one as the services' `resources.*.gpuType`, v1beta1 as
+ * the resource name in the pod template, so both versions can request any type admission accepts.
  */
 export function validateDynamo(md: ResolvedModelDeployment, settings: DynamoSettings = {}): FieldError[] {
   const errors: FieldError[] = [];

@@ -1,4 +1,6 @@
+import { DEFAULT_GPU_RESOURCE } from '../../core/defaults';
 import { FieldError, forbidden, invalid, required } from '../../core/field-error';
+import { gpuTypeOf } from '../../core/gpu-type';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { BLOCKED_OVERRIDE_KEYS, PROVIDER_OVERRIDES_PATH, validateOverrideKeys } from '../common/overrides';
@@ -27,6 +29,15 @@ export const KAITO_DISAGGREGATED_NOT_SUPPORTED = 'KAITO does not support disaggr
  */
 export const KAITO_LLAMACPP_IMAGE_REQUIRED = 'llamacpp engine requires spec.image to be set';
 
+/**
+ * Our rejection of a GPU type other than `nvidia.com/gpu`: a Workspace has no field for one, and
+ * KAITO requests `nvidia.com/gpu` for its pods whatever the type says.
+ */
+export const KAITO_GPU_TYPE_NOT_SUPPORTED =
+  `KAITO cannot request this GPU type: a Workspace sizes GPUs by its instanceType and KAITO always requests ${DEFAULT_GPU_RESOURCE}; ` +
+  `remove spec.resources.gpu.type (or set it to ${DEFAULT_GPU_RESOURCE}) and choose the GPU model through the instanceType ` +
+  '(KaitoProvider gpuInstanceType) or spec.nodeSelector, or use the vllm, llmd, kuberay or dynamo provider, which request any GPU type';
+
 /** Controller rejection of an engine KAITO cannot run (sglang, trtllm). */
 export function kaitoEngineNotSupported(engine: string): string {
   return `KAITO does not support ${engine} engine`;
@@ -47,7 +58,13 @@ export function kaitoEngineNotSupported(engine: string): string {
  * - overrides naming apiVersion/kind/metadata/status → `spec.provider.overrides.<key>`
  *   (`overriding "<key>" is not allowed`);
  * - (ours) overrides naming a root key the Workspace does not have (typically `spec`) →
- *   `spec.provider.overrides.<key>`: the API server would silently drop it.
+ *   `spec.provider.overrides.<key>`: the API server would silently drop it;
+ * - (ours) GPUs requested (`spec.resources.gpu.count > 0`) of a type other than
+ *   `nvidia.com/gpu` → `spec.resources.gpu.type`: AI Runway's KAITO drops the type silently and
+ *   the pods get NVIDIA GPUs.
+ *
+ * The GPU taint annotation needs nothing here: KAITO adds the `nvidia.com/gpu` NoSchedule
+ * toleration to every inference pod itself, and that is the only GPU type a Workspace can have.
  */
 export function validateKaito(md: ResolvedModelDeployment): FieldError[] {
   const errors: FieldError[] = [];
@@ -62,6 +79,10 @@ export function validateKaito(md: ResolvedModelDeployment): FieldError[] {
   }
   if (engine === 'llamacpp' && imageOverride(md.spec) === undefined) {
     errors.push(required('spec.image', KAITO_LLAMACPP_IMAGE_REQUIRED));
+  }
+  const gpu = md.spec.resources?.gpu;
+  if ((gpu?.count ?? 0) > 0 && gpuTypeOf(gpu) !== DEFAULT_GPU_RESOURCE) {
+    errors.push(invalid('spec.resources.gpu.type', gpuTypeOf(gpu), KAITO_GPU_TYPE_NOT_SUPPORTED));
   }
   if (engine === 'vllm' && !md.spec.model.id) {
     errors.push(required('spec.model.id', "KAITO's vLLM preset is named by the model id; set spec.model.id"));

@@ -5,7 +5,7 @@ import { MODEL_ID_ENV, kuberayEngineArgString, VLLM_ENGINE_ARGS_ENV } from './ar
 import { kuberayServeConfig, serveReplicas } from './serve-config';
 import { KUBERAY_DISPLAY_NAME } from './validation';
 import { Warnings } from '../../api/warnings';
-import { DEFAULT_GPU_RESOURCE } from '../../core/defaults';
+import { gpuTypeOf } from '../../core/gpu-type';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
@@ -17,8 +17,10 @@ import {
 import { addManagedClaims } from '../../storage/managed-claim';
 import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
 import { HF_HOME_ENV, modelServerEnv } from '../common/env';
+import { amdOnCudaImageWarning } from '../common/gpu-image-warning';
+import { PodGpus, podTolerations } from '../common/gpu-tolerations';
 import { commonLabels, objectMeta } from '../common/metadata';
-import { nodeSelectorOf, tolerationsOf, userPodAnnotations, workloadLabels } from '../common/pod-template';
+import { nodeSelectorOf, userPodAnnotations, workloadLabels } from '../common/pod-template';
 import type { SpecComponentScaling } from '../common/spec-types';
 
 /** Image of the head and worker containers when the spec names none (AI Runway's default). */
@@ -76,7 +78,7 @@ function workerGroupPlans(md: ResolvedModelDeployment): WorkerGroupPlan[] {
         groupName,
         replicas: c.replicas ?? 1,
         gpuCount: c.gpu?.count ?? 0,
-        gpuResource: c.gpu?.type || DEFAULT_GPU_RESOURCE,
+        gpuResource: gpuTypeOf(c.gpu),
         memory: c.memory || RAY_WORKER_DEFAULT_MEMORY,
       });
     };
@@ -90,7 +92,7 @@ function workerGroupPlans(md: ResolvedModelDeployment): WorkerGroupPlan[] {
     // One worker pod per Serve replica, so the same positive-or-1 rule.
     replicas: serveReplicas(md.spec.scaling?.replicas),
     gpuCount: resources?.gpu?.count ?? 0,
-    gpuResource: resources?.gpu?.type || DEFAULT_GPU_RESOURCE,
+    gpuResource: gpuTypeOf(resources?.gpu),
     memory: resources?.memory || RAY_WORKER_DEFAULT_MEMORY,
     cpu: resources?.cpu || undefined,
   }];
@@ -148,10 +150,13 @@ function podMetadata(md: ResolvedModelDeployment): k8s.ObjectMeta {
   };
 }
 
-/** nodeSelector and tolerations of every Ray pod (head and workers). */
-function scheduling(md: ResolvedModelDeployment): Pick<k8s.PodSpec, 'nodeSelector' | 'tolerations'> {
+/**
+ * nodeSelector and tolerations of a Ray pod that requests `gpus` (the head none): the GPU taint
+ * toleration is added only where GPUs are requested (see `podTolerations`).
+ */
+function scheduling(md: ResolvedModelDeployment, gpus: readonly PodGpus[]): Pick<k8s.PodSpec, 'nodeSelector' | 'tolerations'> {
   const nodeSelector = nodeSelectorOf(md);
-  const tolerations = tolerationsOf(md);
+  const tolerations = podTolerations(md, gpus);
   return {
     ...(nodeSelector ? { nodeSelector } : {}),
     ...(tolerations ? { tolerations } : {}),
@@ -180,7 +185,7 @@ export function kuberayHeadGroupSpec(md: ResolvedModelDeployment): RayServiceSpe
         },
         env: kuberayEnv(md),
       }],
-      ...scheduling(md),
+      ...scheduling(md, []),
     },
   };
   return {
@@ -204,7 +209,18 @@ function workerEnv(md: ResolvedModelDeployment): k8s.EnvVar[] {
   return env;
 }
 
+/**
+ * `rayStartParams` of a worker group. KubeRay tells Ray how many GPUs a worker has (`num-gpus`)
+ * from the first container limit whose name ends in "gpu" (`nvidia.com/gpu`, `amd.com/gpu`); for
+ * any other GPU type (MIG profiles such as `nvidia.com/mig-1g.10gb`, `gpu.intel.com/i915`) Ray
+ * would see none and never place a vLLM replica, so the count is passed explicitly.
+ */
+function workerRayStartParams(plan: WorkerGroupPlan): Record<string, string> {
+  return plan.gpuCount > 0 && !plan.gpuResource.endsWith('gpu') ? { 'num-gpus': String(plan.gpuCount) } : {};
+}
+
 function workerGroupSpec(md: ResolvedModelDeployment, plan: WorkerGroupPlan): RayServiceSpecRayClusterConfigWorkerGroupSpecs {
+  // Limits only: Kubernetes defaults the requests to them, so GPU requests equal limits.
   const limits: Record<string, k8s.Quantity> = { memory: k8s.Quantity.fromString(plan.memory) };
   if (plan.gpuCount > 0) limits[plan.gpuResource] = k8s.Quantity.fromString(String(plan.gpuCount));
   if (plan.cpu) limits.cpu = k8s.Quantity.fromString(plan.cpu);
@@ -221,7 +237,7 @@ function workerGroupSpec(md: ResolvedModelDeployment, plan: WorkerGroupPlan): Ra
         ...(volumeMounts.length > 0 ? { volumeMounts } : {}),
       }],
       ...(volumes.length > 0 ? { volumes } : {}),
-      ...scheduling(md),
+      ...scheduling(md, [{ count: plan.gpuCount, gpuType: plan.gpuResource }]),
     },
   };
   return {
@@ -229,7 +245,7 @@ function workerGroupSpec(md: ResolvedModelDeployment, plan: WorkerGroupPlan): Ra
     replicas: plan.replicas,
     minReplicas: plan.replicas,
     maxReplicas: plan.replicas,
-    rayStartParams: {},
+    rayStartParams: workerRayStartParams(plan),
     template: k8s.toJson_PodTemplateSpec(template),
   };
 }
@@ -238,7 +254,9 @@ function workerGroupSpec(md: ResolvedModelDeployment, plan: WorkerGroupPlan): Ra
  * `workerGroupSpecs`: one group per {@link workerGroupPlans} entry, a fixed size (replicas =
  * min = max), one `ray-worker` container with memory and GPU limits (and `resources.cpu` as a
  * CPU limit in aggregated mode, which Ray reads as the worker's CPU count; AI Runway drops it),
- * the shared env plus `HF_HOME`, the storage volumes mounted, and the scheduling constraints.
+ * the shared env plus `HF_HOME`, the storage volumes mounted, and the scheduling constraints
+ * (with the GPU taint toleration when asked for, see `podTolerations`). GPUs are limited under
+ * `gpu.type`, as AI Runway's KubeRay does, with `num-gpus` where KubeRay cannot infer it.
  */
 export function kuberayWorkerGroupSpecs(md: ResolvedModelDeployment): RayServiceSpecRayClusterConfigWorkerGroupSpecs[] {
   return workerGroupPlans(md).map((plan) => workerGroupSpec(md, plan));
@@ -288,6 +306,8 @@ export function translateKubeRay(scope: Construct, md: ResolvedModelDeployment):
       `${KUBERAY_DISPLAY_NAME} does not support spec.provider.overrides; they are ignored (patch the RayService with addJsonPatch instead)`,
     );
   }
+  const imageWarning = amdOnCudaImageWarning(KUBERAY_DISPLAY_NAME, KUBERAY_DEFAULT_IMAGE, md);
+  if (imageWarning) Warnings.add(rayService, imageWarning);
   if (md.mode === 'disaggregated') {
     Warnings.add(
       rayService,

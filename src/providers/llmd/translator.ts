@@ -12,6 +12,8 @@ import { Warnings } from '../../api/warnings';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { modelServerEnv } from '../common/env';
+import { amdOnCudaImageWarning } from '../common/gpu-image-warning';
+import { podTolerations } from '../common/gpu-tolerations';
 import { objectMeta } from '../common/metadata';
 import { addModelServerService } from '../common/model-server-service';
 import { mergeIntoFinalJson } from '../common/overrides';
@@ -19,11 +21,10 @@ import {
   nodeSelectorOf,
   podTemplateLabels,
   selectorLabels,
-  tolerationsOf,
   userPodAnnotations,
   workloadLabels,
 } from '../common/pod-template';
-import { aggregatedSizing, componentSizing, ContainerSizing, containerResources, ignoredGpuTypeWarnings } from '../common/resources';
+import { aggregatedSizing, componentSizing, ContainerSizing, containerResources } from '../common/resources';
 import type { SpecComponentScaling } from '../common/spec-types';
 import { isJsonObject } from '../common/unstructured';
 
@@ -62,7 +63,7 @@ function llmdPodSpec(md: ResolvedModelDeployment, args: string[], sizing: Contai
     ...(env ? { env } : {}),
   };
   const nodeSelector = nodeSelectorOf(md);
-  const tolerations = tolerationsOf(md);
+  const tolerations = podTolerations(md, [{ count: sizing.gpuCount, gpuType: sizing.gpuType }]);
   return {
     containers: [container],
     ...(nodeSelector ? { nodeSelector } : {}),
@@ -151,8 +152,8 @@ function addDisaggregated(scope: Construct, md: ResolvedModelDeployment): ApiObj
   ];
 }
 
-/** What llm-d silently drops from this spec, for a warning. */
-function ignoredFieldWarnings(md: ResolvedModelDeployment): string[] {
+/** What llm-d silently drops from this spec, and AMD GPUs on its CUDA image, for warnings. */
+function translationWarnings(md: ResolvedModelDeployment): string[] {
   const warnings: string[] = [];
   if ((md.spec.model.storage?.volumes ?? []).length > 0) {
     warnings.push(
@@ -160,7 +161,8 @@ function ignoredFieldWarnings(md: ResolvedModelDeployment): string[] {
         'into the container on every start (the vllm and dynamo providers mount a model cache)',
     );
   }
-  warnings.push(...ignoredGpuTypeWarnings(LLMD_DISPLAY_NAME, md.spec));
+  const imageWarning = amdOnCudaImageWarning(LLMD_DISPLAY_NAME, LLMD_DEFAULT_IMAGE, md);
+  if (imageWarning) warnings.push(imageWarning);
   return warnings;
 }
 
@@ -182,11 +184,12 @@ function ignoredFieldWarnings(md: ResolvedModelDeployment): string[] {
  * deep-merged into each Deployment (not the Services) after everything else; a `null` sets the
  * key to JSON null.
  *
- * Warnings are recorded on the primary Deployment for what llm-d ignores (storage volumes,
- * non-NVIDIA GPU types).
+ * GPUs are requested under each component's `gpu.type` (AI Runway's llm-d always requests
+ * `nvidia.com/gpu`). Warnings are recorded on the primary Deployment for what llm-d ignores
+ * (storage volumes) and for AMD GPUs on the default CUDA image.
  */
 export function translateLlmd(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
   const objects = md.mode === 'disaggregated' ? addDisaggregated(scope, md) : addAggregated(scope, md);
-  for (const warning of ignoredFieldWarnings(md)) Warnings.add(objects[0], warning);
+  for (const warning of translationWarnings(md)) Warnings.add(objects[0], warning);
   return objects;
 }

@@ -9,6 +9,8 @@ import type { ResolvedModelDeployment } from '../../core/resolved-model-deployme
 import { addManagedClaims } from '../../storage/managed-claim';
 import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
 import { HF_HOME_ENV, modelServerEnv } from '../common/env';
+import { amdOnCudaImageWarning } from '../common/gpu-image-warning';
+import { podTolerations } from '../common/gpu-tolerations';
 import { commonLabels, objectMeta } from '../common/metadata';
 import { addModelServerService } from '../common/model-server-service';
 import { mergeIntoFinalJson } from '../common/overrides';
@@ -16,11 +18,10 @@ import {
   nodeSelectorOf,
   podTemplateLabels,
   selectorLabels,
-  tolerationsOf,
   userPodAnnotations,
   workloadLabels,
 } from '../common/pod-template';
-import { aggregatedSizing, ContainerSizing, containerResources, ignoredGpuTypeWarnings } from '../common/resources';
+import { aggregatedSizing, ContainerSizing, containerResources } from '../common/resources';
 
 /** Repository of the default Direct vLLM image. */
 export const DIRECT_VLLM_IMAGE_REPOSITORY = 'vllm/vllm-openai';
@@ -101,7 +102,7 @@ function directVllmPodSpec(md: ResolvedModelDeployment, args: string[], sizing: 
     ...(env ? { env } : {}),
   };
   const nodeSelector = nodeSelectorOf(md);
-  const tolerations = tolerationsOf(md);
+  const tolerations = podTolerations(md, [{ count: sizing.gpuCount, gpuType: sizing.gpuType }]);
   return {
     containers: [container],
     ...(volumes.length > 0 ? { volumes } : {}),
@@ -145,8 +146,9 @@ function addDeployment(
  *
  * Expects a deployment `validateDirectVllm` accepted (vLLM, aggregated). No download Job: only
  * Dynamo downloads in AI Runway (vLLM downloads on start into HF_HOME). No ownerReferences: the ModelDeployment uid is unknown at
- * build time; the common labels tie the objects to it instead. A warning is recorded on the
- * Deployment for each non-NVIDIA `gpu.type` (GPUs are always requested as `nvidia.com/gpu`).
+ * build time; the common labels tie the objects to it instead. GPUs are requested under
+ * `gpu.type` (AI Runway's Direct vLLM always requests `nvidia.com/gpu`, whatever the type says);
+ * a warning is recorded on the Deployment when AMD GPUs would run the default CUDA image.
  */
 export function translateDirectVllm(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
   const configured = md.spec.scaling?.replicas ?? 0;
@@ -154,7 +156,8 @@ export function translateDirectVllm(scope: Construct, md: ResolvedModelDeploymen
   const sizing = aggregatedSizing(md.spec);
   const args = renderDirectVllmArgs(md.spec, { gpuCount: sizing.gpuCount });
   const deployment = addDeployment(scope, md, replicas, sizing, args);
-  for (const warning of ignoredGpuTypeWarnings(VLLM_DISPLAY_NAME, md.spec)) Warnings.add(deployment, warning);
+  const imageWarning = amdOnCudaImageWarning(VLLM_DISPLAY_NAME, DIRECT_VLLM_DEFAULT_IMAGE, md);
+  if (imageWarning) Warnings.add(deployment, imageWarning);
   return [
     deployment,
     addModelServerService(scope, 'Service', md, md.name, DIRECT_VLLM_PORT),

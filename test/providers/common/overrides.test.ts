@@ -7,7 +7,6 @@ import {
   validateDeploymentOverrides,
   validateOverrideKeys,
 } from '../../../src/providers/common/overrides';
-import { ignoredGpuTypeWarnings } from '../../../src/providers/common/resources';
 
 describe('provider overrides', () => {
   test('merge objects recursively and replace everything else', () => {
@@ -76,14 +75,5 @@ describe('provider overrides', () => {
       expect(paths({ spec: { template: { spec: null } } }, blocked)).toEqual([]);
       expect(validateDeploymentOverrides({ spec: null }, blocked).map((e) => e.message)).toEqual(['no pod spec (a non-object "spec" would replace it)']);
     });
-  });
-
-  test('warn about every non-NVIDIA GPU type a Deployment-based provider ignores', () => {
-    expect(ignoredGpuTypeWarnings('P', { model: { id: 'm' } } as any)).toEqual([]);
-    expect(ignoredGpuTypeWarnings('P', {
-      model: { id: 'm' },
-      resources: { gpu: { count: 1, type: 'nvidia.com/gpu' } },
-      scaling: { decode: { gpu: { count: 1, type: 'amd.com/gpu' } } },
-    } as any)).toEqual(['P ignores spec.scaling.decode.gpu.type "amd.com/gpu": it always requests GPUs as nvidia.com/gpu']);
   });
 });

@@ -4,6 +4,7 @@ import { disaggregatedDeployment, dynamoDeployment, FixtureOptions, mockerDeploy
 import { graphView, GraphView, ServiceView } from './views';
 import { Warnings } from '../../../src/api/warnings';
 import { FieldErrorKind, formatFieldError } from '../../../src/core/field-error';
+import { TOLERATE_GPU_TAINT_ANNOTATION } from '../../../src/core/gpu-taint-toleration';
 import type { ModelDeploymentObject } from '../../../src/core/model-deployment-object';
 import { resolveModelDeployment } from '../../../src/core/resolve';
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
@@ -181,8 +182,8 @@ describe('DynamoProvider', () => {
         expect(serviceOf(agg({ spec: { scaling: undefined } }), 'VllmWorker').replicas).toBe(1);
       });
 
-      test('requests GPUs in limits and requests, memory and CPU as limits; the GPU type is not used', () => {
-        const w = serviceOf(agg({ spec: { resources: { gpu: { count: 4, type: 'amd.com/gpu' }, memory: '128Gi', cpu: '16' } } }), 'VllmWorker');
+      test('requests GPUs in limits and requests, memory and CPU as limits', () => {
+        const w = serviceOf(agg({ spec: { resources: { gpu: { count: 4, type: 'nvidia.com/gpu' }, memory: '128Gi', cpu: '16' } } }), 'VllmWorker');
         expect(w.resources).toEqual({ limits: { 'nvidia.com/gpu': '4', 'memory': '128Gi', 'cpu': '16' }, requests: { 'nvidia.com/gpu': '4' } });
       });
 
@@ -448,6 +449,61 @@ describe('DynamoProvider', () => {
         expect([w.envFromSecret, w.nodeSelector, w.mounts.map((m) => m.claim), w.env]).toEqual([
           HF_SECRET, { pool: 'cpu' }, ['cache'], [{ name: 'HF_HOME', value: '/model-cache' }],
         ]);
+      });
+    });
+
+    describe('GPU types and the GPU taint toleration', () => {
+      const taint = (key: string) => ({ key, operator: 'Exists', effect: 'NoSchedule' });
+      const tolerating = { [TOLERATE_GPU_TAINT_ANNOTATION]: 'true' };
+
+      test.each(['amd.com/gpu', 'nvidia.com/mig-1g.10gb', 'gpu.intel.com/i915'])('requests %s GPUs, equal in limits and requests', (type) => {
+        const w = serviceOf(agg({ spec: { resources: { gpu: { count: 2, type }, memory: '64Gi' } } }), 'VllmWorker');
+        expect(w.resources).toEqual({ limits: { [type]: '2', memory: '64Gi' }, requests: { [type]: '2' } });
+      });
+
+      test('requests each component\'s GPU type in disaggregated mode', () => {
+        const view = viewOf(disaggregatedDeployment({
+          spec: {
+            scaling: {
+              prefill: { replicas: 1, gpu: { count: 1, type: 'nvidia.com/mig-3g.40gb' } },
+              decode: { replicas: 2, gpu: { count: 2, type: 'nvidia.com/gpu' } },
+            },
+          },
+        }));
+        expect(view.service('VllmPrefillWorker').resources).toEqual({ limits: { 'nvidia.com/mig-3g.40gb': '1' }, requests: { 'nvidia.com/mig-3g.40gb': '1' } });
+        expect(view.service('VllmDecodeWorker').resources).toEqual({ limits: { 'nvidia.com/gpu': '2' }, requests: { 'nvidia.com/gpu': '2' } });
+      });
+
+      test('tolerates the GPU taint on the GPU workers only, when asked', () => {
+        const view = viewOf(disaggregatedDeployment({
+          annotations: tolerating,
+          spec: {
+            scaling: {
+              prefill: { replicas: 1, gpu: { count: 1, type: 'amd.com/gpu' } },
+              decode: { replicas: 1, gpu: { count: 1, type: 'nvidia.com/mig-1g.10gb' } },
+            },
+          },
+        }));
+        expect(view.service('VllmPrefillWorker').tolerations).toEqual([taint('amd.com/gpu')]);
+        expect(view.service('VllmDecodeWorker').tolerations).toEqual([taint('nvidia.com/gpu')]);
+        expect(view.service('Epp').tolerations).toBeUndefined();
+        expect(viewOf(noGateway({ annotations: tolerating })).service('Frontend').tolerations).toBeUndefined();
+      });
+
+      test('adds no toleration when the annotation is "false" or absent', () => {
+        expect(serviceOf(agg({ annotations: { [TOLERATE_GPU_TAINT_ANNOTATION]: 'false' } }), 'VllmWorker').tolerations).toBeUndefined();
+        expect(serviceOf(agg(), 'VllmWorker').tolerations).toBeUndefined();
+      });
+
+      test('keeps spec.tolerations first and does not repeat one that already covers the taint', () => {
+        const user = [{ key: 'dedicated', operator: 'Equal', value: 'ml', effect: 'NoExecute' }];
+        expect(serviceOf(agg({ annotations: tolerating, spec: { tolerations: user } }), 'VllmWorker').tolerations).toEqual([...user, taint('nvidia.com/gpu')]);
+        const covering = [taint('nvidia.com/gpu')];
+        expect(serviceOf(agg({ annotations: tolerating, spec: { tolerations: covering } }), 'VllmWorker').tolerations).toEqual(covering);
+      });
+
+      test('mocker workers request no GPUs, so they get no GPU toleration', () => {
+        expect(serviceOf(mockerDeployment({ annotations: tolerating }), 'VllmWorker').tolerations).toBeUndefined();
       });
     });
 
@@ -732,6 +788,26 @@ describe('DynamoProvider', () => {
         'spec.provider.overrides.spec.services: Forbidden: this deployment emits nvidia.com/v1beta1, which has no spec.services: ' +
           'components are a list under spec.components; override one as spec.components.<name>',
       ]);
+    });
+  });
+
+  describe('GPU types in each version\'s shape', () => {
+    const amd = (annotation: string) => dynamoDeployment({
+      annotations: { [DYNAMO_API_VERSION_ANNOTATION]: annotation },
+      spec: { resources: { gpu: { count: 2, type: 'amd.com/gpu' } } },
+    });
+
+    test('v1alpha1 sets gpuType beside the gpu count, in limits and requests, only when it is not nvidia.com/gpu', () => {
+      const services = dgdOf(synthWith({}, amd('nvidia.com/v1alpha1'), {}).manifests).spec.services;
+      expect(services.VllmWorker.resources).toEqual({ limits: { gpu: '2', gpuType: 'amd.com/gpu' }, requests: { gpu: '2', gpuType: 'amd.com/gpu' } });
+      const nvidia = dgdOf(synthWith({}, dynamoDeployment(), {}).manifests).spec.services;
+      expect(nvidia.VllmWorker.resources).toEqual({ limits: { gpu: '1' }, requests: { gpu: '1' } });
+    });
+
+    test('v1beta1 requests the type as the main container\'s resource name', () => {
+      const components = dgdOf(synthWith({}, amd('nvidia.com/v1beta1'), {}).manifests).spec.components;
+      const worker = components.find((c: any) => c.name === 'VllmWorker');
+      expect(worker.podTemplate.spec.containers[0].resources).toEqual({ limits: { 'amd.com/gpu': '2' }, requests: { 'amd.com/gpu': '2' } });
     });
   });
 
@@ -1024,6 +1100,14 @@ describe('through admission and selection (resolveModelDeployment)', () => {
       },
     });
     expect(resolution.errors.map((e) => e.path)).toEqual(['spec.provider.overrides.frontend.replicas']);
+  });
+
+  test('fails at admission when a gpu.type is no extended resource name', () => {
+    const resolution = resolve({
+      name: 'qwen',
+      spec: { model: { id: 'Qwen/Qwen3-0.6B' }, provider: { name: 'dynamo' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1, type: 'gpu' } } },
+    });
+    expect(resolution.errors.map((e) => `${e.path} ${e.value}`)).toEqual(['spec.resources.gpu.type gpu']);
   });
 
   test('fails at the provider stage with the Dynamo rejection (annotation)', () => {

@@ -28,7 +28,7 @@ export interface ServiceView {
   readonly args?: string[];
   readonly env?: any[];
   readonly envFromSecret?: string;
-  /** Limits and requests with Kubernetes resource names (Dynamo's `gpu` as nvidia.com/gpu). */
+  /** Limits and requests with Kubernetes resource names (Dynamo's `gpu` under its `gpuType`, else nvidia.com/gpu). */
   readonly resources?: { limits?: Record<string, string>; requests?: Record<string, string> };
   /** Sorted by claim. */
   readonly mounts: MountView[];
@@ -54,10 +54,14 @@ function sortMounts(mounts: MountView[]): MountView[] {
   return [...mounts].sort((a, b) => (a.claim < b.claim ? -1 : a.claim > b.claim ? 1 : 0));
 }
 
+/** Dynamo's v1alpha1 `gpu` count under its Kubernetes resource name: `gpuType`, else nvidia.com/gpu. */
 function renameGpu(list: Record<string, string> | undefined): Record<string, string> | undefined {
   if (!list) return undefined;
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(list)) out[k === 'gpu' ? 'nvidia.com/gpu' : k] = v;
+  for (const [k, v] of Object.entries(list)) {
+    if (k === 'gpuType') continue;
+    out[k === 'gpu' ? list.gpuType ?? 'nvidia.com/gpu' : k] = v;
+  }
   return out;
 }
 

@@ -1,9 +1,10 @@
 import { JsonPatch, Testing } from 'cdk8s';
 import { FixtureOptions, kaitoLlamaCppDeployment, kaitoVllmDeployment, LLAMACPP_IMAGE } from './fixtures';
 import { FieldErrorKind } from '../../../src/core/field-error';
+import { TOLERATE_GPU_TAINT_ANNOTATION } from '../../../src/core/gpu-taint-toleration';
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
 import { KaitoProvider, KaitoProviderProps } from '../../../src/providers/kaito';
-import { validateKaito } from '../../../src/providers/kaito/validation';
+import { KAITO_GPU_TYPE_NOT_SUPPORTED, validateKaito } from '../../../src/providers/kaito/validation';
 import { commonLabels } from '../../support/expected-manifests';
 import { blockedOverrideKeyCases } from '../../support/provider-cases';
 import { expectValidManifests, validateManifest } from '../../support/schema-validator';
@@ -501,6 +502,30 @@ describe('KaitoProvider', () => {
         },
       });
       expect(validateKaito(md).map((e) => e.path)).toEqual(['spec.serving.mode', 'spec.image', 'spec.provider.overrides.metadata']);
+    });
+
+    test.each(['amd.com/gpu', 'nvidia.com/mig-1g.10gb', 'gpu.intel.com/i915'])('fails when GPUs of type %s are requested (vLLM preset and llama.cpp)', (type) => {
+      const message = `spec.resources.gpu.type: Invalid value: ${JSON.stringify(type)}: ${KAITO_GPU_TYPE_NOT_SUPPORTED}`;
+      expect(errorsOf(kaitoVllmDeployment({ spec: { resources: { gpu: { count: 1, type } } } }))).toEqual([message]);
+      expect(errorsOf(kaitoLlamaCppDeployment({ spec: { resources: { gpu: { count: 2, type } } } }))).toEqual([message]);
+    });
+
+    test('the GPU type message says what to do instead', () => {
+      expect(KAITO_GPU_TYPE_NOT_SUPPORTED).toBe(
+        'KAITO cannot request this GPU type: a Workspace sizes GPUs by its instanceType and KAITO always requests nvidia.com/gpu; ' +
+          'remove spec.resources.gpu.type (or set it to nvidia.com/gpu) and choose the GPU model through the instanceType ' +
+          '(KaitoProvider gpuInstanceType) or spec.nodeSelector, or use the vllm, llmd, kuberay or dynamo provider, which request any GPU type',
+      );
+    });
+
+    test('accepts any GPU type when no GPU is requested (llama.cpp on CPU)', () => {
+      expect(errorsOf(kaitoLlamaCppDeployment({ spec: { resources: { gpu: { count: 0, type: 'amd.com/gpu' } } } }))).toEqual([]);
+    });
+
+    test('accepts the GPU taint annotation and leaves the Workspace as it is (KAITO tolerates nvidia.com/gpu itself)', () => {
+      const md = kaitoVllmDeployment({ annotations: { [TOLERATE_GPU_TAINT_ANNOTATION]: 'true' } });
+      expect(errorsOf(md)).toEqual([]);
+      expect(workspaceOf(md)).toEqual(workspaceOf(kaitoVllmDeployment()));
     });
 
     test('fails when the engine is one KAITO has no translation for', () => {

@@ -2,6 +2,7 @@ import { JsonPatch, Testing } from 'cdk8s';
 import { parse } from 'yaml';
 import { disaggregatedDeployment, FixtureOptions, kuberayDeployment, multiGpuDeployment } from './fixtures';
 import { FieldErrorKind } from '../../../src/core/field-error';
+import { TOLERATE_GPU_TAINT_ANNOTATION } from '../../../src/core/gpu-taint-toleration';
 import { resolveModelDeployment } from '../../../src/core/resolve';
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
 import { RayService } from '../../../src/imports/ray.io';
@@ -326,6 +327,70 @@ describe('KubeRayProvider', () => {
       expect(warnings).toEqual([
         'KubeRay renders disaggregated mode as two worker groups (prefill-workers, decode-workers) of one Ray cluster serving a single vLLM deployment: there are no prefill/decode roles and no KV cache transfer',
       ]);
+    });
+  });
+
+  describe('GPU types and the GPU taint toleration', () => {
+    const taint = (key: string) => ({ key, operator: 'Exists', effect: 'NoSchedule' });
+    const tolerating = { [TOLERATE_GPU_TAINT_ANNOTATION]: 'true' };
+    const gpus = (count: number, type: string): FixtureOptions => ({ spec: { resources: { gpu: { count, type } } } });
+
+    test.each(['nvidia.com/gpu', 'amd.com/gpu', 'nvidia.com/mig-1g.10gb', 'gpu.intel.com/i915'])('limits %s GPUs, and sets no requests (Kubernetes defaults them to the limits)', (type) => {
+      const resources = workerContainer(rayService(gpus(2, type))).resources;
+      expect(resources).toEqual({ limits: { memory: '32Gi', [type]: '2' } });
+    });
+
+    test.each([
+      ['nvidia.com/gpu', {}],
+      ['amd.com/gpu', {}],
+      ['nvidia.com/mig-1g.10gb', { 'num-gpus': '2' }],
+      ['gpu.intel.com/i915', { 'num-gpus': '2' }],
+    ])('%s: passes num-gpus to Ray only where KubeRay cannot infer it (a name not ending in "gpu")', (type, params) => {
+      expect(workers(rayService(gpus(2, type)))[0].rayStartParams).toEqual(params);
+    });
+
+    test('passes num-gpus per disaggregated component', () => {
+      const md = disaggregatedDeployment({
+        spec: {
+          scaling: {
+            prefill: { replicas: 1, gpu: { count: 1, type: 'nvidia.com/mig-3g.40gb' } },
+            decode: { replicas: 1, gpu: { count: 2, type: 'nvidia.com/gpu' } },
+          },
+        },
+      });
+      expect(workers(rayServiceOf(md)).map((g) => g.rayStartParams)).toEqual([{ 'num-gpus': '1' }, {}]);
+    });
+
+    test('tolerates the GPU taint on the workers of each type, never on the head, when asked', () => {
+      const md = disaggregatedDeployment({
+        annotations: tolerating,
+        spec: {
+          scaling: {
+            prefill: { replicas: 1, gpu: { count: 1, type: 'amd.com/gpu' } },
+            decode: { replicas: 1, gpu: { count: 1, type: 'nvidia.com/mig-3g.40gb' } },
+          },
+        },
+      });
+      const rs = rayServiceOf(md);
+      expect(workers(rs).map((g) => g.template.spec.tolerations)).toEqual([[taint('amd.com/gpu')], [taint('nvidia.com/gpu')]]);
+      expect(head(rs).template.spec.tolerations).toBeUndefined();
+    });
+
+    test('adds no toleration when the annotation is "false" or absent, and does not repeat a covering one', () => {
+      expect(workers(rayService({ annotations: { [TOLERATE_GPU_TAINT_ANNOTATION]: 'false' } }))[0].template.spec.tolerations).toBeUndefined();
+      expect(workers(rayService())[0].template.spec.tolerations).toBeUndefined();
+      const user = [taint('nvidia.com/gpu')];
+      const rs = rayService({ annotations: tolerating, spec: { tolerations: user } });
+      expect(workers(rs)[0].template.spec.tolerations).toEqual(user);
+      expect(head(rs).template.spec.tolerations).toEqual(user);
+    });
+
+    test('warns when AMD GPUs would run the default CUDA image', () => {
+      expect(synth(kuberayDeployment(gpus(1, 'amd.com/gpu'))).warnings).toEqual([
+        `KubeRay requests AMD GPUs (spec.resources.gpu.type "amd.com/gpu") but runs its default image ${KUBERAY_DEFAULT_IMAGE}, ` +
+          'a CUDA build of vLLM; set spec.engine.image to a ROCm build of vLLM',
+      ]);
+      expect(synth(kuberayDeployment({ spec: { ...gpus(1, 'amd.com/gpu').spec, engine: { image: 'example.com/ray-llm:rocm' } } })).warnings).toEqual([]);
     });
   });
 

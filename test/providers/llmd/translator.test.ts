@@ -1,5 +1,6 @@
 import { disaggregatedLlmdDeployment, llmdDeployment } from './fixtures';
 import { Warnings } from '../../../src/api/warnings';
+import { TOLERATE_GPU_TAINT_ANNOTATION } from '../../../src/core/gpu-taint-toleration';
 import { LlmdProvider } from '../../../src/providers/llmd';
 import { LLMD_VLLM_PORT } from '../../../src/providers/llmd/args';
 import { LLMD_DEFAULT_IMAGE } from '../../../src/providers/llmd/translator';
@@ -9,6 +10,7 @@ import {
   deploymentOverrideGuardCases,
   deploymentProvider,
   describeModelServerImage,
+  describeGpuTypes,
   describeSchedulingAndPodMetadata,
   modelServerContainerCases,
   vllmEngineValidationCases,
@@ -183,13 +185,6 @@ describe('LlmdProvider', () => {
         requests: { 'nvidia.com/gpu': '2', 'memory': '32Gi', 'cpu': '4' },
       });
     });
-
-    test('requests nvidia.com/gpu whatever gpu.type says, and warns', () => {
-      const { manifests, warnings } = synth(llmdDeployment({ spec: { resources: { gpu: { count: 1, type: 'amd.com/gpu' } } } }));
-      expect(container(manifests).resources).toEqual({ limits: { 'nvidia.com/gpu': '1' }, requests: { 'nvidia.com/gpu': '1' } });
-      expect(warnings).toEqual(['llm-d ignores spec.resources.gpu.type "amd.com/gpu": it always requests GPUs as nvidia.com/gpu']);
-    });
-
   });
 
   describe('env', () => {
@@ -260,6 +255,7 @@ describe('LlmdProvider', () => {
   });
 
   describeSchedulingAndPodMetadata(subject);
+  describeGpuTypes(subject, LLMD_DEFAULT_IMAGE);
 
   describe('overrides', () => {
     test('deep-merge into the Deployment and leave the Service alone', () => {
@@ -477,16 +473,48 @@ describe('LlmdProvider', () => {
       expect(find(synth(md).manifests, 'Deployment', 'llama-decode').spec.replicas).toBe(0);
     });
 
-    test('warn about non-NVIDIA component GPU types', () => {
+    test('request each component\'s GPU type, equal in limits and requests', () => {
+      const md = disaggregatedLlmdDeployment({
+        spec: {
+          scaling: {
+            decode: { replicas: 1, gpu: { count: 2, type: 'amd.com/gpu' } },
+            prefill: { replicas: 1, gpu: { count: 1, type: 'nvidia.com/mig-1g.10gb' } },
+          },
+        },
+      });
+      const manifests = synth(md).manifests;
+      expect(container(manifests, 'llama-decode').resources).toEqual({ limits: { 'amd.com/gpu': '2' }, requests: { 'amd.com/gpu': '2' } });
+      expect(container(manifests, 'llama-prefill').resources).toEqual({
+        limits: { 'nvidia.com/mig-1g.10gb': '1' },
+        requests: { 'nvidia.com/mig-1g.10gb': '1' },
+      });
+    });
+
+    test('warn once about AMD component GPUs on the default CUDA image', () => {
       const md = disaggregatedLlmdDeployment({
         spec: { scaling: { decode: { replicas: 1, gpu: { count: 1, type: 'amd.com/gpu' } }, prefill: { replicas: 1, gpu: { count: 1, type: 'amd.com/gpu' } } } },
       });
-      expect(synth(md).warnings).toEqual([
-        'llm-d ignores spec.scaling.prefill.gpu.type "amd.com/gpu": it always requests GPUs as nvidia.com/gpu',
-        'llm-d ignores spec.scaling.decode.gpu.type "amd.com/gpu": it always requests GPUs as nvidia.com/gpu',
-      ]);
+      expect(synth(md).recordedWarnings).toEqual([{
+        path: 'test/DecodeDeployment',
+        message: 'llm-d requests AMD GPUs (spec.scaling.prefill.gpu.type "amd.com/gpu", spec.scaling.decode.gpu.type "amd.com/gpu") ' +
+          'but runs its default image vllm/vllm-openai:v0.9.1, a CUDA build of vLLM; set spec.engine.image to a ROCm build of vLLM',
+      }]);
     });
 
+    test('tolerate the GPU taint of each component\'s type when asked', () => {
+      const md = disaggregatedLlmdDeployment({
+        annotations: { [TOLERATE_GPU_TAINT_ANNOTATION]: 'true' },
+        spec: {
+          scaling: {
+            decode: { replicas: 1, gpu: { count: 1, type: 'amd.com/gpu' } },
+            prefill: { replicas: 1, gpu: { count: 1, type: 'nvidia.com/mig-1g.10gb' } },
+          },
+        },
+      });
+      const manifests = synth(md).manifests;
+      expect(find(manifests, 'Deployment', 'llama-decode').spec.template.spec.tolerations).toEqual([{ key: 'amd.com/gpu', operator: 'Exists', effect: 'NoSchedule' }]);
+      expect(find(manifests, 'Deployment', 'llama-prefill').spec.template.spec.tolerations).toEqual([{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }]);
+    });
   });
 
   describe('validate', () => {

@@ -7,6 +7,7 @@ import {
   deploymentOverrideGuardCases,
   deploymentProvider,
   describeModelServerImage,
+  describeGpuTypes,
   describeSchedulingAndPodMetadata,
   modelServerContainerCases,
   vllmEngineValidationCases,
@@ -194,20 +195,13 @@ describe('DirectVllmProvider', () => {
       expect(c.readinessProbe).toEqual(probe(15, 5, 3));
     });
 
-    test('requests GPUs as nvidia.com/gpu whatever gpu.type says, memory in limits and requests, cpu in requests', () => {
-      const { manifests, recordedWarnings } = synth(vllmDeployment({ spec: { resources: { gpu: { count: 2, type: 'amd.com/gpu' }, memory: '32Gi', cpu: '4' } } }));
+    test('requests GPUs under gpu.type, memory in limits and requests, cpu in requests', () => {
+      const { manifests, warnings } = synth(vllmDeployment({ spec: { resources: { gpu: { count: 2, type: 'nvidia.com/gpu' }, memory: '32Gi', cpu: '4' } } }));
       expect(container(manifests).resources).toEqual({
         limits: { 'nvidia.com/gpu': '2', 'memory': '32Gi' },
         requests: { 'nvidia.com/gpu': '2', 'memory': '32Gi', 'cpu': '4' },
       });
-      expect(recordedWarnings).toEqual([
-        { path: 'test/Deployment', message: 'vLLM ignores spec.resources.gpu.type "amd.com/gpu": it always requests GPUs as nvidia.com/gpu' },
-      ]);
-    });
-
-    test('does not warn about an nvidia.com/gpu or unset gpu.type', () => {
-      expect(synth(vllmDeployment({ spec: { resources: { gpu: { count: 1, type: 'nvidia.com/gpu' } } } })).warnings).toEqual([]);
-      expect(synth(vllmDeployment()).warnings).toEqual([]);
+      expect(warnings).toEqual([]);
     });
 
     test('adds a 20Gi memory-backed /dev/shm first when more than one GPU is used', () => {
@@ -299,6 +293,7 @@ describe('DirectVllmProvider', () => {
   });
 
   describeSchedulingAndPodMetadata(subject);
+  describeGpuTypes(subject, DIRECT_VLLM_DEFAULT_IMAGE);
 
   describe('storage', () => {
     const volumes = [

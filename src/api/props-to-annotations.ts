@@ -1,0 +1,53 @@
+import type { ModelDeploymentProps } from './model-deployment';
+import type { GpuOptions } from './resources';
+import { FieldError, invalid } from '../core/field-error';
+import { TOLERATE_GPU_TAINT_ANNOTATION, TOLERATE_GPU_TAINT_PATH } from '../core/gpu-taint-toleration';
+
+/*
+ * Props that AI Runway's ModelDeployment has no spec field for become annotations of ours on the
+ * deployment, so that the construct and a YAML user write the same object and the record carries
+ * the setting to the controller.
+ */
+
+/** The annotations of a deployment built from props, or the errors that prevent writing them. */
+export interface AnnotationsFromProps {
+  /** `metadata.annotations` with the props' own annotations added; undefined when there are none. */
+  readonly annotations?: { [key: string]: string };
+  readonly errors: FieldError[];
+}
+
+/**
+ * `metadata.annotations`, plus `inference.cdk8s.io/tolerate-gpu-taint` from `GpuOptions.tolerateTaint`.
+ * The annotation is one per deployment, so the `GpuOptions` that set it (resources, prefill,
+ * decode) must agree, and must agree with an annotation the user wrote themselves.
+ */
+export function propsToAnnotations(props: ModelDeploymentProps): AnnotationsFromProps {
+  const written = props.metadata?.annotations;
+  const annotations = written && { ...written };
+  const settings: Array<[string, boolean]> = [];
+  const note = (where: string, gpu: GpuOptions | undefined) => {
+    if (gpu?.tolerateTaint !== undefined) settings.push([where, gpu.tolerateTaint]);
+  };
+  note('resources.gpu', props.resources?.gpu);
+  note('scaling.prefill.gpu', props.scaling?.prefill?.gpu);
+  note('scaling.decode.gpu', props.scaling?.decode?.gpu);
+  if (settings.length === 0) return { annotations, errors: [] };
+
+  const [firstWhere, first] = settings[0];
+  const disagreeing = settings.find(([, v]) => v !== first);
+  if (disagreeing) {
+    const [where, v] = disagreeing;
+    return {
+      errors: [invalid(`${where}.tolerateTaint`, v, `disagrees with ${firstWhere}.tolerateTaint (${first}): the GPU taint toleration ` +
+        `(annotation ${TOLERATE_GPU_TAINT_ANNOTATION}) applies to every GPU pod of the deployment, so give it one value`)],
+    };
+  }
+  const value = String(first);
+  const own = written?.[TOLERATE_GPU_TAINT_ANNOTATION];
+  if (own !== undefined && own !== value) {
+    return {
+      errors: [invalid(TOLERATE_GPU_TAINT_PATH, own, `disagrees with ${firstWhere}.tolerateTaint (${first}); set only one of them`)],
+    };
+  }
+  return { annotations: { ...annotations, [TOLERATE_GPU_TAINT_ANNOTATION]: value }, errors: [] };
+}
