@@ -67,6 +67,8 @@ export class LeaderElector {
   /** The Lease as last written by this process (its resourceVersion allows renewing without a read). */
   private held?: any;
   private running?: Promise<void>;
+  /** The last acquire-or-renew attempt (kept so that `stop()` can wait for one still on the wire). */
+  private inFlight?: Promise<boolean>;
   private readonly leaseDurationMs: number;
   private readonly renewDeadlineMs: number;
   private readonly retryPeriodMs: number;
@@ -104,6 +106,9 @@ export class LeaderElector {
     this.stopped = true;
     this.abort.abort();
     await this.running;
+    // A renewal whose wait was abandoned may still be on the wire: let it land before releasing,
+    // so the release writes over it instead of racing it.
+    await this.inFlight?.catch(() => undefined);
     if (this.leading) await this.release();
   }
 
@@ -153,9 +158,11 @@ export class LeaderElector {
     const timeout = new AbortController();
     const onStop = () => timeout.abort();
     this.abort.signal.addEventListener('abort', onStop, { once: true });
+    const attempt = this.tryAcquireOrRenew();
+    this.inFlight = attempt;
     try {
       return await Promise.race([
-        this.tryAcquireOrRenew(),
+        attempt,
         sleep(this.options.clock, Math.max(0, deadline - this.options.clock.now()), timeout.signal).then(() => false),
       ]);
     } finally {
@@ -205,6 +212,8 @@ export class LeaderElector {
       logger.debug('lease is held by another process and has not expired', { holder });
       return false;
     }
+    // Stopped meanwhile (this attempt's wait was abandoned): take nothing any more.
+    if (this.stopped) return false;
     try {
       await this.write(this.spec(now, spec), current);
       return true;
@@ -253,16 +262,33 @@ export class LeaderElector {
     }
   }
 
+  /**
+   * Empties the holder of the Lease this process holds. A renewal still in flight when `stop()`
+   * was called (its wait is abandoned, not its request) may land first and make the held version
+   * stale: on 409 the Lease is read again and released if this process still holds it.
+   */
   private async release(): Promise<void> {
-    const { namespace, name, clock, logger } = this.options;
-    const now = clock.now();
-    const previous: LeaseSpec = this.held?.spec ?? {};
+    const { api, namespace, name, identity, clock, logger } = this.options;
+    const released = (held: any) => {
+      const now = clock.now();
+      return this.write(
+        { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: held?.spec?.leaseTransitions ?? 0 },
+        held,
+      );
+    };
     try {
       if (!this.held) throw new Error('no lease held');
-      await this.write(
-        { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: previous.leaseTransitions ?? 0 },
-        this.held,
-      );
+      try {
+        await released(this.held);
+      } catch (e) {
+        if (!isConflict(e)) throw e;
+        const current = await api.get(LEASE_KIND, namespace, name);
+        if (current?.spec?.holderIdentity !== identity) {
+          logger.info('the lease is no longer ours: nothing to release', { lease: `${namespace}/${name}`, holder: current?.spec?.holderIdentity ?? '' });
+          return;
+        }
+        await released(current);
+      }
       logger.info('released leader lease', { lease: `${namespace}/${name}` });
     } catch (e) {
       logger.error('failed to release the lease; a successor takes over when it expires', { lease: `${namespace}/${name}`, error: e });

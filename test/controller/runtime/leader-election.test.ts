@@ -175,6 +175,31 @@ describe('LeaderElector', () => {
     expect(lease().spec.leaseTransitions).toBe(0);
   });
 
+  test('stop during a renewal still on the wire: the release waits for it, and the Lease stays released', async () => {
+    const logs: any[] = [];
+    const { clock, api, candidates, lease } = setup(1, { logger: jsonLogger({ level: 'debug', write: (l) => logs.push(JSON.parse(l)) }) });
+    const [a] = candidates;
+    void a.elector.run();
+    await settle();
+    expect(a.elector.isLeader).toBe(true);
+    // Hold the next renewal (a replace) open, then stop: its wait is abandoned, its request is not.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let gated = false;
+    api.gate = (call) => (call.op === 'replace' && !gated ? ((gated = true), held) : undefined);
+    await clock.advance(2_000);
+    expect(gated).toBe(true);
+    const stopping = a.elector.stop();
+    await settle();
+    release(); // the renewal lands only now
+    await stopping;
+    await clock.advance(5_000);
+    // Released, and not taken again by the renewal that was on the wire; the release was not refused.
+    expect(lease().spec).toEqual(expect.objectContaining({ holderIdentity: '', leaseDurationSeconds: 1 }));
+    expect(a.elector.isLeader).toBe(false);
+    expect(logs.filter((l) => /failed to release/.test(l.msg))).toEqual([]);
+  });
+
   test('stop of a candidate that never led writes nothing', async () => {
     const { clock, candidates, api } = setup(2);
     const [a, b] = candidates;
