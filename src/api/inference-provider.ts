@@ -90,6 +90,16 @@ export abstract class InferenceProvider {
   }
 
   /**
+   * Warnings about a deployment `validate` accepted: legal but probably unintended, such as GPUs
+   * its engine layout leaves idle. Recorded on the ModelDeployment (`Warnings`) and printed by the
+   * CLI's `synth` and `explain`.
+   * @returns the warning texts; empty when there is nothing to say
+   */
+  public warnings(_deployment: ResolvedDeployment): string[] {
+    return [];
+  }
+
+  /**
    * Creates the upstream objects of a validated deployment as children of `scope` and returns
    * them in output order. Use stable construct ids: they are part of the output's identity.
    */

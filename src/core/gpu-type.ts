@@ -52,6 +52,11 @@ export function isNvidiaGpuType(gpuType: string): boolean {
   return gpuType.startsWith('nvidia.com/');
 }
 
+/** Whether `gpuType` is an NVIDIA MIG profile (`nvidia.com/mig-1g.10gb`): a slice of a GPU, not a whole one. */
+export function isMigGpuType(gpuType: string): boolean {
+  return gpuType.startsWith('nvidia.com/mig-');
+}
+
 /** Whether GPUs of `gpuType` are AMD's (`amd.com/gpu`, and AMD's partition resources). */
 export function isAmdGpuType(gpuType: string): boolean {
   return gpuType.startsWith('amd.com/');

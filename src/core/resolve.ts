@@ -31,7 +31,8 @@ export interface Resolution {
  *
  * 1. defaulting (mutating webhook), 2. validation (validating webhook), 3. engine selection,
  * 4. the reconciler's compatibility check with every registered provider, 5. provider
- * selection, 6. the provider's own checks (or: the provider has no translation).
+ * selection, 6. the provider's own checks (or: the provider has no translation); a provider that
+ * accepts the deployment adds its warnings to admission's.
  *
  * Shared by the construct, the CLI and `explain`, so all three decide identically.
  */
@@ -111,7 +112,8 @@ export function resolveModelDeployment(
   }
   const providerErrors = providerObject.validate(toResolvedDeployment(resolved));
   if (providerErrors.length > 0) return { defaulted, engineSelection, providerSelection, resolved, errors: providerErrors, warnings };
-  return { defaulted, engineSelection, providerSelection, resolved, provider: providerObject, errors: [], warnings };
+  const allWarnings = [...warnings, ...providerObject.warnings(toResolvedDeployment(resolved))];
+  return { defaulted, engineSelection, providerSelection, resolved, provider: providerObject, errors: [], warnings: allWarnings };
 }
 
 /** What admission asks the provider the deployment names: whether it runs on a simulated backend. */

@@ -54,7 +54,8 @@
  * vLLM and Dynamo only on; KubeRay only off); whether an empty model id still renders `--model`
  * (it does except on KubeRay); the GPU count that becomes the tensor-parallel size; and skipping
  * a derived flag the user also sets in `engine.args`/`extraArgs` (Direct vLLM, KubeRay's
- * tensor-parallel size).
+ * tensor-parallel size). Whether the resulting tensor × pipeline parallel size fits the GPUs of
+ * each pod is checked in `./parallelism`.
  */
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
 import type { EngineName } from '../../core/model-deployment-object';

@@ -3,7 +3,7 @@ import type { Construct } from 'constructs';
 import { dynamoProviderConfig } from './config';
 import { isMocker } from './services';
 import { reconcileDynamoGraphDeploymentStatus } from './status';
-import { DYNAMO_API_VERSION_ANNOTATION, DYNAMO_DISPLAY_NAME, dynamoApiVersionOf, DynamoSettings, validateDynamo } from './validation';
+import { DYNAMO_API_VERSION_ANNOTATION, DYNAMO_DISPLAY_NAME, dynamoApiVersionOf, DynamoSettings, dynamoWarnings, validateDynamo } from './validation';
 import { EngineType } from '../../api/engine';
 import { InferenceProvider, SimulatedBackend } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
@@ -63,6 +63,11 @@ export class DynamoProvider extends InferenceProvider {
 
   public validate(deployment: ResolvedDeployment): FieldError[] {
     return validateDynamo(fromResolvedDeployment(deployment), this.settings);
+  }
+
+  /** GPUs a worker's engine layout leaves idle (`dynamoParallelism`). */
+  public warnings(deployment: ResolvedDeployment): string[] {
+    return dynamoWarnings(fromResolvedDeployment(deployment));
   }
 
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {

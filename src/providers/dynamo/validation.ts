@@ -1,8 +1,13 @@
 import { dynamoArgKeyErrors } from './args';
 import { DgdShape, dynamoOverrideErrors, dynamoOverrideShapeErrors } from './overrides';
-import { generatedServiceNames, isMocker } from './services';
+import { DECODE_WORKER_SERVICE, generatedServiceNames, isMocker, PREFILL_WORKER_SERVICE, WORKER_SERVICE } from './services';
 import { FieldError, invalid, notSupported, required } from '../../core/field-error';
+import type { GpuSpec } from '../../core/generated/model-deployment-spec';
+import { gpuTypeOf } from '../../core/gpu-type';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { PROVIDER_OVERRIDES_PATH } from '../common/overrides';
+import { checkParallelism, NO_PARALLELISM_FINDINGS, ParallelismFindings, ParallelismTarget, userParallelism } from '../common/parallelism';
+import { isJsonObject } from '../common/unstructured';
 
 /*
  * What the Dynamo provider refuses: its checks of a deployment and their messages, and the
@@ -144,5 +149,78 @@ export function validateDynamo(md: ResolvedModelDeployment, settings: DynamoSett
   const overrides = md.spec.provider?.overrides;
   errors.push(...dynamoOverrideErrors(overrides, { names: generatedServiceNames(md) }));
   if (annotationValid) errors.push(...dynamoOverrideShapeErrors(overrides, shapeOf(dynamoApiVersionOf(md, settings))));
+  errors.push(...dynamoParallelism(md).errors);
   return errors;
+}
+
+/**
+ * What the overrides do to one worker, as far as its parallelism goes: `replaced` when they take
+ * its command line or GPUs out of our hands (a `spec.components` list, which replaces every
+ * component; the service's `resources`; v1alpha1 `extraPodSpec.mainContainer.args`/`command`;
+ * v1beta1 `podTemplate.spec.containers`), else its multi-node setting, if any (`multinode`; an
+ * empty one means Dynamo's default of 2 nodes).
+ */
+function workerOverride(overrides: unknown, service: string): { replaced: true } | { replaced: false; nodes?: ParallelismTarget['nodes'] } {
+  const spec = isJsonObject(overrides) ? overrides.spec : undefined;
+  if (!isJsonObject(spec)) return { replaced: false };
+  if (Array.isArray(spec.components)) return { replaced: true };
+  const found = [['services', spec.services], ['components', spec.components]]
+    .map(([key, map]) => ({ key, entry: isJsonObject(map) ? map[service] : undefined }))
+    .find((e) => isJsonObject(e.entry));
+  if (!found) return { replaced: false };
+  const entry = found.entry as Record<string, unknown>;
+  const mainContainer = isJsonObject(entry.extraPodSpec) ? entry.extraPodSpec.mainContainer : undefined;
+  const podSpec = isJsonObject(entry.podTemplate) ? entry.podTemplate.spec : undefined;
+  if (entry.resources !== undefined
+    || (isJsonObject(mainContainer) && (mainContainer.args !== undefined || mainContainer.command !== undefined))
+    || (isJsonObject(podSpec) && podSpec.containers !== undefined)) {
+    return { replaced: true };
+  }
+  const multinode = entry.multinode;
+  if (!isJsonObject(multinode)) return { replaced: false };
+  const path = `${PROVIDER_OVERRIDES_PATH}.spec.${found.key}.${service}.multinode`;
+  const nodeCount = multinode.nodeCount;
+  if (nodeCount === undefined || nodeCount === null) return { replaced: false, nodes: { count: 2, description: `${path} (nodeCount 2 by default)` } };
+  // The CRD requires an integer of at least 2: anything else fails at the API server, not here.
+  if (typeof nodeCount !== 'number' || !Number.isInteger(nodeCount) || nodeCount < 2) return { replaced: true };
+  return { replaced: false, nodes: { count: nodeCount, description: `${path}.nodeCount ${nodeCount}` } };
+}
+
+/**
+ * The parallelism checks (`common/parallelism`) of each Dynamo worker: `VllmWorker`, or
+ * `VllmPrefillWorker` and `VllmDecodeWorker`, each with its own GPU count. Dynamo derives no
+ * tensor parallel size (its workers get `engine.args` only, and drop `extraArgs`), so 4 GPUs
+ * without `tensor-parallel-size` leave 3 idle. A multi-node worker (`multinode` in the
+ * overrides) runs one engine over `nodeCount` pods, whose GPUs add up. Not checked: the mocker
+ * (no engine, no GPUs), and a worker whose command line or GPUs the overrides replace.
+ */
+export function dynamoParallelism(md: ResolvedModelDeployment): ParallelismFindings {
+  if (isMocker(md)) return NO_PARALLELISM_FINDINGS;
+  const engine = md.engine;
+  if (engine !== 'vllm' && engine !== 'sglang' && engine !== 'trtllm') return NO_PARALLELISM_FINDINGS;
+  const overrides = md.spec.provider?.overrides;
+  const targets: ParallelismTarget[] = [];
+  const worker = (role: string, service: string, gpuPath: string, gpu: GpuSpec | undefined) => {
+    const override = workerOverride(overrides, service);
+    if (override.replaced) return;
+    targets.push({
+      subject: `${DYNAMO_DISPLAY_NAME} ${role} (${service})`,
+      gpuPath,
+      gpuCount: gpu?.count ?? 0,
+      gpuType: gpuTypeOf(gpu),
+      ...(override.nodes && { nodes: override.nodes }),
+    });
+  };
+  if (md.mode === 'disaggregated') {
+    worker('prefill worker', PREFILL_WORKER_SERVICE, 'spec.scaling.prefill.gpu.count', md.spec.scaling?.prefill?.gpu);
+    worker('decode worker', DECODE_WORKER_SERVICE, 'spec.scaling.decode.gpu.count', md.spec.scaling?.decode?.gpu);
+  } else {
+    worker('worker', WORKER_SERVICE, 'spec.resources.gpu.count', md.spec.resources?.gpu);
+  }
+  return checkParallelism(engine, userParallelism(md.spec, engine, { extraArgs: false }), targets);
+}
+
+/** Dynamo's warnings about a deployment it accepts: GPUs a worker's layout leaves idle. */
+export function dynamoWarnings(md: ResolvedModelDeployment): string[] {
+  return dynamoParallelism(md).warnings;
 }

@@ -2,7 +2,7 @@ import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { kuberayProviderConfig } from './config';
 import { RAY_SERVE_PORT, reconcileRayServiceStatus } from './status';
-import { KUBERAY_DISPLAY_NAME, validateKubeRay } from './validation';
+import { KUBERAY_DISPLAY_NAME, kuberayWarnings, validateKubeRay } from './validation';
 import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
 import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
@@ -24,6 +24,11 @@ export class KubeRayProvider extends InferenceProvider {
 
   public validate(deployment: ResolvedDeployment): FieldError[] {
     return validateKubeRay(fromResolvedDeployment(deployment));
+  }
+
+  /** GPUs the vLLM layout leaves idle in a worker pod (`kuberayParallelism`). */
+  public warnings(deployment: ResolvedDeployment): string[] {
+    return kuberayWarnings(fromResolvedDeployment(deployment));
   }
 
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {

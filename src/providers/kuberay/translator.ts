@@ -4,8 +4,8 @@ import type { Construct } from 'constructs';
 import { MODEL_ID_ENV, kuberayEngineArgString, VLLM_ENGINE_ARGS_ENV } from './args';
 import { kuberayServeConfig, serveReplicas } from './serve-config';
 import { KUBERAY_DISPLAY_NAME } from './validation';
+import { DECODE_WORKER_GROUP, kuberayGpusPerWorker, PREFILL_WORKER_GROUP, WorkerGroupPlan, workerGroupPlans } from './worker-groups';
 import { Warnings } from '../../api/warnings';
-import { gpuTypeOf } from '../../core/gpu-type';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
@@ -21,7 +21,6 @@ import { amdOnCudaImageWarning } from '../common/gpu-image-warning';
 import { PodGpus, podTolerations } from '../common/gpu-tolerations';
 import { commonLabels, objectMeta } from '../common/metadata';
 import { nodeSelectorOf, userPodAnnotations, workloadLabels } from '../common/pod-template';
-import type { SpecComponentScaling } from '../common/spec-types';
 
 /** Image of the head and worker containers when the spec names none (AI Runway's default). */
 export const KUBERAY_DEFAULT_IMAGE = 'rayproject/ray-llm:2.55.0-py311-cu128';
@@ -34,79 +33,10 @@ export const RAY_WORKER_CONTAINER_NAME = 'ray-worker';
 export const RAY_HEAD_CPU = '4';
 /** Memory limit of the head container when `spec.resources.memory` is unset. */
 export const RAY_HEAD_DEFAULT_MEMORY = '16Gi';
-/** Memory limit of a worker container when its memory is unset. */
-export const RAY_WORKER_DEFAULT_MEMORY = '32Gi';
-
-/** Worker group of an aggregated deployment. */
-export const AGGREGATED_WORKER_GROUP = 'gpu-workers';
-/** Worker group of the disaggregated prefill component. */
-export const PREFILL_WORKER_GROUP = 'prefill-workers';
-/** Worker group of the disaggregated decode component. */
-export const DECODE_WORKER_GROUP = 'decode-workers';
 
 /** Head and worker image: the image override (`engine.image`, then `spec.image`), else the default. */
 export function kuberayImage(md: ResolvedModelDeployment): string {
   return imageOverride(md.spec) ?? KUBERAY_DEFAULT_IMAGE;
-}
-
-/** One worker group before it becomes a pod template. */
-interface WorkerGroupPlan {
-  readonly groupName: string;
-  readonly replicas: number;
-  readonly gpuCount: number;
-  readonly gpuResource: string;
-  readonly memory: string;
-  readonly cpu?: string;
-}
-
-/**
- * The worker groups of a deployment, in output order:
- *
- * - aggregated: `gpu-workers` with `scaling.replicas` (0 or unset → 1) pods, each with
- *   `resources.gpu.count` GPUs and `resources.memory` (default 32Gi);
- * - disaggregated: `prefill-workers` then `decode-workers`, each only when the component is
- *   set, with the component's replicas (unset → 1, the CRD default), GPUs and memory.
- *
- * GPUs are requested under `gpu.type` (default `nvidia.com/gpu`), as AI Runway's KubeRay does.
- */
-function workerGroupPlans(md: ResolvedModelDeployment): WorkerGroupPlan[] {
-  if (md.mode === 'disaggregated') {
-    const plans: WorkerGroupPlan[] = [];
-    const component = (groupName: string, c: SpecComponentScaling | undefined) => {
-      if (!c) return;
-      plans.push({
-        groupName,
-        replicas: c.replicas ?? 1,
-        gpuCount: c.gpu?.count ?? 0,
-        gpuResource: gpuTypeOf(c.gpu),
-        memory: c.memory || RAY_WORKER_DEFAULT_MEMORY,
-      });
-    };
-    component(PREFILL_WORKER_GROUP, md.spec.scaling?.prefill);
-    component(DECODE_WORKER_GROUP, md.spec.scaling?.decode);
-    return plans;
-  }
-  const resources = md.spec.resources;
-  return [{
-    groupName: AGGREGATED_WORKER_GROUP,
-    // One worker pod per Serve replica, so the same positive-or-1 rule.
-    replicas: serveReplicas(md.spec.scaling?.replicas),
-    gpuCount: resources?.gpu?.count ?? 0,
-    gpuResource: gpuTypeOf(resources?.gpu),
-    memory: resources?.memory || RAY_WORKER_DEFAULT_MEMORY,
-    cpu: resources?.cpu || undefined,
-  }];
-}
-
-/**
- * GPUs of one worker pod, for `--tensor-parallel-size`: the aggregated GPU count, or in
- * disaggregated mode the smaller of the two components' counts. The single Serve deployment
- * has no prefill/decode roles and Ray may place a replica in either group, so the tensor
- * parallel group must fit in the smaller pod.
- */
-export function kuberayGpusPerWorker(md: ResolvedModelDeployment): number {
-  const counts = workerGroupPlans(md).map((p) => p.gpuCount);
-  return counts.length > 0 ? Math.min(...counts) : 0;
 }
 
 /**

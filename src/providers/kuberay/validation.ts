@@ -1,5 +1,15 @@
+import { VLLM_ENGINE_ARGS_ENV } from './args';
+import { serveReplicas } from './serve-config';
+import { AGGREGATED_WORKER_GROUP, kuberayGpusPerWorker, workerGroupPlans } from './worker-groups';
 import { FieldError, invalid, required } from '../../core/field-error';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import {
+  checkParallelism,
+  checkRayClusterParallelism,
+  NO_PARALLELISM_FINDINGS,
+  ParallelismFindings,
+  userParallelism,
+} from '../common/parallelism';
 
 /*
  * What the KubeRay provider refuses: its checks of a deployment and their messages. Kept apart
@@ -47,5 +57,51 @@ export function validateKubeRay(md: ResolvedModelDeployment): FieldError[] {
     const count = md.mode === 'disaggregated' ? md.spec.scaling?.prefill?.gpu?.count : md.spec.resources?.gpu?.count;
     errors.push(count === undefined || count === null ? required(path, KUBERAY_GPU_REQUIRED) : invalid(path, count, KUBERAY_GPU_REQUIRED));
   }
+  errors.push(...kuberayParallelism(md).errors);
   return errors;
+}
+
+/**
+ * The parallelism checks (`common/parallelism`) of the vLLM engine of each Serve replica. Its
+ * command line is `VLLM_ENGINE_ARGS`: `--tensor-parallel-size` derived from the GPUs of a worker
+ * pod (the smallest group's), then `engine.args` and `engine.extraArgs`, which win.
+ *
+ * - aggregated: one Serve replica per worker pod of `gpu-workers`, so each replica's ranks must
+ *   fit the GPUs of one pod and use all of them: the per-pod rules, exactly (Ray could spread a
+ *   replica over pods, but with as many replicas as pods the GPUs only add up when none does);
+ * - disaggregated: one Serve deployment whose replicas Ray places on either worker group, so
+ *   only the cluster-wide bound is checked (`checkRayClusterParallelism`); where replicas land,
+ *   and which GPUs stay idle, is Ray's choice.
+ *
+ * Not checked when `spec.env` sets `VLLM_ENGINE_ARGS` itself: the command line is then the user's.
+ */
+export function kuberayParallelism(md: ResolvedModelDeployment): ParallelismFindings {
+  if (md.engine !== 'vllm' || (md.spec.env ?? []).some((e) => e.name === VLLM_ENGINE_ARGS_ENV)) return NO_PARALLELISM_FINDINGS;
+  const user = userParallelism(md.spec, md.engine, { extraArgs: true });
+  const plans = workerGroupPlans(md);
+  const perWorker = kuberayGpusPerWorker(md);
+  const derivedTensorParallel = perWorker > 1 ? perWorker : undefined;
+  if (md.mode !== 'disaggregated') {
+    const plan = plans[0];
+    return checkParallelism(md.engine, user, [{
+      subject: `${KUBERAY_DISPLAY_NAME} worker pods (${AGGREGATED_WORKER_GROUP})`,
+      gpuPath: 'spec.resources.gpu.count',
+      gpuCount: plan.gpuCount,
+      gpuType: plan.gpuResource,
+      ...(derivedTensorParallel !== undefined && { derivedTensorParallel }),
+    }]);
+  }
+  return checkRayClusterParallelism(md.engine, user, {
+    subject: KUBERAY_DISPLAY_NAME,
+    replicas: serveReplicas(md.spec.scaling?.replicas),
+    replicasPath: 'spec.scaling.replicas',
+    groups: plans.map((p) => ({ groupName: p.groupName, pods: p.replicas, gpuCount: p.gpuCount, gpuType: p.gpuResource })),
+    ...(derivedTensorParallel !== undefined && { derivedTensorParallel }),
+    derivedFrom: 'the smaller of spec.scaling.prefill.gpu.count and spec.scaling.decode.gpu.count',
+  });
+}
+
+/** KubeRay's warnings about a deployment it accepts: GPUs a worker pod's layout leaves idle. */
+export function kuberayWarnings(md: ResolvedModelDeployment): string[] {
+  return kuberayParallelism(md).warnings;
 }

@@ -2,7 +2,7 @@ import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { LLMD_VLLM_PORT } from './args';
 import { LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG, LLMD_ENDPOINT_PICKER_CONFIG, llmdProviderConfig } from './config';
-import { LLMD_DISPLAY_NAME, validateLlmd } from './validation';
+import { LLMD_DISPLAY_NAME, llmdWarnings, validateLlmd } from './validation';
 import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
 import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
@@ -26,6 +26,11 @@ export class LlmdProvider extends InferenceProvider {
 
   public validate(deployment: ResolvedDeployment): FieldError[] {
     return validateLlmd(fromResolvedDeployment(deployment));
+  }
+
+  /** GPUs a component's vLLM layout leaves idle (`llmdParallelism`). */
+  public warnings(deployment: ResolvedDeployment): string[] {
+    return llmdWarnings(fromResolvedDeployment(deployment));
   }
 
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {

@@ -1,8 +1,11 @@
 import { llmdArgErrors } from './args';
 import { FieldError, forbidden, invalid, required } from '../../core/field-error';
+import { gpuTypeOf } from '../../core/gpu-type';
 import type { ServingModeName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { BLOCKED_OVERRIDE_KEYS, PROVIDER_OVERRIDES_PATH, validateDeploymentOverrides } from '../common/overrides';
+import { checkParallelism, NO_PARALLELISM_FINDINGS, ParallelismFindings, ParallelismTarget, userParallelism } from '../common/parallelism';
+import type { SpecComponentScaling } from '../common/spec-types';
 import { isJsonObject } from '../common/unstructured';
 
 /*
@@ -108,5 +111,34 @@ export function validateLlmd(md: ResolvedModelDeployment): FieldError[] {
   }
   errors.push(...validateLlmdOverrides(md.spec.provider?.overrides, md.mode));
   errors.push(...llmdArgErrors(md.spec));
+  errors.push(...llmdParallelism(md).errors);
   return errors;
+}
+
+function llmdTarget(subject: string, gpuPath: string, gpu: SpecComponentScaling['gpu']): ParallelismTarget {
+  const gpuCount = gpu?.count ?? 0;
+  return { subject, gpuPath, gpuCount, gpuType: gpuTypeOf(gpu), ...(gpuCount > 1 && { derivedTensorParallel: gpuCount }) };
+}
+
+/**
+ * The parallelism checks (`common/parallelism`) of each llm-d Deployment's vLLM container: the
+ * aggregated one, or the prefill and the decode one, each with its own GPU count, from which llm-d
+ * derives `--tensor-parallel-size` when there are several. `engine.args` and `engine.extraArgs`
+ * come after it and win. Overrides cannot reach the pod spec, so they change nothing here.
+ */
+export function llmdParallelism(md: ResolvedModelDeployment): ParallelismFindings {
+  if (md.engine !== 'vllm') return NO_PARALLELISM_FINDINGS;
+  const scaling = md.spec.scaling;
+  const targets = md.mode === 'disaggregated'
+    ? [
+      llmdTarget(`${LLMD_DISPLAY_NAME} prefill pods`, 'spec.scaling.prefill.gpu.count', scaling?.prefill?.gpu),
+      llmdTarget(`${LLMD_DISPLAY_NAME} decode pods`, 'spec.scaling.decode.gpu.count', scaling?.decode?.gpu),
+    ]
+    : [llmdTarget(`${LLMD_DISPLAY_NAME} pods`, 'spec.resources.gpu.count', md.spec.resources?.gpu)];
+  return checkParallelism(md.engine, userParallelism(md.spec, md.engine, { extraArgs: true }), targets);
+}
+
+/** llm-d's warnings about a deployment it accepts: GPUs a component's layout leaves idle. */
+export function llmdWarnings(md: ResolvedModelDeployment): string[] {
+  return llmdParallelism(md).warnings;
 }

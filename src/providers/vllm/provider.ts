@@ -2,7 +2,7 @@ import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { DIRECT_VLLM_PORT } from './args';
 import { vllmProviderConfig } from './config';
-import { validateDirectVllm, VLLM_DISPLAY_NAME } from './validation';
+import { directVllmWarnings, validateDirectVllm, VLLM_DISPLAY_NAME } from './validation';
 import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
 import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
@@ -25,6 +25,11 @@ export class DirectVllmProvider extends InferenceProvider {
 
   public validate(deployment: ResolvedDeployment): FieldError[] {
     return validateDirectVllm(fromResolvedDeployment(deployment));
+  }
+
+  /** GPUs the vLLM layout leaves idle (`directVllmParallelism`). */
+  public warnings(deployment: ResolvedDeployment): string[] {
+    return directVllmWarnings(fromResolvedDeployment(deployment));
   }
 
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {

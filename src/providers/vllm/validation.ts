@@ -1,7 +1,10 @@
 import { directVllmArgErrors } from './args';
 import { FieldError, invalid, required } from '../../core/field-error';
+import { gpuTypeOf } from '../../core/gpu-type';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { DeploymentOverrideRules, validateDeploymentOverrides } from '../common/overrides';
+import { checkParallelism, NO_PARALLELISM_FINDINGS, ParallelismFindings, userParallelism } from '../common/parallelism';
+import { isJsonObject } from '../common/unstructured';
 
 /*
  * What the Direct vLLM provider refuses: its checks of a deployment and their messages. Kept
@@ -47,5 +50,38 @@ export function validateDirectVllm(md: ResolvedModelDeployment): FieldError[] {
   }
   errors.push(...validateDeploymentOverrides(md.spec.provider?.overrides, OVERRIDE_RULES));
   errors.push(...directVllmArgErrors(md.spec));
+  errors.push(...directVllmParallelism(md).errors);
   return errors;
+}
+
+/** Whether the overrides replace the Deployment's containers (their arguments and GPUs with them). */
+function overridesReplaceContainers(overrides: unknown): boolean {
+  const spec = isJsonObject(overrides) ? overrides.spec : undefined;
+  const template = isJsonObject(spec) ? spec.template : undefined;
+  const podSpec = isJsonObject(template) ? template.spec : undefined;
+  return isJsonObject(podSpec) && podSpec.containers !== undefined;
+}
+
+/**
+ * The parallelism checks (`common/parallelism`) of the one Direct vLLM container: its GPUs are
+ * `spec.resources.gpu.count`, from which the provider derives `--tensor-parallel-size` when there
+ * are several; `engine.args` and `engine.extraArgs` both reach vLLM. Not checked when the
+ * overrides replace the containers (the command line and GPUs are then the user's).
+ */
+export function directVllmParallelism(md: ResolvedModelDeployment): ParallelismFindings {
+  if (md.engine !== 'vllm' || md.mode !== 'aggregated' || overridesReplaceContainers(md.spec.provider?.overrides)) return NO_PARALLELISM_FINDINGS;
+  const gpu = md.spec.resources?.gpu;
+  const gpuCount = gpu?.count ?? 0;
+  return checkParallelism(md.engine, userParallelism(md.spec, md.engine, { extraArgs: true }), [{
+    subject: 'Direct vLLM pods',
+    gpuPath: 'spec.resources.gpu.count',
+    gpuCount,
+    gpuType: gpuTypeOf(gpu),
+    ...(gpuCount > 1 && { derivedTensorParallel: gpuCount }),
+  }]);
+}
+
+/** Direct vLLM's warnings about a deployment it accepts: GPUs its layout leaves idle. */
+export function directVllmWarnings(md: ResolvedModelDeployment): string[] {
+  return directVllmParallelism(md).warnings;
 }

@@ -500,7 +500,9 @@ describe('DirectVllmProvider', () => {
     });
 
     test('fails when a flag is set in both engine.args and engine.extraArgs', () => {
-      expect(errorsOf({ spec: { engine: { args: { 'tensor-parallel-size': '4' }, extraArgs: ['-q', 'awq', '--tensor-parallel-size=2'] } } })).toEqual([
+      // Two GPUs, so that the winning size (the extraArgs one) is also a layout vLLM can start.
+      const engine = { args: { 'tensor-parallel-size': '4' }, extraArgs: ['-q', 'awq', '--tensor-parallel-size=2'] };
+      expect(errorsOf({ spec: { engine, resources: { gpu: { count: 2 } } } })).toEqual([
         'spec.engine.extraArgs[2]: Invalid value: "--tensor-parallel-size=2": launch flag "tensor-parallel-size" is set in both spec.engine.args and ' +
           'spec.engine.extraArgs ("--tensor-parallel-size=2"); set it in exactly one place so the engine does not receive conflicting values',
       ]);

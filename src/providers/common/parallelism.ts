@@ -1,0 +1,406 @@
+/**
+ * Parallelism checked at build time: the tensor-parallel × pipeline-parallel size an engine runs
+ * with, against the GPUs its pod gets. Free of cdk8s-plus-34 and the generated bindings, so each
+ * provider's validation (and with it the controller's re-validation of a record) runs it.
+ *
+ * What an engine runs with. Every provider renders its own derived flag (if any) before the
+ * user's `engine.args` (sorted by key) and `engine.extraArgs`, and every engine parses its command
+ * line with argparse, where the last occurrence of a flag wins. So the effective size is the
+ * user's last occurrence of the flag (any alias, in `engine.args`, or in `engine.extraArgs` when
+ * the provider passes them), else what the provider derives from the GPU count, else 1.
+ * `test/providers/common/parallelism.test.ts` parses each provider's rendered command line to
+ * prove it.
+ *
+ * The rules, each with the engine behaviour that justifies it:
+ *
+ * 1. Every value of a tensor- or pipeline-parallel flag is a positive integer (field error at the
+ *    flag). The engines declare both as `type=int` options (vLLM, SGLang, Dynamo's TensorRT-LLM
+ *    worker), so argparse refuses anything Python's `int()` does not read, and a bare flag (an
+ *    empty `engine.args` value) with "expected one argument"; a size below 1 leaves no rank.
+ * 2. TP × PP (the world size: one rank per GPU) larger than the GPUs the engine sees is a field
+ *    error (at the flag that set it, else at the GPU count). vLLM refuses a world size larger than
+ *    the GPUs of its node unless a Ray cluster spans several nodes; SGLang assigns rank r to GPU r
+ *    and fails on a device that does not exist; TensorRT-LLM's ranks would share a GPU, which NCCL
+ *    refuses. An NVIDIA MIG profile counts as one GPU whatever its count: a CUDA process
+ *    enumerates a single MIG device. Where one engine spans pods (Dynamo multi-node) their GPUs
+ *    add up; where Ray places replicas anywhere in a cluster (KubeRay disaggregated) only the
+ *    cluster-wide bound holds (`checkRayClusterParallelism`).
+ * 3. TP × PP smaller than the GPUs the pod requests is a warning naming the flag to set: an
+ *    engine uses exactly its world size in GPUs, the rest stay allocated and idle.
+ *
+ * What is not checked, on purpose:
+ *
+ * - a deployment that sets data parallelism, a node count or a config file the engine reads its
+ *   options from (`PARALLEL_FLAGS[engine].unmodelled`): the GPUs it uses are no longer TP × PP (vLLM data parallel
+ *   ranks multiply it, SGLang's DP attention does not), and a config file may set the sizes where
+ *   we cannot see them. Rule 1 still applies;
+ * - divisibility rules of the model (TP must divide the attention heads, PP the layers): they
+ *   depend on the model, which the build does not read;
+ * - `engine.extraArgs` on providers that drop them (Dynamo), and providers whose runtime sizes
+ *   itself (KAITO: its presets choose the flags, llama.cpp has none);
+ * - layouts an override takes out of the provider's hands (the container, its arguments or its
+ *   GPU resources replaced): each provider's validation says which.
+ */
+import { sortedEngineArgKeys } from './engine-flags';
+import { FieldError, invalid } from '../../core/field-error';
+import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
+import { isMigGpuType } from '../../core/gpu-type';
+import type { EngineName } from '../../core/model-deployment-object';
+
+/** The engines whose parallel layout is checked (llama.cpp has no parallel flags). */
+export type ParallelEngine = Exclude<EngineName, 'llamacpp'>;
+
+/** How an engine spells its parallelism options. */
+export interface ParallelFlagSpellings {
+  /** The engine's name in messages. */
+  readonly engineName: string;
+  /** The options that set the tensor parallel size, the canonical one first. */
+  readonly tensorParallel: readonly string[];
+  /** The options that set the pipeline parallel size, the canonical one first. */
+  readonly pipelineParallel: readonly string[];
+  /**
+   * Options after which the engine's GPUs are no longer TP × PP as we compute them: data
+   * parallelism, multi-node launch, options read from a file.
+   */
+  readonly unmodelled: readonly string[];
+  /** vLLM's parser reads `--tensor_parallel_size` as `--tensor-parallel-size`; the others do not. */
+  readonly underscoresAsDashes: boolean;
+}
+
+/**
+ * The parallelism options of each engine:
+ *
+ * - vLLM: `--tensor-parallel-size`/`-tp`, `--pipeline-parallel-size`/`-pp`; data parallelism
+ *   (`--data-parallel-size`/`-dp`, `--data-parallel-size-local`/`-dpl`), `--nnodes` and
+ *   `--config` (a YAML file of options) are not modelled;
+ * - SGLang: `--tensor-parallel-size`/`--tp-size` (and `--tp`, argparse's abbreviation of
+ *   `--tp-size`, in wide use), `--pipeline-parallel-size`/`--pp-size`; `--data-parallel-size`/
+ *   `--dp-size`/`--dp`, `--nnodes` and `--config` are not modelled;
+ * - TensorRT-LLM (Dynamo's `dynamo.trtllm` worker): `--tensor-parallel-size`,
+ *   `--pipeline-parallel-size`; `--extra-engine-args` and `--override-engine-args` (engine
+ *   options from a YAML file or a dictionary, which may set the sizes) are not modelled.
+ */
+export const PARALLEL_FLAGS: Readonly<Record<ParallelEngine, ParallelFlagSpellings>> = {
+  vllm: {
+    engineName: 'vLLM',
+    tensorParallel: ['--tensor-parallel-size', '-tp'],
+    pipelineParallel: ['--pipeline-parallel-size', '-pp'],
+    unmodelled: ['--data-parallel-size', '-dp', '--data-parallel-size-local', '-dpl', '--nnodes', '--config'],
+    underscoresAsDashes: true,
+  },
+  sglang: {
+    engineName: 'SGLang',
+    tensorParallel: ['--tensor-parallel-size', '--tp-size', '--tp'],
+    pipelineParallel: ['--pipeline-parallel-size', '--pp-size'],
+    unmodelled: ['--data-parallel-size', '--dp-size', '--dp', '--nnodes', '--config'],
+    underscoresAsDashes: false,
+  },
+  trtllm: {
+    engineName: 'TensorRT-LLM',
+    tensorParallel: ['--tensor-parallel-size'],
+    pipelineParallel: ['--pipeline-parallel-size'],
+    unmodelled: ['--extra-engine-args', '--override-engine-args'],
+    underscoresAsDashes: false,
+  },
+};
+
+/** Whether the layout of `engine` is checked. */
+export function isParallelEngine(engine: string): engine is ParallelEngine {
+  return Object.prototype.hasOwnProperty.call(PARALLEL_FLAGS, engine);
+}
+
+/** Which size a flag sets. */
+export type ParallelKind = 'tensorParallel' | 'pipelineParallel';
+
+/** One occurrence of a parallel-size flag in the user's flags. */
+export interface ParallelFlag {
+  readonly kind: ParallelKind;
+  /** The option as the user wrote it: the `engine.args` key (`tp-size`), or the `extraArgs` option (`-tp`). */
+  readonly written: string;
+  /** True for `engine.args`, false for `engine.extraArgs`. */
+  readonly inArgs: boolean;
+  /** `spec.engine.args.<key>`, or the `spec.engine.extraArgs[i]` holding the value (the option's own when it has none). */
+  readonly path: string;
+  /** What is at `path`: the `engine.args` value, or the `extraArgs` token. */
+  readonly pathValue: string;
+  /** The value; undefined for a flag without one. */
+  readonly raw?: string;
+  /** The size, when the value is a positive integer. */
+  readonly size?: number;
+}
+
+/** The parallelism the user sets by hand, as the engine reads it. */
+export interface UserParallelism {
+  /** The occurrence that wins (the last), if any. */
+  readonly tensorParallel?: ParallelFlag;
+  /** The occurrence that wins (the last), if any. */
+  readonly pipelineParallel?: ParallelFlag;
+  /** The first option that takes the layout out of what we model, with its path. */
+  readonly unmodelled?: { readonly written: string; readonly path: string };
+  /** Rule 1: every occurrence whose value is not a positive integer. */
+  readonly errors: FieldError[];
+}
+
+/**
+ * The size Python's `int()` reads from `raw` (surrounding whitespace, a `+` sign and `_` between
+ * digits allowed, as argparse's `type=int` accepts them), when it is at least 1.
+ */
+export function parseParallelSize(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const match = /^\s*\+?(\d+(?:_\d+)*)\s*$/.exec(raw);
+  if (!match) return undefined;
+  const size = Number(match[1].replace(/_/g, ''));
+  return Number.isSafeInteger(size) && size >= 1 ? size : undefined;
+}
+
+type OptionKind = ParallelKind | 'unmodelled';
+
+function optionKind(spellings: ParallelFlagSpellings, option: string): OptionKind | undefined {
+  const canonical = spellings.underscoresAsDashes && option.startsWith('--') ? option.replace(/_/g, '-') : option;
+  if (spellings.tensorParallel.includes(canonical)) return 'tensorParallel';
+  if (spellings.pipelineParallel.includes(canonical)) return 'pipelineParallel';
+  if (spellings.unmodelled.includes(canonical)) return 'unmodelled';
+  return undefined;
+}
+
+/** A token argparse reads as an option rather than a value (negative numbers are values). */
+function looksLikeOption(token: string): boolean {
+  return token.startsWith('-') && !/^-\d+$|^-\d*\.\d+$/.test(token);
+}
+
+/**
+ * The tensor- and pipeline-parallel flags the user sets for `engine`: `spec.engine.args` in
+ * rendering order (sorted by key, `--<key> <value>`, a bare `--<key>` for an empty value), then,
+ * when the provider passes them (`options.extraArgs`), the `spec.engine.extraArgs` tokens
+ * (`--opt value`, `--opt=value`, `-tp value`, `-tp=value`). The last occurrence of each size wins.
+ */
+export function userParallelism(spec: ModelDeploymentSpec, engine: ParallelEngine, options: { readonly extraArgs: boolean }): UserParallelism {
+  const spellings = PARALLEL_FLAGS[engine];
+  const errors: FieldError[] = [];
+  const found: Partial<Record<ParallelKind, ParallelFlag>> = {};
+  let unmodelled: UserParallelism['unmodelled'];
+
+  const record = (kind: OptionKind, flag: Omit<ParallelFlag, 'kind' | 'size'>, option: string) => {
+    if (kind === 'unmodelled') {
+      unmodelled ??= { written: flag.written, path: flag.path };
+      return;
+    }
+    const size = parseParallelSize(flag.raw);
+    if (size === undefined) errors.push(invalid(flag.path, flag.pathValue, malformedMessage(spellings, option, flag.raw)));
+    found[kind] = { kind, ...flag, ...(size !== undefined && { size }) };
+  };
+
+  const args = spec.engine?.args ?? {};
+  for (const key of sortedEngineArgKeys(spec)) {
+    const option = `--${key}`;
+    const kind = optionKind(spellings, option);
+    if (kind === undefined) continue;
+    const value = args[key] ?? '';
+    record(kind, { written: key, inArgs: true, path: `spec.engine.args.${key}`, pathValue: value, ...(value !== '' && { raw: value }) }, option);
+  }
+
+  if (options.extraArgs) {
+    const tokens = spec.engine?.extraArgs ?? [];
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i];
+      if (!looksLikeOption(token)) continue;
+      const eq = token.indexOf('=');
+      const option = eq >= 0 ? token.slice(0, eq) : token;
+      const kind = optionKind(spellings, option);
+      if (kind === undefined) continue;
+      if (eq >= 0) {
+        record(kind, { written: option, inArgs: false, path: `spec.engine.extraArgs[${i}]`, pathValue: token, raw: token.slice(eq + 1) }, option);
+      } else if (kind !== 'unmodelled' && i + 1 < tokens.length && !looksLikeOption(tokens[i + 1])) {
+        i++;
+        record(kind, { written: option, inArgs: false, path: `spec.engine.extraArgs[${i}]`, pathValue: tokens[i], raw: tokens[i] }, option);
+      } else {
+        record(kind, { written: option, inArgs: false, path: `spec.engine.extraArgs[${i}]`, pathValue: token }, option);
+      }
+    }
+  }
+  return { ...found, ...(unmodelled && { unmodelled }), errors };
+}
+
+function malformedMessage(spellings: ParallelFlagSpellings, option: string, raw: string | undefined): string {
+  return raw === undefined
+    ? `${option} needs a value: ${spellings.engineName} takes a positive integer (a number of GPUs) and does not start without one`
+    : `${option} takes a positive integer (a number of GPUs); ${spellings.engineName} does not start with this value`;
+}
+
+/** One place the engine runs: a serving role's pods, as one provider renders them. */
+export interface ParallelismTarget {
+  /** Who runs the engine, leading every message: `Dynamo decode worker (VllmDecodeWorker)`. */
+  readonly subject: string;
+  /** Path of the GPU count of each pod: `spec.resources.gpu.count`, `spec.scaling.prefill.gpu.count`. */
+  readonly gpuPath: string;
+  /** GPUs of each pod. */
+  readonly gpuCount: number;
+  /** The extended resource they are requested under. */
+  readonly gpuType: string;
+  /**
+   * Pods one engine spans (Dynamo multi-node: the operator launches one engine over all of them,
+   * with `nodeCount × GPUs` ranks), described for messages.
+   * @default - one pod per engine
+   */
+  readonly nodes?: { readonly count: number; readonly description: string };
+  /**
+   * The tensor parallel size the provider itself renders for these pods, before the user's flags.
+   * @default - none: the engine's default, 1
+   */
+  readonly derivedTensorParallel?: number;
+}
+
+/** What the parallelism checks found: field errors (the synth fails) and warnings. */
+export interface ParallelismFindings {
+  readonly errors: FieldError[];
+  readonly warnings: string[];
+}
+
+/** No finding. */
+export const NO_PARALLELISM_FINDINGS: ParallelismFindings = { errors: [], warnings: [] };
+
+/** The effective layout of one target. */
+interface Layout {
+  readonly tensorParallel: number;
+  readonly pipelineParallel: number;
+  readonly world: number;
+  /** `tensor-parallel-size 4 (derived from spec.resources.gpu.count) × pp 2`. */
+  readonly text: string;
+}
+
+/** The `engine.args` key of the tensor parallel size on every checked engine (the flag table's). */
+const CANONICAL_TP = 'tensor-parallel-size';
+
+/**
+ * The sizes the engine runs with: the user's (last) flag, else the provider's derived tensor
+ * parallel size, else 1. Meaningful only when `user.errors` is empty.
+ */
+export function effectiveParallelism(user: UserParallelism, derivedTensorParallel?: number): { tensorParallel: number; pipelineParallel: number } {
+  return { tensorParallel: user.tensorParallel?.size ?? derivedTensorParallel ?? 1, pipelineParallel: user.pipelineParallel?.size ?? 1 };
+}
+
+function layoutOf(user: UserParallelism, derived: number | undefined, derivedFrom: string): Layout {
+  const tp = user.tensorParallel;
+  const pp = user.pipelineParallel;
+  const { tensorParallel, pipelineParallel } = effectiveParallelism(user, derived);
+  const tpText = tp
+    ? `${tp.written} ${tensorParallel}`
+    : derived !== undefined ? `${CANONICAL_TP} ${derived} (derived from ${derivedFrom})` : `${CANONICAL_TP} 1 (unset)`;
+  const text = pp ? `${tpText} × ${pp.written} ${pipelineParallel}` : tpText;
+  return { tensorParallel, pipelineParallel, world: tensorParallel * pipelineParallel, text };
+}
+
+function plural(n: number, one: string, many: string): string {
+  return n === 1 ? one : many;
+}
+
+/** Where the user sets the tensor parallel size, for a remedy: their own flag, else the canonical `engine.args` key. */
+function tensorParallelRemedy(user: UserParallelism, size: number): string {
+  const tp = user.tensorParallel;
+  if (!tp) return `set spec.engine.args.${CANONICAL_TP} to "${size}"`;
+  if (tp.inArgs) return `set ${tp.path} to "${size}"`;
+  return `set the ${tp.written} value (${tp.path}) to ${size}`;
+}
+
+/**
+ * Rules 2 and 3 for each target, after rule 1 (`user.errors`). Nothing is checked for an engine
+ * without parallel flags, when an unmodelled option is set, or when a size is malformed (rule 1
+ * already fails the synth); a target without GPUs is skipped.
+ */
+export function checkParallelism(engine: EngineName, user: UserParallelism, targets: readonly ParallelismTarget[]): ParallelismFindings {
+  if (!isParallelEngine(engine)) return NO_PARALLELISM_FINDINGS;
+  const errors = [...user.errors];
+  const warnings: string[] = [];
+  if (user.unmodelled || errors.length > 0) return { errors, warnings };
+  const engineName = PARALLEL_FLAGS[engine].engineName;
+
+  for (const target of targets) {
+    if (!(target.gpuCount > 0)) continue;
+    const layout = layoutOf(user, target.derivedTensorParallel, target.gpuPath);
+    const nodes = target.nodes?.count ?? 1;
+    const mig = isMigGpuType(target.gpuType);
+    const allocated = nodes * target.gpuCount;
+    // Rule 2: a CUDA process sees one MIG device, whatever the count.
+    const visible = mig ? nodes : allocated;
+    const unit = mig ? 'MIG devices' : 'GPUs';
+    const scope = target.nodes ? `each group of ${nodes} pods` : 'each pod';
+    const source = target.nodes ? `${target.nodes.description} × ${target.gpuPath} ${target.gpuCount}` : target.gpuPath;
+
+    if (layout.world > visible) {
+      const sees = mig
+        ? `${scope} has ${allocated} ${target.gpuType} ${plural(allocated, 'device', 'devices')} (${source}) and a CUDA process sees only one MIG device`
+        : `${scope} has ${allocated} (${source})`;
+      let remedy: string;
+      if (mig) remedy = 'set the parallel sizes to 1 or request whole GPUs';
+      else if (visible % layout.pipelineParallel === 0) remedy = `${tensorParallelRemedy(user, visible / layout.pipelineParallel)}, or raise ${target.gpuPath}`;
+      else remedy = `lower the parallel sizes or raise ${target.gpuPath}`;
+      const culprit = user.tensorParallel ?? user.pipelineParallel;
+      const message = `${target.subject}: ${engineName} needs ${layout.world} GPUs for ${layout.text}, but ${sees}; ` +
+        `${engineName} cannot start with more ranks than GPUs it sees: ${remedy}`;
+      errors.push(culprit ? invalid(culprit.path, culprit.pathValue, message) : invalid(target.gpuPath, target.gpuCount, message));
+    } else if (layout.world < allocated) {
+      const idle = allocated - layout.world;
+      let remedy: string;
+      if (mig) {
+        remedy = `a CUDA process sees only one MIG device: set ${target.gpuPath} to 1`;
+      } else if (allocated % layout.pipelineParallel === 0) {
+        remedy = tensorParallelRemedy(user, allocated / layout.pipelineParallel);
+      } else {
+        remedy = `make the tensor parallel size × ${user.pipelineParallel!.written} equal ${allocated}`;
+      }
+      warnings.push(
+        `${target.subject}: ${engineName} uses ${layout.world} of the ${allocated} ${unit} of ${scope} (${source}) with ${layout.text}; ` +
+          `${idle} ${plural(idle, 'stays', 'stay')} idle: ${remedy}`,
+      );
+    }
+  }
+  return { errors, warnings };
+}
+
+/** One worker group of a Ray cluster. */
+export interface RayWorkerGroupGpus {
+  readonly groupName: string;
+  readonly pods: number;
+  readonly gpuCount: number;
+  readonly gpuType: string;
+}
+
+/** A Ray cluster whose Serve replicas Ray places on any worker group (KubeRay disaggregated). */
+export interface RayClusterTarget {
+  /** Leads the message: `KubeRay`. */
+  readonly subject: string;
+  /** Serve replicas, each one engine. */
+  readonly replicas: number;
+  /** Path of the setting the replicas come from. */
+  readonly replicasPath: string;
+  readonly groups: readonly RayWorkerGroupGpus[];
+  /** The tensor parallel size the provider renders, before the user's flags. */
+  readonly derivedTensorParallel?: number;
+  /** What it is derived from, for messages. */
+  readonly derivedFrom: string;
+}
+
+/**
+ * Rule 2 for a Ray cluster whose replicas Ray may place on any worker pod, or spread over several
+ * (vLLM takes a placement group of one GPU per rank from the cluster): the replicas' ranks must
+ * not outnumber the GPUs of all worker pods, or Ray never places some replica and the Serve
+ * application never becomes healthy. Idle GPUs are not reported here: where replicas land is
+ * Ray's choice. Rule 1 comes with `user.errors`.
+ */
+export function checkRayClusterParallelism(engine: EngineName, user: UserParallelism, target: RayClusterTarget): ParallelismFindings {
+  if (!isParallelEngine(engine)) return NO_PARALLELISM_FINDINGS;
+  const errors = [...user.errors];
+  if (user.unmodelled || errors.length > 0) return { errors, warnings: [] };
+  const layout = layoutOf(user, target.derivedTensorParallel, target.derivedFrom);
+  const visible = target.groups.reduce((sum, g) => sum + g.pods * (isMigGpuType(g.gpuType) ? 1 : g.gpuCount), 0);
+  const needed = layout.world * target.replicas;
+  if (needed <= visible) return { errors, warnings: [] };
+  const engineName = PARALLEL_FLAGS[engine].engineName;
+  const groups = target.groups.map((g) => `${g.groupName} ${g.pods} × ${g.gpuCount}`).join(', ');
+  const message = `${target.subject}: ${target.replicas} Serve ${plural(target.replicas, 'replica', 'replicas')} of ${engineName} ` +
+    `need ${layout.world} GPUs each for ${layout.text}, ${needed} in all, but the Ray worker pods have ${visible} (${groups}); ` +
+    `Ray cannot place every replica: lower the parallel sizes or ${target.replicasPath}, or give the worker groups more GPUs`;
+  const culprit = user.tensorParallel ?? user.pipelineParallel;
+  errors.push(culprit ? invalid(culprit.path, culprit.pathValue, message) : invalid(target.replicasPath, target.replicas, message));
+  return { errors, warnings: [] };
+}

@@ -1,0 +1,80 @@
+import { serveReplicas } from './serve-config';
+import { gpuTypeOf } from '../../core/gpu-type';
+import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import type { SpecComponentScaling } from '../common/spec-types';
+
+/*
+ * The Ray worker groups of a deployment: how many pods, with how many GPUs each. The translator
+ * renders them and the validation checks the engine's parallelism against them, so they stay
+ * free of cdk8s-plus-34.
+ */
+
+/** Memory limit of a worker container when its memory is unset. */
+export const RAY_WORKER_DEFAULT_MEMORY = '32Gi';
+
+/** Worker group of an aggregated deployment. */
+export const AGGREGATED_WORKER_GROUP = 'gpu-workers';
+/** Worker group of the disaggregated prefill component. */
+export const PREFILL_WORKER_GROUP = 'prefill-workers';
+/** Worker group of the disaggregated decode component. */
+export const DECODE_WORKER_GROUP = 'decode-workers';
+
+/** One worker group before it becomes a pod template. */
+export interface WorkerGroupPlan {
+  readonly groupName: string;
+  readonly replicas: number;
+  readonly gpuCount: number;
+  readonly gpuResource: string;
+  readonly memory: string;
+  readonly cpu?: string;
+}
+
+/**
+ * The worker groups of a deployment, in output order:
+ *
+ * - aggregated: `gpu-workers` with `scaling.replicas` (0 or unset → 1) pods, each with
+ *   `resources.gpu.count` GPUs and `resources.memory` (default 32Gi);
+ * - disaggregated: `prefill-workers` then `decode-workers`, each only when the component is
+ *   set, with the component's replicas (unset → 1, the CRD default), GPUs and memory.
+ *
+ * GPUs are requested under `gpu.type` (default `nvidia.com/gpu`), as AI Runway's KubeRay does.
+ */
+export function workerGroupPlans(md: ResolvedModelDeployment): WorkerGroupPlan[] {
+  if (md.mode === 'disaggregated') {
+    const plans: WorkerGroupPlan[] = [];
+    const component = (groupName: string, c: SpecComponentScaling | undefined) => {
+      if (!c) return;
+      plans.push({
+        groupName,
+        replicas: c.replicas ?? 1,
+        gpuCount: c.gpu?.count ?? 0,
+        gpuResource: gpuTypeOf(c.gpu),
+        memory: c.memory || RAY_WORKER_DEFAULT_MEMORY,
+      });
+    };
+    component(PREFILL_WORKER_GROUP, md.spec.scaling?.prefill);
+    component(DECODE_WORKER_GROUP, md.spec.scaling?.decode);
+    return plans;
+  }
+  const resources = md.spec.resources;
+  return [{
+    groupName: AGGREGATED_WORKER_GROUP,
+    // One worker pod per Serve replica, so the same positive-or-1 rule.
+    replicas: serveReplicas(md.spec.scaling?.replicas),
+    gpuCount: resources?.gpu?.count ?? 0,
+    gpuResource: gpuTypeOf(resources?.gpu),
+    memory: resources?.memory || RAY_WORKER_DEFAULT_MEMORY,
+    cpu: resources?.cpu || undefined,
+  }];
+}
+
+/**
+ * GPUs of one worker pod, for `--tensor-parallel-size`: the aggregated GPU count, or in
+ * disaggregated mode the smaller of the two components' counts. The single Serve deployment
+ * has no prefill/decode roles and Ray may place a replica in either group, so the tensor
+ * parallel group must fit in the smaller pod.
+ */
+export function kuberayGpusPerWorker(md: ResolvedModelDeployment): number {
+  const counts = workerGroupPlans(md).map((p) => p.gpuCount);
+  return counts.length > 0 ? Math.min(...counts) : 0;
+}
