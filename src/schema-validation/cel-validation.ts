@@ -7,8 +7,11 @@
  */
 import type * as CelLib from '@bufbuild/cel';
 import type * as CelExt from '@bufbuild/cel/ext';
+import type * as Protobuf from '@bufbuild/protobuf';
+import type * as ProtobufWkt from '@bufbuild/protobuf/wkt';
 import { celQuantityLibrary } from './cel-quantity';
 import type { CelRule, CelSchema } from './cel-schema';
+import { celSemverLibrary } from './cel-semver';
 import { joinPath, Report } from './field-path';
 import { upstreamCelSchema } from './upstream-schemas';
 
@@ -90,9 +93,10 @@ interface CelKind {
 interface CelRuntime {
   readonly lib: typeof CelLib;
   /**
-   * The standard library plus the strings extension (Kubernetes enables strings v2; the other
-   * Kubernetes libraries — lists, regex find, URLs, IPs, CIDRs, quantities, semver, format,
-   * optionals — have no counterpart here, and rules that call them are unsupported).
+   * The standard library plus the strings extension (Kubernetes enables strings v2) and
+   * Kubernetes' quantity and semver libraries (src/schema-validation/cel-quantity.ts,
+   * cel-semver.ts); the other Kubernetes libraries — lists, regex find, URLs, IPs, CIDRs, format,
+   * optionals — have no counterpart here, and rules that call them are unsupported.
    */
   readonly env: CelLib.CelEnv;
 }
@@ -141,8 +145,13 @@ function cel(): CelRuntime {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const ext: typeof CelExt = require('@bufbuild/cel/ext');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const quantity = celQuantityLibrary(lib, require('@bufbuild/protobuf'), require('@bufbuild/protobuf/wkt'));
-    celRuntime = { lib, env: lib.celEnv({ funcs: [...ext.strings, ...quantity.funcs], registry: quantity.registry }) };
+    const protobuf: typeof Protobuf = require('@bufbuild/protobuf');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const wkt: typeof ProtobufWkt = require('@bufbuild/protobuf/wkt');
+    const quantity = celQuantityLibrary(lib, protobuf, wkt);
+    const semver = celSemverLibrary(lib, protobuf, wkt);
+    const registry = protobuf.createRegistry(quantity.registry, semver.registry);
+    celRuntime = { lib, env: lib.celEnv({ funcs: [...ext.strings, ...quantity.funcs, ...semver.funcs], registry }) };
   }
   return celRuntime;
 }
