@@ -5,7 +5,7 @@ import { ProviderRegistry } from './provider-registry';
 import type { UpstreamKind } from './provider-status';
 import { isDns1123Label } from '../admission/validation';
 import { inferenceProviderConfigCrd, modelDeploymentCrd } from '../controller/crds';
-import { GATEWAY_KIND, HTTP_ROUTE_KIND, INFERENCE_POOL_KINDS, ROUTING_EMITTED_KINDS } from '../gateway/routing-kinds';
+import { ROUTING_EMITTED_KINDS, ROUTING_STATUS_KINDS } from '../gateway/routing-kinds';
 import { defaultProviderCatalog } from '../providers/shipped-providers';
 
 const NAME = 'cdk8s-inference-controller';
@@ -14,11 +14,6 @@ const HEALTH_PORT = 8081;
 /** Name of the leader-election Lease in the controller's namespace. */
 const LEADER_ELECTION_ID = 'cdk8s-inference-controller';
 
-/**
- * What the controller reads besides the providers' objects: the routing objects whose conditions
- * become `GatewayReady` and `status.gateway`.
- */
-const GATEWAY_KINDS: readonly UpstreamKind[] = [...INFERENCE_POOL_KINDS, HTTP_ROUTE_KIND, GATEWAY_KIND];
 
 /**
  * Props of a `ModelDeploymentController`.
@@ -196,7 +191,7 @@ function clusterRules(registry: ProviderRegistry | undefined, setOwnerReferences
   return [
     { apiGroups: ['airunway.ai'], resources: ['modeldeployments'], verbs: ['get', 'list', 'watch'] },
     { apiGroups: ['airunway.ai'], resources: ['modeldeployments/status'], verbs: ['patch'] },
-    ...rulesByGroup([...emitted, ...GATEWAY_KINDS], ['get', 'list', 'watch']),
+    ...rulesByGroup([...emitted, ...ROUTING_STATUS_KINDS], ['get', 'list', 'watch']),
     ...(setOwnerReferences ? rulesByGroup([...emitted, ...ROUTING_EMITTED_KINDS], ['get', 'patch']) : []),
     { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
   ];

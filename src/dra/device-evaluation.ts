@@ -10,10 +10,10 @@
  * (semver.org 2.0.0); capacities are quantities (`'80Gi'`). The selector sees them grouped by
  * domain: `device.attributes["gpu.nvidia.com"].productName`.
  */
-import { celModules } from './cel-library';
 import { compileDeviceSelector, DeviceSelectorError } from './device-selector';
 import { planSelector, selectorRuntime, SelectorProgram } from './selector-runtime';
 import { parseQuantity, quantityToDecimalString } from '../core/quantity';
+import { celModules } from '../schema-validation/cel-kubernetes-libraries';
 import { parseSemver, semverText } from '../schema-validation/cel-semver';
 
 /** The value of a device attribute. */

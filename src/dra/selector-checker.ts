@@ -17,7 +17,7 @@
  * list and map literals of mixed types are `dyn`; the result must be bool (or `dyn`, checked when
  * evaluated). A sub-expression that fails is reported once and then treated as `dyn`.
  */
-import { CelExpr } from './cel-library';
+import { CelExpr } from './cel-ast';
 import { CelOverload, functionOverloads, methodOverloads } from './cel-overloads';
 import {
   BOOL, BYTES, CelType, DEVICE, DOUBLE, DURATION, DYN, ERROR, FREE, fits, INT, isDynamic, join, listOf, mapOf, NULL, QUANTITY,

@@ -10,8 +10,9 @@
  * expand, is rewritten here into the comprehension it stands for: `name` is bound to `value`
  * while `expr` is evaluated.
  */
-import { celModules, CelExpr, CelPositions } from './cel-library';
+import { CelExpr, CelPositions } from './cel-ast';
 import { DeviceSelectorError, selectorError } from './selector-error';
+import { celModules } from '../schema-validation/cel-kubernetes-libraries';
 
 /** Kubernetes' limit on the length of a selector expression, in bytes (`resource.k8s.io/v1` CELDeviceSelector). */
 export const SELECTOR_MAX_BYTES = 10 * 1024;

@@ -16,11 +16,12 @@
  * device's strings are at most 64 characters, a selector at most 10 KiB).
  */
 import type * as CelLib from '@bufbuild/cel';
-import { celModules, CelExpr } from './cel-library';
+import { CelExpr } from './cel-ast';
 import type { CheckedSelector } from './device-selector';
 import { childrenOf } from './selector-parse';
-import { celQuantityLibrary, QUANTITY_TYPE_NAME } from '../schema-validation/cel-quantity';
-import { celSemverLibrary, SEMVER_TYPE_NAME } from '../schema-validation/cel-semver';
+import { celModules, kubernetesCelLibraries } from '../schema-validation/cel-kubernetes-libraries';
+import { QUANTITY_TYPE_NAME } from '../schema-validation/cel-quantity';
+import { SEMVER_TYPE_NAME } from '../schema-validation/cel-semver';
 
 /** Comprehension steps one evaluation may take. */
 export const SELECTOR_MAX_STEPS = 100_000;
@@ -51,10 +52,9 @@ export function selectorRuntime(): SelectorRuntime {
   if (runtime) {
     return runtime;
   }
-  const { cel, ext, protobuf, wkt } = celModules();
-  const quantity = celQuantityLibrary(cel, protobuf, wkt);
-  const semver = celSemverLibrary(cel, protobuf, wkt);
-  const registry = protobuf.createRegistry(quantity.registry, semver.registry);
+  const modules = celModules();
+  const { cel, ext, protobuf } = modules;
+  const kubernetes = kubernetesCelLibraries(modules);
   const { STRING, BYTES, DYN } = cel.CelScalar;
   const LIST = cel.listType(DYN);
 
@@ -92,7 +92,7 @@ export function selectorRuntime(): SelectorRuntime {
       return unwrap(f.call(0, this as CelLib.CelValue, args as CelLib.CelValue[]), f.name);
     } as any);
   }
-  const base = cel.celEnv({ funcs: [...strings, ...quantity.funcs, ...semver.funcs, ...growing], registry });
+  const base = cel.celEnv({ funcs: [...strings, ...kubernetes.funcs, ...growing], registry: kubernetes.registry });
   // Every function, the standard library's included, is metered (the same id replaces it).
   const metered = [...base.funcs].map((f) => {
     const impl = function (this: unknown, ...args: unknown[]) {
@@ -115,9 +115,9 @@ export function selectorRuntime(): SelectorRuntime {
       return condition;
     }),
   ];
-  const env = cel.celEnv({ funcs: [...metered, ...device], registry });
-  const quantityDesc = quantity.registry.getMessage(QUANTITY_TYPE_NAME)!;
-  const semverDesc = semver.registry.getMessage(SEMVER_TYPE_NAME)!;
+  const env = cel.celEnv({ funcs: [...metered, ...device], registry: kubernetes.registry });
+  const quantityDesc = kubernetes.registry.getMessage(QUANTITY_TYPE_NAME)!;
+  const semverDesc = kubernetes.registry.getMessage(SEMVER_TYPE_NAME)!;
   runtime = {
     env,
     quantity: (text) => protobuf.create(quantityDesc, { value: text } as any),

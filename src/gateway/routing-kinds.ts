@@ -11,6 +11,12 @@ export const INFERENCE_POOL_KINDS: readonly UpstreamKind[] = [
 export const HTTP_ROUTE_KIND: UpstreamKind = { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', resource: 'httproutes' };
 export const GATEWAY_KIND: UpstreamKind = { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', resource: 'gateways' };
 
+/**
+ * The routing objects a record's status reads (`GatewayReady`, `status.gateway`): its HTTPRoute,
+ * the InferencePool it sends to and the Gateway it attaches to.
+ */
+export const ROUTING_STATUS_KINDS: readonly UpstreamKind[] = [HTTP_ROUTE_KIND, GATEWAY_KIND, ...INFERENCE_POOL_KINDS];
+
 /** Every kind `addModelRouting` can emit: pool, route, the endpoint picker and its RBAC, the ReferenceGrant. */
 export const ROUTING_EMITTED_KINDS: readonly UpstreamKind[] = [
   ...INFERENCE_POOL_KINDS,

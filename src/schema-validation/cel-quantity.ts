@@ -12,6 +12,7 @@
 import type * as CelLib from '@bufbuild/cel';
 import type * as Protobuf from '@bufbuild/protobuf';
 import type * as ProtobufWkt from '@bufbuild/protobuf/wkt';
+import { kubernetesTextMessageRegistry } from './cel-text-message';
 import { compareQuantities, parseQuantity, Quantity, quantityToDecimalString } from '../core/quantity';
 
 /** The CEL type name of a quantity, as Kubernetes names it. */
@@ -28,21 +29,12 @@ export interface CelQuantityLibrary {
 
 /** Builds the library on the loaded @bufbuild/cel and @bufbuild/protobuf. */
 export function celQuantityLibrary(cel: typeof CelLib, protobuf: typeof Protobuf, wkt: typeof ProtobufWkt): CelQuantityLibrary {
-  const file = protobuf.create(wkt.FileDescriptorProtoSchema, {
-    name: 'cdk8s_inference/kubernetes_quantity.proto',
-    package: 'kubernetes',
-    syntax: 'proto3',
-    messageType: [{
-      name: 'Quantity',
-      field: [{ name: 'value', jsonName: 'value', number: 1, type: wkt.FieldDescriptorProto_Type.STRING, label: wkt.FieldDescriptorProto_Label.OPTIONAL }],
-    }],
-  });
-  const registry = protobuf.createFileRegistry(file, () => undefined);
+  const registry = kubernetesTextMessageRegistry(protobuf, wkt, 'Quantity');
   const type = cel.objectType(QUANTITY_TYPE_NAME);
   const { STRING, BOOL, INT, DOUBLE } = cel.CelScalar;
 
   const desc = registry.getMessage(QUANTITY_TYPE_NAME)!;
-  const make = (q: Quantity): Protobuf.Message => protobuf.create(desc, { value: quantityText(q) } as any);
+  const make = (q: Quantity): Protobuf.Message => protobuf.create(desc, { value: quantityToDecimalString(q) } as any);
   const parse = (text: string): Quantity => {
     const q = parseQuantity(text);
     if (!q) throw new Error(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': ${JSON.stringify(text)}`);
@@ -108,9 +100,4 @@ export function celQuantityLibrary(cel: typeof CelLib, protobuf: typeof Protobuf
 /** The text a `kubernetes.Quantity` holds, whether CEL hands over the message reflected or as it is. */
 function textOf(message: any): string {
   return String(typeof message?.get === 'function' ? message.get(message.desc.fields[0]) : message?.value);
-}
-
-/** A quantity's exact text: plain decimal, which `parseQuantity` reads back to the same value. */
-function quantityText(q: Quantity): string {
-  return quantityToDecimalString(q);
 }

@@ -16,6 +16,7 @@
 import type * as CelLib from '@bufbuild/cel';
 import type * as Protobuf from '@bufbuild/protobuf';
 import type * as ProtobufWkt from '@bufbuild/protobuf/wkt';
+import { kubernetesTextMessageRegistry } from './cel-text-message';
 
 /** The CEL type name of a semantic version, as Kubernetes names it. */
 export const SEMVER_TYPE_NAME = 'kubernetes.Semver';
@@ -91,16 +92,7 @@ export function semverText(v: Semver): string {
 
 /** Builds the library on the loaded @bufbuild/cel and @bufbuild/protobuf. */
 export function celSemverLibrary(cel: typeof CelLib, protobuf: typeof Protobuf, wkt: typeof ProtobufWkt): CelSemverLibrary {
-  const file = protobuf.create(wkt.FileDescriptorProtoSchema, {
-    name: 'cdk8s_inference/kubernetes_semver.proto',
-    package: 'kubernetes',
-    syntax: 'proto3',
-    messageType: [{
-      name: 'Semver',
-      field: [{ name: 'value', jsonName: 'value', number: 1, type: wkt.FieldDescriptorProto_Type.STRING, label: wkt.FieldDescriptorProto_Label.OPTIONAL }],
-    }],
-  });
-  const registry = protobuf.createFileRegistry(file, () => undefined);
+  const registry = kubernetesTextMessageRegistry(protobuf, wkt, 'Semver');
   const type = cel.objectType(SEMVER_TYPE_NAME);
   const { STRING, BOOL, INT } = cel.CelScalar;
 

@@ -6,12 +6,8 @@
  * not decide.
  */
 import type * as CelLib from '@bufbuild/cel';
-import type * as CelExt from '@bufbuild/cel/ext';
-import type * as Protobuf from '@bufbuild/protobuf';
-import type * as ProtobufWkt from '@bufbuild/protobuf/wkt';
-import { celQuantityLibrary } from './cel-quantity';
+import { celModules, kubernetesCelLibraries } from './cel-kubernetes-libraries';
 import type { CelRule, CelSchema } from './cel-schema';
-import { celSemverLibrary } from './cel-semver';
 import { joinPath, Report } from './field-path';
 import { upstreamCelSchema } from './upstream-schemas';
 
@@ -140,18 +136,10 @@ let celRuntime: CelRuntime | undefined;
  */
 function cel(): CelRuntime {
   if (!celRuntime) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const lib: typeof CelLib = require('@bufbuild/cel');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const ext: typeof CelExt = require('@bufbuild/cel/ext');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const protobuf: typeof Protobuf = require('@bufbuild/protobuf');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const wkt: typeof ProtobufWkt = require('@bufbuild/protobuf/wkt');
-    const quantity = celQuantityLibrary(lib, protobuf, wkt);
-    const semver = celSemverLibrary(lib, protobuf, wkt);
-    const registry = protobuf.createRegistry(quantity.registry, semver.registry);
-    celRuntime = { lib, env: lib.celEnv({ funcs: [...ext.strings, ...quantity.funcs, ...semver.funcs], registry }) };
+    const modules = celModules();
+    const kubernetes = kubernetesCelLibraries(modules);
+    const env = modules.cel.celEnv({ funcs: [...modules.ext.strings, ...kubernetes.funcs], registry: kubernetes.registry });
+    celRuntime = { lib: modules.cel, env };
   }
   return celRuntime;
 }

@@ -9,9 +9,8 @@
  */
 import { isJsonObject } from '../../core/json-object';
 import { decodeRenderedObjects, ANNOTATION_RENDERED_OBJECTS } from '../../core/rendered-objects';
+import { MODEL_DEPLOYMENT_KIND } from '../runtime/kube-api';
 
-const RECORD_API_VERSION = 'airunway.ai/v1alpha1';
-const RECORD_KIND = 'ModelDeployment';
 
 /** An ownerReference to a record. */
 export interface OwnerReference {
@@ -50,7 +49,7 @@ export function ownedObjectsOf(record: any): OwnedObjects {
   const name = typeof metadata.name === 'string' ? metadata.name : '';
   const namespace = typeof metadata.namespace === 'string' ? metadata.namespace : '';
   const uid = typeof metadata.uid === 'string' && metadata.uid !== '' ? metadata.uid : undefined;
-  const owner = uid !== undefined ? { apiVersion: RECORD_API_VERSION, kind: RECORD_KIND, name, uid } : undefined;
+  const owner = uid !== undefined ? { apiVersion: MODEL_DEPLOYMENT_KIND.apiVersion, kind: MODEL_DEPLOYMENT_KIND.kind, name, uid } : undefined;
   const annotations = isJsonObject(metadata.annotations) ? metadata.annotations : {};
   const decoded = decodeRenderedObjects(annotations[ANNOTATION_RENDERED_OBJECTS]);
   if ('error' in decoded) return { owner, objects: [], otherNamespace: [], error: decoded.error };

@@ -5,7 +5,7 @@ import type { InferenceProvider } from '../../api/inference-provider';
 import type { ResolvedDeployment } from '../../api/resolved-deployment';
 import { ServingMode } from '../../api/serving';
 import { LABEL_MANAGED_BY, LABEL_RENDERED_BY, MANAGED_BY_VALUE, RENDERED_BY_VALUE } from '../../core/labels';
-import { GATEWAY_KIND, HTTP_ROUTE_KIND, INFERENCE_POOL_KINDS, ROUTING_EMITTED_KINDS } from '../../gateway/routing-kinds';
+import { ROUTING_EMITTED_KINDS, ROUTING_STATUS_KINDS } from '../../gateway/routing-kinds';
 import type { ProviderCatalog } from '../../selection/provider-catalog';
 
 /** A kind the controller caches, and which of its objects. */
@@ -26,7 +26,7 @@ export const RECORD_KIND: WatchedKind = { ...MODEL_DEPLOYMENT_KIND, labelSelecto
  * own (`spec.gateway.httpRouteRef`), the pool the provider's own (Dynamo's `<md>-pool`), and the
  * Gateway is never ours. All are read-only.
  */
-export const ROUTING_KINDS: readonly WatchedKind[] = [HTTP_ROUTE_KIND, GATEWAY_KIND, ...INFERENCE_POOL_KINDS];
+export const ROUTING_KINDS: readonly WatchedKind[] = ROUTING_STATUS_KINDS;
 
 /**
  * The kinds whose objects a status can be read from: of the kinds the catalog's providers emit

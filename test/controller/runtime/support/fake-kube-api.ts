@@ -212,12 +212,7 @@ export class FakeKubeApi implements KubeApi {
 
   public async patch(kind: ResourceKind, namespace: string, name: string, mergePatch: any): Promise<any> {
     await this.enter({ op: 'patch', kind: keyOf(kind), namespace, name, body: clone(mergePatch) });
-    const current = this.store(kind).get(`${namespace}/${name}`);
-    if (!current) throw new KubeApiError(404, `${kind.resource} "${name}" not found`, 'NotFound');
-    const precondition = mergePatch?.metadata?.resourceVersion;
-    if (precondition !== undefined && precondition !== current.metadata.resourceVersion) {
-      throw new KubeApiError(409, 'the object has been modified; please apply your changes to the latest version and try again', 'Conflict');
-    }
+    const current = this.patchTarget(kind, namespace, name, mergePatch);
     const { status: _, ...rest } = mergePatch ?? {};
     const patched = mergePatchOf(current, rest);
     patched.metadata.resourceVersion = current.metadata.resourceVersion;
@@ -227,15 +222,21 @@ export class FakeKubeApi implements KubeApi {
 
   public async patchStatus(kind: ResourceKind, namespace: string, name: string, mergePatch: any): Promise<any> {
     await this.enter({ op: 'patchStatus', kind: keyOf(kind), namespace, name, body: clone(mergePatch) });
+    const current = this.patchTarget(kind, namespace, name, mergePatch);
+    const status = mergePatchOf(current.status, mergePatch?.status);
+    if (JSON.stringify(status) === JSON.stringify(current.status)) return clone(current);
+    return this.put(kind, { ...current, status });
+  }
+
+  /** The stored object a merge patch applies to: 404 when absent, 409 when its resourceVersion precondition fails. */
+  private patchTarget(kind: ResourceKind, namespace: string, name: string, mergePatch: any): any {
     const current = this.store(kind).get(`${namespace}/${name}`);
     if (!current) throw new KubeApiError(404, `${kind.resource} "${name}" not found`, 'NotFound');
     const precondition = mergePatch?.metadata?.resourceVersion;
     if (precondition !== undefined && precondition !== current.metadata.resourceVersion) {
       throw new KubeApiError(409, 'the object has been modified; please apply your changes to the latest version and try again', 'Conflict');
     }
-    const status = mergePatchOf(current.status, mergePatch?.status);
-    if (JSON.stringify(status) === JSON.stringify(current.status)) return clone(current);
-    return this.put(kind, { ...current, status });
+    return current;
   }
 
   private async enter(call: Call): Promise<void> {
