@@ -1,3 +1,5 @@
+export * from './api/device-class';
+export * from './api/devices';
 export * from './api/engine';
 export * from './api/field-error';
 export * from './api/gateway';

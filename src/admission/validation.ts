@@ -8,6 +8,7 @@ import { gpuTaintAnnotationErrors } from '../core/gpu-taint-toleration';
 import { gpuTypeErrors } from '../core/gpu-type';
 import { ModelDeploymentObject, resolvedServingMode } from '../core/model-deployment-object';
 import { compareQuantities, parseQuantity, Quantity } from '../core/quantity';
+import { devicesAnnotationErrors } from '../dra/device-annotation';
 import type { ProviderConfigEntry } from '../selection/provider-config-entry';
 import { validateStorageVolumes } from '../storage/storage-validation';
 
@@ -18,7 +19,8 @@ import { validateStorageVolumes } from '../storage/storage-validation';
  * On top of AI Runway's rules, the name and namespace must be RFC 1123 labels and every
  * `gpu.type` an extended resource name, because the API server would reject the objects named
  * after them or requesting them otherwise; and the annotation
- * `inference.cdk8s.io/tolerate-gpu-taint` must be "true" or "false".
+ * `inference.cdk8s.io/tolerate-gpu-taint` must be "true" or "false", and the DRA device
+ * requests of `inference.cdk8s.io/devices` must check (src/dra/device-annotation.ts).
  */
 
 export const MAX_GPU_COUNT = 64;
@@ -168,6 +170,7 @@ export function validateModelDeployment(
   // name the API server accepts; and our GPU taint annotation must say "true" or "false".
   errors.push(...gpuTypeErrors(spec));
   errors.push(...gpuTaintAnnotationErrors(md.annotations));
+  errors.push(...devicesAnnotationErrors(md.annotations, spec));
 
   return { errors, warnings: collectWarnings(md) };
 }

@@ -100,6 +100,19 @@ export abstract class InferenceProvider {
   }
 
   /**
+   * Whether the pods this provider renders for the deployment carry its DRA device claims
+   * (annotation `inference.cdk8s.io/devices`): each claiming pod lists the claim template in
+   * `spec.resourceClaims` and its serving container consumes it in `resources.claims`, without a
+   * GPU extended resource (`podDeviceClaims` gives both). The ResourceClaimTemplates themselves
+   * are synthesized beside the provider's objects. A provider that answers false (the default)
+   * fails such a deployment with a field error naming it, instead of dropping the claims.
+   * @returns true when `translate` wires the claims into every claiming pod
+   */
+  public supportsDeviceClaims(_deployment: ResolvedDeployment): boolean {
+    return false;
+  }
+
+  /**
    * Creates the upstream objects of a validated deployment as children of `scope` and returns
    * them in output order. Use stable construct ids: they are part of the output's identity.
    */

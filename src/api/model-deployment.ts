@@ -28,6 +28,7 @@ import { checkDerivedObjectNames, defaultDeploymentName } from '../core/object-n
 import { ANNOTATION_RENDERED_OBJECTS, encodeRenderedObjects } from '../core/rendered-objects';
 import { resolveModelDeployment, Resolution } from '../core/resolve';
 import { toResolvedDeployment } from '../core/resolved-model-deployment';
+import { addDeviceClaimTemplates } from '../dra/claim-templates';
 import { DEFAULT_ENDPOINT_PICKER_IMAGE } from '../gateway/endpoint-picker';
 import { addModelRouting, attachToGateway, planModelRouting, RoutingDefaults } from '../gateway/model-routing';
 import * as airunway from '../imports/airunway.ai';
@@ -324,6 +325,7 @@ export class ModelDeployment extends Construct {
 
     const view = toResolvedDeployment(resolved);
     const objects = provider.translate(this, view);
+    objects.push(...addDeviceClaimTemplates(this, resolved));
     if (routing.plan) objects.push(...addModelRouting(this, routing.plan));
     const nameErrors = checkDerivedObjectNames(resolved.name, objects.map((o) => ({ kind: o.kind, name: o.name })));
     if (nameErrors.length > 0) {

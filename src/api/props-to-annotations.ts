@@ -1,7 +1,11 @@
+import { stringify } from 'yaml';
+import { deviceRequestSpec } from './devices';
 import type { ModelDeploymentProps } from './model-deployment';
 import type { GpuOptions } from './resources';
-import { FieldError, invalid } from '../core/field-error';
+import { FieldError, forbidden, invalid } from '../core/field-error';
 import { TOLERATE_GPU_TAINT_ANNOTATION, TOLERATE_GPU_TAINT_PATH } from '../core/gpu-taint-toleration';
+import { DEVICES_ANNOTATION, DEVICES_ANNOTATION_PATH } from '../dra/device-annotation';
+import type { DeviceRequestSpec } from '../dra/device-request';
 
 /*
  * Props that AI Runway's ModelDeployment has no spec field for become annotations of ours on the
@@ -17,12 +21,17 @@ export interface AnnotationsFromProps {
 }
 
 /**
- * `metadata.annotations`, plus `inference.cdk8s.io/tolerate-gpu-taint` from `GpuOptions.tolerateTaint`.
+ * `metadata.annotations`, plus `inference.cdk8s.io/devices` from `GpuOptions.devices` and
+ * `inference.cdk8s.io/tolerate-gpu-taint` from `GpuOptions.tolerateTaint`.
  * The annotation is one per deployment, so the `GpuOptions` that set it (resources, prefill,
  * decode) must agree, and must agree with an annotation the user wrote themselves.
  */
 export function propsToAnnotations(props: ModelDeploymentProps): AnnotationsFromProps {
-  const written = props.metadata?.annotations;
+  const devices = devicesAnnotation(props);
+  if (devices.errors.length > 0) return { errors: devices.errors };
+  const written = devices.annotation
+    ? { ...props.metadata?.annotations, ...devices.annotation }
+    : props.metadata?.annotations;
   const annotations = written && { ...written };
   const settings: Array<[string, boolean]> = [];
   const note = (where: string, gpu: GpuOptions | undefined) => {
@@ -50,4 +59,24 @@ export function propsToAnnotations(props: ModelDeploymentProps): AnnotationsFrom
     };
   }
   return { annotations: { ...annotations, [TOLERATE_GPU_TAINT_ANNOTATION]: value }, errors: [] };
+}
+
+/**
+ * `inference.cdk8s.io/devices` from the `devices` of `resources.gpu`, `scaling.prefill.gpu` and
+ * `scaling.decode.gpu`, as YAML under `resources`, `prefill` and `decode`; none when no `GpuOptions`
+ * has devices. Writing the annotation by hand as well is an error: one of the two would be lost.
+ */
+function devicesAnnotation(props: ModelDeploymentProps): { annotation?: { [key: string]: string }; errors: FieldError[] } {
+  const byComponent: Record<string, DeviceRequestSpec[]> = {};
+  const note = (key: string, gpu: GpuOptions | undefined) => {
+    if (gpu?.devices !== undefined) byComponent[key] = gpu.devices.map(deviceRequestSpec);
+  };
+  note('resources', props.resources?.gpu);
+  note('prefill', props.scaling?.prefill?.gpu);
+  note('decode', props.scaling?.decode?.gpu);
+  if (Object.keys(byComponent).length === 0) return { errors: [] };
+  if (props.metadata?.annotations?.[DEVICES_ANNOTATION] !== undefined) {
+    return { errors: [forbidden(DEVICES_ANNOTATION_PATH, 'is set in metadata.annotations and by GpuOptions.devices; set only one of them')] };
+  }
+  return { annotation: { [DEVICES_ANNOTATION]: stringify(byComponent) }, errors: [] };
 }

@@ -1,5 +1,6 @@
 import { Size } from 'cdk8s';
 import { Cpu } from 'cdk8s-plus-34';
+import type { DeviceRequest } from './devices';
 
 /**
  * GPUs for the model server (`spec.resources.gpu`, `spec.scaling.{prefill,decode}.gpu`).
@@ -34,6 +35,18 @@ export interface GpuOptions {
    * @default false
    */
   readonly tolerateTaint?: boolean;
+
+  /**
+   * DRA device requests: the pods claim these devices through a ResourceClaimTemplate
+   * (`resource.k8s.io/v1`) instead of requesting `count` GPUs under `resourceName`.
+   *
+   * `count` still says how many GPUs the engine uses (tensor parallelism), and must not exceed
+   * the devices claimed. Written to the ModelDeployment annotation `inference.cdk8s.io/devices`,
+   * which AI Runway YAML sets directly. KAITO cannot carry claims (its Workspace has no pod
+   * template); the other shipped providers wire them into their serving pods.
+   * @default - no DRA claims: GPUs are requested as the `resourceName` extended resource
+   */
+  readonly devices?: DeviceRequest[];
 }
 
 /**

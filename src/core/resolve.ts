@@ -1,8 +1,9 @@
-import { FieldError, invalid } from './field-error';
+import { FieldError, forbidden, invalid } from './field-error';
 import { ModelDeploymentObject, resolvedServingMode } from './model-deployment-object';
 import { ResolvedModelDeployment, toResolvedDeployment } from './resolved-model-deployment';
 import { applyDefaults } from '../admission/defaulting';
 import { validateModelDeployment, validateResolvedEngine } from '../admission/validation';
+import { DEVICES_ANNOTATION_PATH, hasDeviceRequests } from '../dra/device-annotation';
 import type { InferenceProvider, SimulatedBackend } from '../api/inference-provider';
 import type { DeploymentDescription } from '../api/resolved-deployment';
 import { selectEngine, EngineSelection } from '../selection/engine-selection';
@@ -110,10 +111,32 @@ export function resolveModelDeployment(
       warnings,
     };
   }
+  const claimErrors = deviceClaimErrors(resolved, providerObject, catalog);
+  if (claimErrors.length > 0) return { defaulted, engineSelection, providerSelection, resolved, errors: claimErrors, warnings };
   const providerErrors = providerObject.validate(toResolvedDeployment(resolved));
   if (providerErrors.length > 0) return { defaulted, engineSelection, providerSelection, resolved, errors: providerErrors, warnings };
   const allWarnings = [...warnings, ...providerObject.warnings(toResolvedDeployment(resolved))];
   return { defaulted, engineSelection, providerSelection, resolved, provider: providerObject, errors: [], warnings: allWarnings };
+}
+
+/**
+ * A deployment that claims DRA devices needs a provider whose pods carry the claims; the error
+ * names the provider and the ones in the catalog that would.
+ */
+function deviceClaimErrors(md: ResolvedModelDeployment, provider: InferenceProvider, catalog: ProviderCatalog): FieldError[] {
+  if (!hasDeviceRequests(md.annotations)) return [];
+  const view = toResolvedDeployment(md);
+  if (provider.supportsDeviceClaims(view)) return [];
+  const able = catalog.entries
+    .map((e) => catalog.provider(e.name))
+    .filter((p): p is InferenceProvider => p !== undefined && p.name !== provider.name && p.supportsDeviceClaims(view))
+    .map((p) => p.name);
+  return [forbidden(
+    DEVICES_ANNOTATION_PATH,
+    `provider ${provider.displayName} (${md.providerReason}) cannot carry DRA device claims in its pods` +
+      (able.length > 0 ? `; set spec.provider.name to one that can: ${able.join(', ')}` : '') +
+      ', or request GPUs through spec.resources.gpu instead',
+  )];
 }
 
 /** What admission asks the provider the deployment names: whether it runs on a simulated backend. */

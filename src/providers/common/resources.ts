@@ -2,6 +2,7 @@ import { k8s } from 'cdk8s-plus-34';
 import type { SpecComponentScaling } from './spec-types';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
 import { gpuTypeOf } from '../../core/gpu-type';
+import type { PodDeviceClaims } from '../../dra/pod-claims';
 
 /**
  * What one serving container asks for: the GPU count and type, memory and CPU of either the
@@ -37,12 +38,13 @@ export function componentSizing(component: SpecComponentScaling): ContainerSizin
 /**
  * Container `resources`: GPUs (count > 0) under their type in both limits and requests (the API
  * server requires the two to be equal for an extended resource), memory in both, CPU in requests
- * only. Undefined when nothing is set, so the field is omitted.
+ * only. With DRA device claims the GPUs come from the claim instead: the container consumes it
+ * (`claims`) and requests no extended resource. Undefined when nothing is set, so the field is omitted.
  */
-export function containerResources(sizing: ContainerSizing): k8s.ResourceRequirements | undefined {
+export function containerResources(sizing: ContainerSizing, deviceClaims?: PodDeviceClaims): k8s.ResourceRequirements | undefined {
   const limits: Record<string, k8s.Quantity> = {};
   const requests: Record<string, k8s.Quantity> = {};
-  if (sizing.gpuCount > 0) {
+  if (sizing.gpuCount > 0 && !deviceClaims) {
     limits[sizing.gpuType] = k8s.Quantity.fromString(String(sizing.gpuCount));
     requests[sizing.gpuType] = k8s.Quantity.fromString(String(sizing.gpuCount));
   }
@@ -55,8 +57,9 @@ export function containerResources(sizing: ContainerSizing): k8s.ResourceRequire
   }
   const hasLimits = Object.keys(limits).length > 0;
   const hasRequests = Object.keys(requests).length > 0;
-  if (!hasLimits && !hasRequests) return undefined;
+  if (!hasLimits && !hasRequests && !deviceClaims) return undefined;
   return {
+    ...(deviceClaims ? { claims: deviceClaims.containerClaims } : {}),
     ...(hasLimits ? { limits } : {}),
     ...(hasRequests ? { requests } : {}),
   };

@@ -16,6 +16,7 @@ import { gpuTypeOf } from '../../core/gpu-type';
 import { LABEL_ENGINE_TYPE, LABEL_MANAGED_BY, LABEL_MODEL_DEPLOYMENT, MANAGED_BY_VALUE } from '../../core/labels';
 import { resolvedClaimName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { PodDeviceClaims, podDeviceClaims } from '../../dra/pod-claims';
 import { firstModelCacheVolume, storageVolumesOf, volumeMountPath } from '../../storage/volume-mounts';
 import { HF_HOME_ENV, toKubeEnvVar } from '../common/env';
 import { PodGpus, podTolerations } from '../common/gpu-tolerations';
@@ -123,6 +124,8 @@ export interface DynamoComponent {
   readonly frontendSidecar?: DynamoFrontendSidecar;
   /** EPP `EndpointPickerConfig` (JSON). */
   readonly eppConfig?: Record<string, unknown>;
+  /** DRA claims of the worker pods; their GPUs are then not in `resources`. */
+  readonly deviceClaims?: PodDeviceClaims;
 }
 
 /** The whole graph. */
@@ -220,6 +223,12 @@ function podGpusOf(resources: DynamoResources): PodGpus[] {
   return gpu ? [{ count: gpu, gpuType: gpuType ?? DEFAULT_GPU_RESOURCE }] : [];
 }
 
+/** Resources with the GPU count and type removed: claimed GPUs come from the DRA claim. */
+function withoutGpus(resources: DynamoResources): DynamoResources {
+  const strip = ({ gpu: _gpu, gpuType: _type, ...rest }: DynamoResourceList): DynamoResourceList => rest;
+  return { limits: strip(resources.limits), requests: strip(resources.requests) };
+}
+
 const MOCKER_WORKER_RESOURCES: DynamoResources = { limits: { ...MOCKER_RESOURCES }, requests: { ...MOCKER_RESOURCES } };
 
 interface WorkerSpec {
@@ -234,9 +243,11 @@ function worker(md: ResolvedModelDeployment, settings: DynamoGraphSettings, w: W
   const mocker = isMocker(md);
   const image = dynamoWorkerImage(md, settings.images, mocker);
   const secret = md.spec.secrets?.huggingFaceToken || undefined;
-  const resources = mocker ? MOCKER_WORKER_RESOURCES : w.resources;
+  const deviceClaims = mocker ? undefined : podDeviceClaims(md, w.disaggregation ?? 'resources');
+  const requested = mocker ? MOCKER_WORKER_RESOURCES : w.resources;
+  const resources = deviceClaims ? withoutGpus(requested) : requested;
   const nodeSelector = nodeSelectorOf(md);
-  const tolerations = podTolerations(md, podGpusOf(resources));
+  const tolerations = podTolerations(md, podGpusOf(requested));
   const podMetadata = podMetadataOf(md);
   const sidecarArgs = w.disaggregation ? ['-m', 'dynamo.frontend'] : ['-m', 'dynamo.frontend', '--router-mode', 'direct'];
   return {
@@ -253,6 +264,7 @@ function worker(md: ResolvedModelDeployment, settings: DynamoGraphSettings, w: W
     ...(nodeSelector && { nodeSelector }),
     ...(tolerations && { tolerations }),
     ...(podMetadata && { podMetadata }),
+    ...(deviceClaims && { deviceClaims }),
     // Quirk fixed: the sidecar runs the worker image (AI Runway: always the vLLM runtime).
     ...(gatewayEnabled(md) && { frontendSidecar: { image, args: sidecarArgs, ...(secret && { envFromSecret: secret }) } }),
   };

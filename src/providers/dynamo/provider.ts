@@ -70,6 +70,14 @@ export class DynamoProvider extends InferenceProvider {
     return dynamoWarnings(fromResolvedDeployment(deployment));
   }
 
+  /**
+   * Its worker pods carry the claims: v1alpha1 `extraPodSpec.resourceClaims` and
+   * `mainContainer.resources.claims`, v1beta1 the component's pod template; frontends claim nothing.
+   */
+  public supportsDeviceClaims(_deployment: ResolvedDeployment): boolean {
+    return true;
+  }
+
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {
     // Loaded on first use: the translator brings cdk8s-plus-34 and the generated bindings, which
     // the controller (validate and mapStatus only) never needs.

@@ -58,6 +58,7 @@ function mainContainer(c: DynamoComponent): Record<string, unknown> {
     ...(c.args && { args: [...c.args] }),
     ...(c.env.length > 0 && { env: [...c.env] }),
     ...(volumeMounts.length > 0 && { volumeMounts }),
+    ...(c.deviceClaims && { resources: { claims: c.deviceClaims.containerClaims } }),
   }) as Record<string, unknown>;
   return json;
 }
@@ -67,6 +68,7 @@ function extraPodSpec(c: DynamoComponent): Record<string, unknown> {
     k8s.toJson_Volume({ name: m.claimName, persistentVolumeClaim: { claimName: m.claimName, readOnly: true } }));
   return {
     mainContainer: mainContainer(c),
+    ...(c.deviceClaims && { resourceClaims: c.deviceClaims.resourceClaims.map((r) => ({ ...r })) }),
     ...(c.nodeSelector && { nodeSelector: { ...c.nodeSelector } }),
     ...(c.tolerations && { tolerations: c.tolerations.map((t) => k8s.toJson_Toleration(t)) }),
     ...(volumes.length > 0 && { volumes }),

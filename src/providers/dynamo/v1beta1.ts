@@ -46,10 +46,10 @@ function quantities(list: DynamoResourceList): Record<string, k8s.Quantity> | un
 }
 
 function containerResources(c: DynamoComponent): k8s.ResourceRequirements | undefined {
-  if (!c.resources) return undefined;
-  const limits = quantities(c.resources.limits);
-  const requests = quantities(c.resources.requests);
-  return limits || requests ? { ...(limits && { limits }), ...(requests && { requests }) } : undefined;
+  const limits = c.resources && quantities(c.resources.limits);
+  const requests = c.resources && quantities(c.resources.requests);
+  const claims = c.deviceClaims?.containerClaims;
+  return limits || requests || claims ? { ...(claims && { claims }), ...(limits && { limits }), ...(requests && { requests }) } : undefined;
 }
 
 function envFrom(secret: string | undefined): k8s.EnvFromSource[] | undefined {
@@ -90,6 +90,7 @@ function podTemplate(c: DynamoComponent): k8s.PodTemplateSpec {
     ...(c.podMetadata && { metadata: { ...c.podMetadata } }),
     spec: {
       containers,
+      ...(c.deviceClaims && { resourceClaims: c.deviceClaims.resourceClaims.map((r) => ({ ...r })) }),
       ...(c.nodeSelector && { nodeSelector: { ...c.nodeSelector } }),
       ...(c.tolerations && { tolerations: [...c.tolerations] }),
       ...(volumes.length > 0 && { volumes }),

@@ -31,6 +31,11 @@ export class KubeRayProvider extends InferenceProvider {
     return kuberayWarnings(fromResolvedDeployment(deployment));
   }
 
+  /** Its worker pods carry the claims (`spec.resourceClaims`, the `ray-worker` container's `resources.claims`); the head claims nothing. */
+  public supportsDeviceClaims(_deployment: ResolvedDeployment): boolean {
+    return true;
+  }
+
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {
     // Loaded on first use: the translator brings cdk8s-plus-34 and the generated bindings, which
     // the controller (validate and mapStatus only) never needs.

@@ -9,6 +9,7 @@ import { Warnings } from '../../api/warnings';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { podDeviceClaims } from '../../dra/pod-claims';
 import {
   RayService,
   RayServiceSpecRayClusterConfigHeadGroupSpec,
@@ -142,17 +143,20 @@ function workerEnv(md: ResolvedModelDeployment): k8s.EnvVar[] {
 /**
  * `rayStartParams` of a worker group. KubeRay tells Ray how many GPUs a worker has (`num-gpus`)
  * from the first container limit whose name ends in "gpu" (`nvidia.com/gpu`, `amd.com/gpu`); for
- * any other GPU type (MIG profiles such as `nvidia.com/mig-1g.10gb`, `gpu.intel.com/i915`) Ray
- * would see none and never place a vLLM replica, so the count is passed explicitly.
+ * any other GPU type (MIG profiles such as `nvidia.com/mig-1g.10gb`, `gpu.intel.com/i915`), and
+ * for GPUs claimed through DRA (no limit at all), Ray would see none and never place a vLLM
+ * replica, so the count is passed explicitly.
  */
-function workerRayStartParams(plan: WorkerGroupPlan): Record<string, string> {
-  return plan.gpuCount > 0 && !plan.gpuResource.endsWith('gpu') ? { 'num-gpus': String(plan.gpuCount) } : {};
+function workerRayStartParams(plan: WorkerGroupPlan, claimed: boolean): Record<string, string> {
+  const inferable = plan.gpuResource.endsWith('gpu') && !claimed;
+  return plan.gpuCount > 0 && !inferable ? { 'num-gpus': String(plan.gpuCount) } : {};
 }
 
 function workerGroupSpec(md: ResolvedModelDeployment, plan: WorkerGroupPlan): RayServiceSpecRayClusterConfigWorkerGroupSpecs {
+  const deviceClaims = podDeviceClaims(md, plan.component);
   // Limits only: Kubernetes defaults the requests to them, so GPU requests equal limits.
   const limits: Record<string, k8s.Quantity> = { memory: k8s.Quantity.fromString(plan.memory) };
-  if (plan.gpuCount > 0) limits[plan.gpuResource] = k8s.Quantity.fromString(String(plan.gpuCount));
+  if (plan.gpuCount > 0 && !deviceClaims) limits[plan.gpuResource] = k8s.Quantity.fromString(String(plan.gpuCount));
   if (plan.cpu) limits.cpu = k8s.Quantity.fromString(plan.cpu);
   const volumes = storagePodVolumes(md.name, md.spec);
   const volumeMounts = storageVolumeMounts(md.spec);
@@ -162,10 +166,11 @@ function workerGroupSpec(md: ResolvedModelDeployment, plan: WorkerGroupPlan): Ra
       containers: [{
         name: RAY_WORKER_CONTAINER_NAME,
         image: kuberayImage(md),
-        resources: { limits },
+        resources: { ...(deviceClaims && { claims: deviceClaims.containerClaims }), limits },
         env: workerEnv(md),
         ...(volumeMounts.length > 0 ? { volumeMounts } : {}),
       }],
+      ...(deviceClaims ? { resourceClaims: deviceClaims.resourceClaims } : {}),
       ...(volumes.length > 0 ? { volumes } : {}),
       ...scheduling(md, [{ count: plan.gpuCount, gpuType: plan.gpuResource }]),
     },
@@ -175,7 +180,7 @@ function workerGroupSpec(md: ResolvedModelDeployment, plan: WorkerGroupPlan): Ra
     replicas: plan.replicas,
     minReplicas: plan.replicas,
     maxReplicas: plan.replicas,
-    rayStartParams: workerRayStartParams(plan),
+    rayStartParams: workerRayStartParams(plan, deviceClaims !== undefined),
     template: k8s.toJson_PodTemplateSpec(template),
   };
 }

@@ -1,6 +1,7 @@
 import { serveReplicas } from './serve-config';
 import { gpuTypeOf } from '../../core/gpu-type';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import type { DeviceComponent } from '../../dra/device-annotation';
 import type { SpecComponentScaling } from '../common/spec-types';
 
 /*
@@ -22,6 +23,8 @@ export const DECODE_WORKER_GROUP = 'decode-workers';
 /** One worker group before it becomes a pod template. */
 export interface WorkerGroupPlan {
   readonly groupName: string;
+  /** Which pods of the deployment the group runs, as the DRA device requests name them. */
+  readonly component: DeviceComponent;
   readonly replicas: number;
   readonly gpuCount: number;
   readonly gpuResource: string;
@@ -42,23 +45,25 @@ export interface WorkerGroupPlan {
 export function workerGroupPlans(md: ResolvedModelDeployment): WorkerGroupPlan[] {
   if (md.mode === 'disaggregated') {
     const plans: WorkerGroupPlan[] = [];
-    const component = (groupName: string, c: SpecComponentScaling | undefined) => {
+    const component = (groupName: string, name: DeviceComponent, c: SpecComponentScaling | undefined) => {
       if (!c) return;
       plans.push({
         groupName,
+        component: name,
         replicas: c.replicas ?? 1,
         gpuCount: c.gpu?.count ?? 0,
         gpuResource: gpuTypeOf(c.gpu),
         memory: c.memory || RAY_WORKER_DEFAULT_MEMORY,
       });
     };
-    component(PREFILL_WORKER_GROUP, md.spec.scaling?.prefill);
-    component(DECODE_WORKER_GROUP, md.spec.scaling?.decode);
+    component(PREFILL_WORKER_GROUP, 'prefill', md.spec.scaling?.prefill);
+    component(DECODE_WORKER_GROUP, 'decode', md.spec.scaling?.decode);
     return plans;
   }
   const resources = md.spec.resources;
   return [{
     groupName: AGGREGATED_WORKER_GROUP,
+    component: 'resources',
     // One worker pod per Serve replica, so the same positive-or-1 rule.
     replicas: serveReplicas(md.spec.scaling?.replicas),
     gpuCount: resources?.gpu?.count ?? 0,

@@ -11,6 +11,7 @@ import { LLMD_DISPLAY_NAME, LLMD_ROLE_LABEL } from './validation';
 import { Warnings } from '../../api/warnings';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { podDeviceClaims } from '../../dra/pod-claims';
 import { modelServerEnv } from '../common/env';
 import { amdOnCudaImageWarning } from '../common/gpu-image-warning';
 import { podTolerations } from '../common/gpu-tolerations';
@@ -51,8 +52,10 @@ function llmdEnv(md: ResolvedModelDeployment): k8s.EnvVar[] | undefined {
 }
 
 /** No probes, volumes or `/dev/shm` mount: llm-d's container is the image entrypoint and its args. */
-function llmdPodSpec(md: ResolvedModelDeployment, args: string[], sizing: ContainerSizing): k8s.PodSpec {
-  const resources = containerResources(sizing);
+function llmdPodSpec(md: ResolvedModelDeployment, plan: DeploymentPlan): k8s.PodSpec {
+  const { args, sizing } = plan;
+  const deviceClaims = podDeviceClaims(md, plan.role ?? 'resources');
+  const resources = containerResources(sizing, deviceClaims);
   const env = llmdEnv(md);
   const container: k8s.Container = {
     name: LLMD_CONTAINER_NAME,
@@ -66,6 +69,7 @@ function llmdPodSpec(md: ResolvedModelDeployment, args: string[], sizing: Contai
   const tolerations = podTolerations(md, [{ count: sizing.gpuCount, gpuType: sizing.gpuType }]);
   return {
     containers: [container],
+    ...(deviceClaims ? { resourceClaims: deviceClaims.resourceClaims } : {}),
     ...(nodeSelector ? { nodeSelector } : {}),
     ...(tolerations ? { tolerations } : {}),
   };
@@ -95,7 +99,7 @@ function addDeployment(scope: Construct, md: ResolvedModelDeployment, plan: Depl
           labels: { ...podTemplateLabels(md, plan.name), ...(plan.role ? { [LLMD_ROLE_LABEL]: plan.role } : {}) },
           ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
         },
-        spec: llmdPodSpec(md, plan.args, plan.sizing),
+        spec: llmdPodSpec(md, plan),
       },
     },
   });

@@ -32,6 +32,11 @@ export class DirectVllmProvider extends InferenceProvider {
     return directVllmWarnings(fromResolvedDeployment(deployment));
   }
 
+  /** Its Deployments' pods carry the claims: `spec.resourceClaims` and the serving container's `resources.claims`. */
+  public supportsDeviceClaims(_deployment: ResolvedDeployment): boolean {
+    return true;
+  }
+
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {
     // Loaded on first use: the translator brings cdk8s-plus-34, which the controller (validate
     // and mapStatus only) never needs.

@@ -6,6 +6,7 @@ import { VLLM_DISPLAY_NAME } from './validation';
 import { Warnings } from '../../api/warnings';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { podDeviceClaims } from '../../dra/pod-claims';
 import { addManagedClaims } from '../../storage/managed-claim';
 import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
 import { HF_HOME_ENV, modelServerEnv } from '../common/env';
@@ -87,7 +88,8 @@ function directVllmPodSpec(md: ResolvedModelDeployment, args: string[], sizing: 
     ...(sharedMemory ? [{ name: SHM_VOLUME_NAME, mountPath: '/dev/shm' }] : []),
     ...storageVolumeMounts(md.spec),
   ];
-  const resources = containerResources(sizing);
+  const deviceClaims = podDeviceClaims(md, 'resources');
+  const resources = containerResources(sizing, deviceClaims);
   const env = directVllmEnv(md);
   const container: k8s.Container = {
     name: VLLM_CONTAINER_NAME,
@@ -105,6 +107,7 @@ function directVllmPodSpec(md: ResolvedModelDeployment, args: string[], sizing: 
   const tolerations = podTolerations(md, [{ count: sizing.gpuCount, gpuType: sizing.gpuType }]);
   return {
     containers: [container],
+    ...(deviceClaims ? { resourceClaims: deviceClaims.resourceClaims } : {}),
     ...(volumes.length > 0 ? { volumes } : {}),
     ...(nodeSelector ? { nodeSelector } : {}),
     ...(tolerations ? { tolerations } : {}),

@@ -1,0 +1,27 @@
+/**
+ * The ResourceClaimTemplates of a deployment: one per component that claims devices, named as
+ * its pods reference them (src/dra/pod-claims.ts), in the deployment's namespace, with the
+ * deployment's common labels. Created by the shared pipeline after the provider's translation,
+ * so every provider that wires the claims into its pods gets the same templates.
+ */
+import type { ApiObject } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-34';
+import type { Construct } from 'constructs';
+import { componentsOf, deviceRequestsOf } from './device-annotation';
+import { claimDevices, claimTemplateName } from './pod-claims';
+import type { ResolvedModelDeployment } from '../core/resolved-model-deployment';
+import { commonLabels, objectMeta } from '../providers/common/metadata';
+
+/** Adds the templates under `scope` (ids `DeviceClaimTemplate-<component>`) and returns them. */
+export function addDeviceClaimTemplates(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
+  const templates: ApiObject[] = [];
+  for (const component of componentsOf(md.mode)) {
+    const requests = deviceRequestsOf(md.annotations, component);
+    if (requests.length === 0) continue;
+    templates.push(new k8s.KubeResourceClaimTemplate(scope, `DeviceClaimTemplate-${component}`, {
+      metadata: objectMeta(md, claimTemplateName(md.name, component), commonLabels(md)),
+      spec: { spec: { devices: claimDevices(requests) } },
+    }));
+  }
+  return templates;
+}

@@ -1,0 +1,140 @@
+/**
+ * Where a deployment's DRA device requests live: AI Runway's ModelDeployment has no field for
+ * them, so they are the annotation `inference.cdk8s.io/devices`, whose value is YAML (or JSON)
+ * with one list of requests per place a `gpu` block can be:
+ *
+ * ```yaml
+ * metadata:
+ *   annotations:
+ *     inference.cdk8s.io/devices: |
+ *       resources:              # the serving pods of an aggregated deployment
+ *         - name: gpu
+ *           deviceClassName: gpu.nvidia.com
+ *           count: 1
+ *           selectors:
+ *             - memoryAtLeast: 40Gi
+ *       # prefill: [...]        # the prefill pods of a disaggregated deployment
+ *       # decode: [...]         # and its decode pods
+ * ```
+ *
+ * The typed construct writes the same annotation from `resources.gpu.devices` and
+ * `scaling.{prefill,decode}.gpu.devices`, so both faces build one object and the record says
+ * what was claimed.
+ */
+import { parse } from 'yaml';
+import { CheckedDeviceRequest, readDeviceRequests } from './device-request';
+import { FieldError, invalid } from '../core/field-error';
+import type { ModelDeploymentSpec } from '../core/generated/model-deployment-spec';
+import { resolvedServingMode, ServingModeName } from '../core/model-deployment-object';
+
+/** ModelDeployment annotation holding the device requests. */
+export const DEVICES_ANNOTATION = 'inference.cdk8s.io/devices';
+
+/** Field path of the annotation, in messages. */
+export const DEVICES_ANNOTATION_PATH = `metadata.annotations[${JSON.stringify(DEVICES_ANNOTATION)}]`;
+
+/** The pods a list of requests applies to, named like the `gpu` block they stand beside. */
+export type DeviceComponent = 'resources' | 'prefill' | 'decode';
+
+/** The components a serving mode runs: `resources` when aggregated, prefill and decode when disaggregated. */
+export function componentsOf(mode: ServingModeName): readonly DeviceComponent[] {
+  return mode === 'disaggregated' ? ['prefill', 'decode'] : ['resources'];
+}
+
+/** The requests of each component that has some. */
+export type DeviceRequestsByComponent = Partial<Record<DeviceComponent, readonly CheckedDeviceRequest[]>>;
+
+/** Larger values are refused before parsing: a few hundred requests fit in far less. */
+export const MAX_DEVICES_ANNOTATION_BYTES = 64 * 1024;
+
+const COMPONENTS: readonly DeviceComponent[] = ['resources', 'prefill', 'decode'];
+
+/** Parsed annotations by value: providers, the claim templates and the inventory all read them. */
+const parsedByValue = new Map<string, { requests: DeviceRequestsByComponent; errors: FieldError[] }>();
+const PARSED_CACHE_SIZE = 64;
+
+/**
+ * The device requests of a deployment, or the problems of its annotation (each with its field
+ * path under the annotation). No annotation: no requests, no errors.
+ */
+export function readDevicesAnnotation(annotations: Readonly<Record<string, string>> | undefined): { requests: DeviceRequestsByComponent; errors: FieldError[] } {
+  const value = annotations?.[DEVICES_ANNOTATION];
+  if (value === undefined) return { requests: {}, errors: [] };
+  const known = parsedByValue.get(value);
+  if (known) return known;
+  const result = parseDevices(value);
+  if (parsedByValue.size >= PARSED_CACHE_SIZE) parsedByValue.delete(parsedByValue.keys().next().value!);
+  parsedByValue.set(value, result);
+  return result;
+}
+
+/**
+ * The problems of the annotation for a deployment: its own; requests given for pods its serving
+ * mode does not run (prefill requests on an aggregated deployment, say); and a component whose
+ * `gpu.count` is more than the devices it claims, since claimed devices replace the GPU request.
+ */
+export function devicesAnnotationErrors(annotations: Readonly<Record<string, string>> | undefined, spec: ModelDeploymentSpec): FieldError[] {
+  const { requests, errors } = readDevicesAnnotation(annotations);
+  if (errors.length > 0) return errors;
+  const mode = resolvedServingMode(spec);
+  const used = componentsOf(mode);
+  for (const c of COMPONENTS) {
+    const list = requests[c];
+    if (list === undefined) continue;
+    if (!used.includes(c)) {
+      errors.push(invalid(`${DEVICES_ANNOTATION_PATH}.${c}`, `${list.length} request(s)`,
+        `a ${mode} deployment runs no ${c === 'resources' ? 'aggregated serving' : c} pods; put the requests under ${used.join(' and ')}`));
+      continue;
+    }
+    const gpuPath = c === 'resources' ? 'spec.resources.gpu' : `spec.scaling.${c}.gpu`;
+    const gpus = (c === 'resources' ? spec.resources?.gpu : spec.scaling?.[c]?.gpu)?.count ?? 0;
+    const claimed = list.reduce((sum, r) => sum + r.count, 0);
+    if (gpus > claimed) {
+      errors.push(invalid(`${gpuPath}.count`, gpus,
+        `is more than the ${claimed} device(s) claimed under ${DEVICES_ANNOTATION_PATH}.${c}: pods that claim devices request no ${gpuPath}.type, ` +
+          'so the claim must hold every GPU the engine uses; raise the request counts or lower gpu.count'));
+    }
+  }
+  return errors;
+}
+
+/** Whether the deployment claims devices through DRA for any of its pods. */
+export function hasDeviceRequests(annotations: Readonly<Record<string, string>> | undefined): boolean {
+  return annotations?.[DEVICES_ANNOTATION] !== undefined;
+}
+
+/** The requests of one component (empty when it has none or the annotation is invalid). */
+export function deviceRequestsOf(annotations: Readonly<Record<string, string>> | undefined, component: DeviceComponent): readonly CheckedDeviceRequest[] {
+  return readDevicesAnnotation(annotations).requests[component] ?? [];
+}
+
+function parseDevices(value: string): { requests: DeviceRequestsByComponent; errors: FieldError[] } {
+  const fail = (message: string, shown: unknown = value) => ({ requests: {}, errors: [invalid(DEVICES_ANNOTATION_PATH, shown, message)] });
+  if (Buffer.byteLength(value) > MAX_DEVICES_ANNOTATION_BYTES) {
+    return fail(`is ${Buffer.byteLength(value)} bytes, more than the ${MAX_DEVICES_ANNOTATION_BYTES} allowed`, `${value.slice(0, 40)}…`);
+  }
+  let doc: unknown;
+  try {
+    doc = parse(value, { maxAliasCount: 16, uniqueKeys: true, prettyErrors: false });
+  } catch (e) {
+    return fail(`is not YAML or JSON: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}`);
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+    return fail(`must be a mapping with a list of device requests under ${COMPONENTS.join(', ')}`);
+  }
+  const errors: FieldError[] = [];
+  const requests: Partial<Record<DeviceComponent, CheckedDeviceRequest[]>> = {};
+  for (const [key, list] of Object.entries(doc)) {
+    if (!(COMPONENTS as readonly string[]).includes(key)) {
+      errors.push(invalid(`${DEVICES_ANNOTATION_PATH}.${key}`, list, `unknown key; the requests go under ${COMPONENTS.join(', ')}`));
+      continue;
+    }
+    const read = readDeviceRequests(list, `${DEVICES_ANNOTATION_PATH}.${key}`);
+    errors.push(...read.errors);
+    requests[key as DeviceComponent] = read.requests;
+  }
+  if (errors.length === 0 && Object.keys(requests).length === 0) {
+    return fail(`lists no device requests; give them under ${COMPONENTS.join(', ')}, or remove the annotation`);
+  }
+  return errors.length > 0 ? { requests: {}, errors } : { requests, errors };
+}
