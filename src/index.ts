@@ -8,6 +8,7 @@ export * from './api/inference-provider-config';
 export * from './api/model';
 export * from './api/model-deployment';
 export * from './api/model-deployment-controller';
+export * from './api/node-pool';
 export * from './api/provider-options';
 export * from './api/provider-registry';
 export * from './api/provider-status';

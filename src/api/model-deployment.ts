@@ -28,6 +28,7 @@ import { checkDerivedObjectNames, defaultDeploymentName } from '../core/object-n
 import { ANNOTATION_RENDERED_OBJECTS, encodeRenderedObjects } from '../core/rendered-objects';
 import { resolveModelDeployment, Resolution } from '../core/resolve';
 import { toResolvedDeployment } from '../core/resolved-model-deployment';
+import { insufficientCapacityErrors } from '../dra/capacity-fit';
 import { addDeviceClaimTemplates } from '../dra/claim-templates';
 import { DEFAULT_ENDPOINT_PICKER_IMAGE } from '../gateway/endpoint-picker';
 import { addModelRouting, attachToGateway, planModelRouting, RoutingDefaults } from '../gateway/model-routing';
@@ -320,6 +321,12 @@ export class ModelDeployment extends Construct {
     });
     if (routing.errors.length > 0) {
       this.fieldErrors.push(...routing.errors);
+      return;
+    }
+
+    const capacityErrors = insufficientCapacityErrors(resolved, registry?._nodePools(this.node.path) ?? []);
+    if (capacityErrors.length > 0) {
+      this.fieldErrors.push(...capacityErrors);
       return;
     }
 

@@ -2,6 +2,9 @@ import { Construct, IConstruct } from 'constructs';
 import { GatewayRef, InferencePoolApiVersion } from './gateway';
 import { InferenceProvider } from './inference-provider';
 import { InferenceProviderConfig } from './inference-provider-config';
+import type { NodePool } from './node-pool';
+import { FieldError, formatFieldError, invalid } from '../core/field-error';
+import { MAX_NODE_POOLS, nodePoolErrors, NodePoolSpec } from '../dra/node-inventory';
 import { DEFAULT_ENDPOINT_PICKER_IMAGE } from '../gateway/endpoint-picker';
 import type { RoutingDefaults } from '../gateway/model-routing';
 import { shippedProviders } from '../providers/shipped-providers';
@@ -52,6 +55,12 @@ export interface ProviderRegistryProps {
    * @default - none
    */
   readonly providerConfigs?: InferenceProviderConfig[];
+
+  /**
+   * The cluster's node pools, for the build-time capacity check (see `addNodePool`).
+   * @default - no inventory: capacity is not checked
+   */
+  readonly nodePools?: NodePool[];
 }
 
 /** One registered name: its config and the provider object behind it, if any. */
@@ -95,6 +104,8 @@ export class ProviderRegistry extends Construct {
   public readonly endpointPickerImage: string;
 
   private readonly registrations = new Map<string, Registration>();
+  private readonly pools: NodePoolSpec[] = [];
+  private readonly poolErrors: FieldError[] = [];
   /** Path of the first deployment that read the registry; changes after that are refused. */
   private consumedBy?: string;
   /** The catalog of the current registrations, built on first read (every deployment reads it). */
@@ -111,6 +122,41 @@ export class ProviderRegistry extends Construct {
     }
     for (const p of props.providers ?? []) this.addProvider(p);
     for (const c of props.providerConfigs ?? []) this.register(c);
+    for (const pool of props.nodePools ?? []) this.addNodePool(pool);
+    this.node.addValidation({ validate: () => this.poolErrors.map(formatFieldError) });
+  }
+
+  /**
+   * Declares a node pool of the target cluster. With at least one pool declared, every
+   * deployment that requests GPUs or DRA devices must fit a pool (its nodeSelector matching the
+   * pool's labels, each pod's GPUs or device requests on one node, all its pods on the pool's
+   * nodes), else the synth fails with `InsufficientCapacity` and why each pool does not fit.
+   * Without pools, capacity is not checked.
+   */
+  public addNodePool(pool: NodePool): void {
+    this.assertNotConsumed('addNodePool');
+    const at = `nodePools[${JSON.stringify(pool.name)}]`;
+    if (typeof pool.name !== 'string' || pool.name === '') {
+      this.poolErrors.push(invalid('nodePools[].name', pool.name, 'a node pool needs a name'));
+      return;
+    }
+    if (this.pools.some((p) => p.name === pool.name)) {
+      this.poolErrors.push(invalid(`${at}.name`, pool.name, 'is declared twice; pool names are unique'));
+      return;
+    }
+    if (this.pools.length >= MAX_NODE_POOLS) {
+      this.poolErrors.push(invalid(at, pool.name, `more than ${MAX_NODE_POOLS} node pools`));
+      return;
+    }
+    const spec: NodePoolSpec = { ...pool, devices: pool.devices?.map((d) => ({ ...d })) };
+    const errors = nodePoolErrors(spec, at);
+    if (errors.length > 0) this.poolErrors.push(...errors);
+    else this.pools.push(spec);
+  }
+
+  /** Names of the declared node pools, in declaration order. */
+  public get nodePoolNames(): string[] {
+    return this.pools.map((p) => p.name);
   }
 
   /**
@@ -178,6 +224,15 @@ export class ProviderRegistry extends Construct {
     this.consumedBy ??= consumer;
     this.catalog ??= providerCatalog([...this.registrations.values()].map((r) => ({ config: r.config._toEntry(), provider: r.provider })));
     return this.catalog;
+  }
+
+  /**
+   * The declared node pools; reading them fixes the registry, as `_catalog` does.
+   * @internal
+   */
+  public _nodePools(consumer?: string): readonly NodePoolSpec[] {
+    this.consumedBy ??= consumer;
+    return this.pools;
   }
 
   /** @internal */

@@ -6,8 +6,10 @@ import { readInferenceProviderConfigManifest } from '../admission/inference-prov
 import { GatewayRef, InferencePoolApiVersion } from '../api/gateway';
 import { InferenceProviderConfig } from '../api/inference-provider-config';
 import { ModelDeployment } from '../api/model-deployment';
+import type { NodePool } from '../api/node-pool';
 import { ProviderRegistry } from '../api/provider-registry';
 import { formatFieldError } from '../core/field-error';
+import { NODE_POOL_API_VERSION, NODE_POOL_KIND, readNodePoolDocument } from '../dra/node-inventory';
 
 /** A ModelDeployment built from one input document. */
 export interface DocumentDeployment {
@@ -39,14 +41,14 @@ export function buildApp(documents: readonly InputDocument[], routing: CliRoutin
 
   documents.forEach((doc, n) => {
     const kind = doc.content?.kind;
-    if (kind === 'InferenceProviderConfig' || isGatewayDocument(doc)) return;
+    if (kind === 'InferenceProviderConfig' || isGatewayDocument(doc) || isNodePoolDocument(doc)) return;
     if (kind !== 'ModelDeployment') {
       problems.push({
         file: doc.file,
         index: doc.index,
         message:
           `unsupported kind ${JSON.stringify(kind ?? null)}: expected ModelDeployment or InferenceProviderConfig (apiVersion airunway.ai/v1alpha1), ` +
-          'or Gateway (gateway.networking.k8s.io/v1)',
+          `or Gateway (gateway.networking.k8s.io/v1), or ${NODE_POOL_KIND} (${NODE_POOL_API_VERSION})`,
       });
       return;
     }
@@ -109,7 +111,25 @@ export function buildRegistry(
     for (const e of errors) problems.push({ file: doc.file, index: doc.index, subject: subject(doc), message: formatFieldError(e) });
     if (entry) registry.register(InferenceProviderConfig._fromEntry(entry));
   }
+  const pools = new Map<string, InputDocument>();
+  for (const doc of documents.filter(isNodePoolDocument)) {
+    const { pool, errors } = readNodePoolDocument(doc.content);
+    for (const e of errors) problems.push({ file: doc.file, index: doc.index, subject: subject(doc), message: formatFieldError(e) });
+    if (!pool) continue;
+    const earlier = pools.get(pool.name);
+    if (earlier) {
+      problems.push({ file: doc.file, index: doc.index, subject: subject(doc), message: `metadata.name: Duplicate value: ${JSON.stringify(pool.name)}: also declared in ${earlier.file}[doc ${earlier.index}]` });
+      continue;
+    }
+    pools.set(pool.name, doc);
+    registry.addNodePool(pool as NodePool);
+  }
   return registry;
+}
+
+/** A NodePool document of the declared inventory (src/dra/node-inventory.ts). */
+function isNodePoolDocument(doc: InputDocument): boolean {
+  return doc.content?.kind === NODE_POOL_KIND && doc.content?.apiVersion === NODE_POOL_API_VERSION;
 }
 
 export function subject(doc: InputDocument): string {

@@ -6,6 +6,7 @@ import { parseModelDeploymentManifest } from '../admission/model-deployment-mani
 import type { ProviderRegistry } from '../api/provider-registry';
 import { formatFieldError } from '../core/field-error';
 import { resolveModelDeployment, Resolution } from '../core/resolve';
+import { ComponentFit, describeNeed, fitDeployment } from '../dra/capacity-fit';
 import { planModelRouting } from '../gateway/model-routing';
 
 /**
@@ -31,6 +32,8 @@ export function runExplain(files: readonly string[], routing: CliRouting, io: Cl
     if (resolution) io.stdout(explainResolution(resolution));
     const routingLine = resolution?.resolved && resolution.provider && explainRouting(resolution, registry);
     if (routingLine) io.stdout(routingLine);
+    const pools = registry._nodePools();
+    if (resolution?.resolved && pools.length > 0) io.stdout(explainCapacity(fitDeployment(resolution.resolved, pools)));
     for (const w of resolution?.warnings ?? []) io.stdout(`  warning: ${w}\n`);
     for (const p of built.problems.filter((q) => isAbout(q, doc))) {
       io.stdout(`  error: ${p.message}\n`);
@@ -61,6 +64,20 @@ function explainRouting(r: Resolution, registry: ProviderRegistry): string {
   const how = plan.controllerManaged ? `InferencePool ${pool} + endpoint picker ${plan.controllerManaged.endpointPickerImage}` : `provider-managed InferencePool ${pool}`;
   const route = plan.httpRoute ? `HTTPRoute ${plan.namespace}/${md.name} on Gateway ${plan.gateway.namespace}/${plan.gateway.name}` : `user HTTPRoute ${md.spec.gateway?.httpRouteRef}`;
   return `  routing: ${route}, model name "${plan.modelName}", ${how}\n`;
+}
+
+/** Which declared node pools hold each component that needs GPUs or devices, and why the others do not. */
+function explainCapacity(components: readonly ComponentFit[]): string {
+  if (components.length === 0) return '  capacity: no GPUs or devices requested; not checked\n';
+  const lines: string[] = [];
+  for (const c of components) {
+    const fitting = c.pools.filter((p) => p.fits);
+    const what = c.need.component === 'resources' ? 'serving' : c.need.component;
+    lines.push(`  capacity: ${c.need.pods} ${what} pod(s), ${describeNeed(c.need)}: ` +
+      (fitting.length > 0 ? `fits ${fitting.map((p) => `${p.pool} (${p.podsPerNode} per node)`).join(', ')}` : 'InsufficientCapacity'));
+    for (const p of c.pools.filter((q) => !q.fits)) lines.push(`    ${p.pool}: ${p.reasons.join('; ')}`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 function explainResolution(r: Resolution): string {
