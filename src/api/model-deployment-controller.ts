@@ -5,7 +5,8 @@ import { ProviderRegistry } from './provider-registry';
 import type { UpstreamKind } from './provider-status';
 import { isDns1123Label } from '../admission/validation';
 import { inferenceProviderConfigCrd, modelDeploymentCrd } from '../controller/crds';
-import { ROUTING_EMITTED_KINDS, ROUTING_STATUS_KINDS } from '../gateway/routing-kinds';
+import { PIPELINE_EMITTED_KINDS } from '../core/pipeline-kinds';
+import { ROUTING_STATUS_KINDS } from '../gateway/routing-kinds';
 import { defaultProviderCatalog } from '../providers/shipped-providers';
 
 const NAME = 'cdk8s-inference-controller';
@@ -192,7 +193,7 @@ function clusterRules(registry: ProviderRegistry | undefined, setOwnerReferences
     { apiGroups: ['airunway.ai'], resources: ['modeldeployments'], verbs: ['get', 'list', 'watch'] },
     { apiGroups: ['airunway.ai'], resources: ['modeldeployments/status'], verbs: ['patch'] },
     ...rulesByGroup([...emitted, ...ROUTING_STATUS_KINDS], ['get', 'list', 'watch']),
-    ...(setOwnerReferences ? rulesByGroup([...emitted, ...ROUTING_EMITTED_KINDS], ['get', 'patch']) : []),
+    ...(setOwnerReferences ? rulesByGroup([...emitted, ...PIPELINE_EMITTED_KINDS], ['get', 'patch']) : []),
     { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
   ];
 }

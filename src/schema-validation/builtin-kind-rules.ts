@@ -2,9 +2,11 @@
  * A few Go-side API server rules of built-in kinds that schemas cannot express: apps/v1 selectors
  * must match the template labels; Job/CronJob pods restart OnFailure or Never and apps/v1 pods
  * Always; container names are unique DNS-1123 labels and container port names are IANA service
- * names; multi-port Services name every port uniquely; a workload's spec must be present.
+ * names; multi-port Services name every port uniquely; a workload's spec must be present; a
+ * container's DRA claims are the pod's; DRA device selectors compile.
  */
 import { Report } from './field-path';
+import { checkDeviceSelector } from '../dra/device-selector';
 import { dnsLabelErrors, ianaServiceNameErrors } from './kubernetes-names';
 
 type Json = any;
@@ -47,6 +49,33 @@ export function checkBuiltInRules(obj: Json, apiVersion: string, kind: string, r
   if (apiVersion === 'v1' && kind === 'Service') {
     checkServicePorts(spec.ports, report);
   }
+  if (apiVersion === 'resource.k8s.io/v1') {
+    checkDeviceSelectors(obj, kind, report);
+  }
+}
+
+/**
+ * DRA device selectors are compiled by the API server (Go-side, not in the schema): a selector
+ * that does not parse or type-check against the device model is refused with its position.
+ */
+function checkDeviceSelectors(obj: Json, kind: string, report: Report): void {
+  const lists: Array<[Json, string]> = [];
+  if (kind === 'DeviceClass') lists.push([obj.spec?.selectors, 'spec.selectors']);
+  const claimSpec = kind === 'ResourceClaimTemplate' ? obj.spec?.spec : kind === 'ResourceClaim' ? obj.spec : undefined;
+  const at = kind === 'ResourceClaimTemplate' ? 'spec.spec' : 'spec';
+  const requests: Json[] = Array.isArray(claimSpec?.devices?.requests) ? claimSpec.devices.requests : [];
+  requests.forEach((r: Json, i: number) => {
+    lists.push([r?.exactly?.selectors, `${at}.devices.requests[${i}].exactly.selectors`]);
+    (Array.isArray(r?.firstAvailable) ? r.firstAvailable : []).forEach((sub: Json, j: number) =>
+      lists.push([sub?.selectors, `${at}.devices.requests[${i}].firstAvailable[${j}].selectors`]));
+  });
+  for (const [selectors, path] of lists) {
+    (Array.isArray(selectors) ? selectors : []).forEach((s: Json, k: number) => {
+      const expression = s?.cel?.expression;
+      if (typeof expression !== 'string') return; // The schema reports a missing expression.
+      for (const e of checkDeviceSelector(expression)) report(`${path}[${k}].cel.expression`, `compilation failed: ${e.formatted}`);
+    });
+  }
 }
 
 function checkSelectorMatchesTemplate(selector: Json, templateLabels: Json, report: Report): void {
@@ -80,6 +109,7 @@ function checkPodSpec(podSpec: Json, at: string, report: Report): void {
   if (!podSpec || typeof podSpec !== 'object') {
     return;
   }
+  checkContainerClaims(podSpec, at, report);
   const names = new Set<string>();
   for (const field of ['initContainers', 'containers', 'ephemeralContainers']) {
     const containers = podSpec[field];
@@ -109,6 +139,20 @@ function checkPodSpec(podSpec: Json, at: string, report: Report): void {
           report(`${here}.ports[${j}].name`, `duplicate port name ${JSON.stringify(p.name)}`);
         }
         portNames.add(p.name);
+      });
+    });
+  }
+}
+
+/** Every claim a container consumes (`resources.claims[].name`) must be one of the pod's `resourceClaims`. */
+function checkContainerClaims(podSpec: Json, at: string, report: Report): void {
+  const declared = new Set((Array.isArray(podSpec.resourceClaims) ? podSpec.resourceClaims : []).map((c: Json) => c?.name));
+  for (const field of ['initContainers', 'containers']) {
+    (Array.isArray(podSpec[field]) ? podSpec[field] : []).forEach((c: Json, i: number) => {
+      (Array.isArray(c?.resources?.claims) ? c.resources.claims : []).forEach((claim: Json, j: number) => {
+        if (typeof claim?.name === 'string' && !declared.has(claim.name)) {
+          report(`${at}.${field}[${i}].resources.claims[${j}].name`, `${JSON.stringify(claim.name)} must be the name of one of the pod's resourceClaims`);
+        }
       });
     });
   }

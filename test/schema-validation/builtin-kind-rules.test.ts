@@ -31,4 +31,47 @@ describe('Go-side rules of built-in kinds', () => {
       'spec.template.spec.restartPolicy: a Job pod template must set "OnFailure" or "Never", got nothing (defaults to "Always")',
     ]);
   });
+
+  test('fails when a container consumes a DRA claim the pod does not declare, and passes when it does', () => {
+    const obj: any = deployment();
+    const pod = obj.spec.template.spec;
+    pod.containers[0].resources = { claims: [{ name: 'devices' }] };
+    expect(problems(obj)).toEqual([
+      'spec.template.spec.containers[0].resources.claims[0].name: "devices" must be the name of one of the pod\'s resourceClaims',
+    ]);
+    pod.resourceClaims = [{ name: 'devices', resourceClaimTemplateName: 'qwen-devices' }];
+    expect(problems(obj)).toEqual([]);
+  });
+
+  test('compiles the CEL device selectors of ResourceClaimTemplates and DeviceClasses, with the position of an error', () => {
+    const selector = (expression: string) => ({ cel: { expression } });
+    const template: any = {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaimTemplate',
+      metadata: { name: 'qwen-devices', namespace: 'ml' },
+      spec: {
+        spec: {
+          devices: {
+            requests: [{
+              name: 'gpu',
+              exactly: {
+                deviceClassName: 'gpu.nvidia.com',
+                selectors: [selector('device.driver == "gpu.nvidia.com"'), selector('device.capacity["gpu.nvidia.com"].memory >= 5')],
+              },
+            }],
+          },
+        },
+      },
+    };
+    const [only, ...rest] = problems(template);
+    expect(rest).toEqual([]);
+    expect(only).toMatch(/^spec\.spec\.devices\.requests\[0\]\.exactly\.selectors\[1\]\.cel\.expression: compilation failed: <input>:1:/);
+    const deviceClass: any = {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'DeviceClass',
+      metadata: { name: 'h100' },
+      spec: { selectors: [selector('device.attributes["gpu.nvidia.com"].productName == "NVIDIA H100 80GB HBM3"'), selector('gpu')] },
+    };
+    expect(problems(deviceClass)).toEqual([expect.stringMatching(/^spec\.selectors\[1\]\.cel\.expression: compilation failed: <input>:1:1: undeclared reference to 'gpu'/)]);
+  });
 });

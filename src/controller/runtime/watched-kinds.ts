@@ -5,7 +5,8 @@ import type { InferenceProvider } from '../../api/inference-provider';
 import type { ResolvedDeployment } from '../../api/resolved-deployment';
 import { ServingMode } from '../../api/serving';
 import { LABEL_MANAGED_BY, LABEL_RENDERED_BY, MANAGED_BY_VALUE, RENDERED_BY_VALUE } from '../../core/labels';
-import { ROUTING_EMITTED_KINDS, ROUTING_STATUS_KINDS } from '../../gateway/routing-kinds';
+import { PIPELINE_EMITTED_KINDS } from '../../core/pipeline-kinds';
+import { ROUTING_STATUS_KINDS } from '../../gateway/routing-kinds';
 import type { ProviderCatalog } from '../../selection/provider-catalog';
 
 /** A kind the controller caches, and which of its objects. */
@@ -106,13 +107,13 @@ function groupKind(apiVersion: string, kind: string): string {
 
 /**
  * How to address an object the record lists as rendered (`inference.cdk8s.io/rendered-objects`):
- * a kind some provider or the routing code emits. Undefined for any other kind (a provider the
+ * a kind some provider or the shared pipeline (routing, DRA claim templates) emits. Undefined for any other kind (a provider the
  * controller was not built with).
  */
 export function renderedKind(catalog: ProviderCatalog, apiVersion: string, kind: string): ResourceKind | undefined {
   const matches = (k: ResourceKind) => k.apiVersion === apiVersion && k.kind === kind;
-  const routing = ROUTING_EMITTED_KINDS.find(matches);
-  if (routing) return { apiVersion, kind, resource: routing.resource };
+  const shared = PIPELINE_EMITTED_KINDS.find(matches);
+  if (shared) return { apiVersion, kind, resource: shared.resource };
   const emitted = emittedKind(catalog, apiVersion, kind);
   return emitted && { apiVersion, kind, resource: emitted.resource };
 }
