@@ -72,9 +72,10 @@ describe('examples', () => {
     }
     expect(listed.filter((l) => !synthesized.has(l))).toEqual([]);
     expect(new Set(listed).size).toBe(listed.length);
-    // Everything else is the examples' own: the Gateway, the controller and its CRDs, the records.
+    // Everything else is the examples' own: the Gateway, DeviceClasses (cluster-wide, shared by
+    // deployments), the controller and its CRDs, the records.
     const unlisted = manifests.filter((m) => !listed.includes(id({ ...m, namespace: m.metadata.namespace, name: m.metadata.name })));
-    const own = (m: any) => ['ModelDeployment', 'Gateway', 'CustomResourceDefinition'].includes(m.kind)
+    const own = (m: any) => ['ModelDeployment', 'Gateway', 'DeviceClass', 'CustomResourceDefinition'].includes(m.kind)
       || m.metadata.labels?.['app.kubernetes.io/part-of'] === 'cdk8s-inference';
     expect(unlisted.filter((m) => !own(m)).map((m) => `${m.example} ${m.kind} ${m.metadata.name}`)).toEqual([]);
 

@@ -9,6 +9,8 @@ import { Construct } from 'constructs';
 import {
   ConditionStatus,
   DeploymentPhase,
+  DeviceClaims,
+  DevicePods,
   EngineType,
   FieldError,
   FieldErrorKind,
@@ -67,8 +69,14 @@ export class SglangDeploymentProvider extends InferenceProvider {
     return errors;
   }
 
+  /** The pod carries DRA device claims (`resources.gpu.devices`) in place of `nvidia.com/gpu`. */
+  public supportsDeviceClaims(_deployment: ResolvedDeployment): boolean {
+    return true;
+  }
+
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {
     const { name, namespace, spec } = deployment;
+    const claim = DeviceClaims.forPods(deployment, DevicePods.SERVING);
     const labels = { 'app.kubernetes.io/name': name, 'airunway.ai/model-deployment': name };
     const gpus = spec.resources.gpu.count;
     const args = ['--model-path', spec.model.id, '--host', '0.0.0.0', '--port', String(SGLANG_PORT), '--tp', String(gpus)];
@@ -90,8 +98,11 @@ export class SglangDeploymentProvider extends InferenceProvider {
               args,
               ports: [{ name: 'http', containerPort: SGLANG_PORT }],
               readinessProbe: { httpGet: { path: '/health', port: k8s.IntOrString.fromNumber(SGLANG_PORT) } },
-              resources: { limits: { 'nvidia.com/gpu': k8s.Quantity.fromString(String(gpus)) } },
+              resources: claim
+                ? { claims: [{ name: claim.claimName }] }
+                : { limits: { 'nvidia.com/gpu': k8s.Quantity.fromString(String(gpus)) } },
             }],
+            ...(claim && { resourceClaims: [{ name: claim.claimName, resourceClaimTemplateName: claim.templateName }] }),
           },
         },
       },

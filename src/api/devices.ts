@@ -1,5 +1,7 @@
 import { Size } from 'cdk8s';
+import type { ResolvedDeployment } from './resolved-deployment';
 import type { DeviceRequestSpec, DeviceSelectorSpec } from '../dra/device-request';
+import { podDeviceClaims } from '../dra/pod-claims';
 
 /**
  * One condition a DRA device must meet, rendered to a CEL device selector
@@ -126,4 +128,44 @@ export function deviceRequestSpec(r: DeviceRequest): DeviceRequestSpec {
     ...(r.count !== undefined && { count: r.count }),
     ...(r.selectors !== undefined && { selectors: r.selectors.map((s) => s.toJson()) }),
   };
+}
+
+/** The pods of a deployment that DRA device requests are given for. */
+export enum DevicePods {
+  /** The serving pods of an aggregated deployment (`resources.gpu.devices`). */
+  SERVING = 'resources',
+  /** The prefill pods of a disaggregated deployment (`scaling.prefill.gpu.devices`). */
+  PREFILL = 'prefill',
+  /** The decode pods of a disaggregated deployment (`scaling.decode.gpu.devices`). */
+  DECODE = 'decode',
+}
+
+/** How a pod refers to its device claim. */
+export interface PodDeviceClaim {
+  /**
+   * The name in the pod's `spec.resourceClaims` and the serving container's `resources.claims`.
+   */
+  readonly claimName: string;
+
+  /** The ResourceClaimTemplate the pipeline synthesizes beside the provider's objects. */
+  readonly templateName: string;
+}
+
+/**
+ * For providers of your own: what a pod must carry to claim the deployment's DRA devices.
+ */
+export class DeviceClaims {
+  /**
+   * The claim the pods of `pods` carry: list `{name: claimName, resourceClaimTemplateName:
+   * templateName}` in the pod's `spec.resourceClaims` and `{name: claimName}` in the serving
+   * container's `resources.claims`, and request no GPU extended resource. Undefined when the
+   * deployment requests no devices for those pods. Declare `supportsDeviceClaims()` true.
+   */
+  public static forPods(deployment: ResolvedDeployment, pods: DevicePods): PodDeviceClaim | undefined {
+    const claims = podDeviceClaims({ name: deployment.name, annotations: deployment.annotations ?? {} }, pods);
+    const ref = claims?.resourceClaims[0];
+    return ref && { claimName: ref.name, templateName: ref.resourceClaimTemplateName };
+  }
+
+  private constructor() {}
 }
