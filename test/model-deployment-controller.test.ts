@@ -131,6 +131,7 @@ describe('ModelDeploymentController', () => {
       { apiGroups: ['nvidia.com'], resources: ['dynamographdeployments'], verbs: ['get', 'patch'] },
       { apiGroups: ['ray.io'], resources: ['rayservices'], verbs: ['get', 'patch'] },
       { apiGroups: ['rbac.authorization.k8s.io'], resources: ['rolebindings', 'roles'], verbs: ['get', 'patch'] },
+      { apiGroups: ['resource.k8s.io'], resources: ['resourceclaimtemplates'], verbs: ['get', 'patch'] },
     ]);
   });
 

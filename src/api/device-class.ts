@@ -3,7 +3,7 @@ import { k8s } from 'cdk8s-plus-34';
 import { Construct } from 'constructs';
 import { DeviceSelector } from './devices';
 import { FieldError, formatFieldError, invalid } from '../core/field-error';
-import { readSelector } from '../dra/device-request';
+import { MAX_DEVICE_SELECTORS, readSelector } from '../dra/device-request';
 import { dnsSubdomainErrors, extendedResourceNameErrors } from '../schema-validation/kubernetes-names';
 
 /**
@@ -45,7 +45,11 @@ export class DeviceClass extends Construct {
   public constructor(scope: Construct, id: string, props: DeviceClassProps = {}) {
     super(scope, id);
     const errors: FieldError[] = [];
-    const selectors = (props.selectors ?? []).flatMap((s, i) => {
+    const given = props.selectors ?? [];
+    if (given.length > MAX_DEVICE_SELECTORS) {
+      errors.push(invalid('spec.selectors', `${given.length} selectors`, `a DeviceClass has at most ${MAX_DEVICE_SELECTORS} selectors`));
+    }
+    const selectors = given.flatMap((s, i) => {
       const checked = readSelector(s.toJson(), `spec.selectors[${i}]`, errors);
       return checked ? [{ cel: { expression: checked.expression } }] : [];
     });

@@ -148,7 +148,8 @@ export class ProviderRegistry extends Construct {
       this.poolErrors.push(invalid(at, pool.name, `more than ${MAX_NODE_POOLS} node pools`));
       return;
     }
-    const spec: NodePoolSpec = { ...pool, devices: pool.devices?.map((d) => ({ ...d })) };
+    // A copy: the check must see the pool as it was declared, whatever the caller changes later.
+    const spec: NodePoolSpec = structuredClone({ ...pool });
     const errors = nodePoolErrors(spec, at);
     if (errors.length > 0) this.poolErrors.push(...errors);
     else this.pools.push(spec);

@@ -3,9 +3,9 @@ import { ModelDeploymentObject, resolvedServingMode } from './model-deployment-o
 import { ResolvedModelDeployment, toResolvedDeployment } from './resolved-model-deployment';
 import { applyDefaults } from '../admission/defaulting';
 import { validateModelDeployment, validateResolvedEngine } from '../admission/validation';
-import { DEVICES_ANNOTATION_PATH, hasDeviceRequests } from '../dra/device-annotation';
 import type { InferenceProvider, SimulatedBackend } from '../api/inference-provider';
 import type { DeploymentDescription } from '../api/resolved-deployment';
+import { DEVICES_ANNOTATION_PATH, hasDeviceRequests } from '../dra/device-annotation';
 import { selectEngine, EngineSelection } from '../selection/engine-selection';
 import type { ProviderCatalog } from '../selection/provider-catalog';
 import { selectProvider, ProviderSelection } from '../selection/provider-selection';

@@ -129,7 +129,10 @@ function fitPool(md: ResolvedModelDeployment, need: PodNeed, pool: NodePoolSpec)
   return { pool: pool.name, fits: true, podsPerNode, reasons: [] };
 }
 
-function nodeSelectorMismatch(selector: Record<string, string> | undefined, labels: Readonly<Record<string, string>> | undefined): string | undefined {
+function nodeSelectorMismatch(
+  selector: Record<string, string> | undefined,
+  labels: Readonly<Record<string, string>> | undefined,
+): string | undefined {
   const missing = Object.entries(selector ?? {}).filter(([k, v]) => labels?.[k] !== v);
   if (missing.length === 0) return undefined;
   return `its nodes lack the label${missing.length === 1 ? '' : 's'} ${missing.map(([k, v]) => `${k}=${v}`).join(', ')} of spec.nodeSelector`;
@@ -165,7 +168,7 @@ function devicePodsPerNode(requests: readonly CheckedDeviceRequest[], pool: Node
     });
     if (failed !== undefined) {
       if (pods > 0) break;
-      return { podsPerNode: 0, reason: requestReason(requests[failed], devices, eligible[failed]) };
+      return { podsPerNode: 0, reason: requestReason(requests[failed], devices, eligible[failed], left) };
     }
     pods++;
   }
@@ -189,12 +192,25 @@ function matchDevice(r: CheckedDeviceRequest, d: InventoryDeviceSpec): DeviceMat
   return { matches: true };
 }
 
-function requestReason(r: CheckedDeviceRequest, devices: readonly InventoryDeviceSpec[], matches: readonly DeviceMatch[]): string {
+/**
+ * Why a request finds no device on an empty node: per device kind, the predicate it fails, or
+ * that too few are left (`left`: what the pod's earlier requests did not take).
+ */
+function requestReason(
+  r: CheckedDeviceRequest,
+  devices: readonly InventoryDeviceSpec[],
+  matches: readonly DeviceMatch[],
+  left: readonly number[],
+): string {
   if (devices.length === 0) return `request ${r.name}: its nodes list no DRA devices`;
   const each = devices.map((d, k) => {
-    const label = `${d.count ?? 1} × ${d.driver}${d.attributes?.productName !== undefined ? ` ${String(d.attributes.productName)}` : ''}`;
+    const perNode = d.count ?? 1;
+    const label = `${perNode} × ${d.driver}${d.attributes?.productName !== undefined ? ` ${String(d.attributes.productName)}` : ''}`;
     const m = matches[k];
-    return m.matches ? `${label}: only ${d.count ?? 1} per node, the request needs ${r.count}` : `${label}: ${m.why}`;
+    if (!m.matches) return `${label}: ${m.why}`;
+    return left[k] < perNode
+      ? `${label}: ${left[k]} left per node after the pod's earlier requests, the request needs ${r.count}`
+      : `${label}: only ${perNode} per node, the request needs ${r.count}`;
   });
   return `request ${r.name} (${r.count} × ${r.deviceClassName}) matches no device of a node: ${each.join(', ')}`;
 }

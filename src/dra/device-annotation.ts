@@ -33,6 +33,9 @@ export const DEVICES_ANNOTATION = 'inference.cdk8s.io/devices';
 /** Field path of the annotation, in messages. */
 export const DEVICES_ANNOTATION_PATH = `metadata.annotations[${JSON.stringify(DEVICES_ANNOTATION)}]`;
 
+/** A deployment's annotations, as every reader here takes them. */
+type Annotations = Readonly<Record<string, string>> | undefined;
+
 /** The pods a list of requests applies to, named like the `gpu` block they stand beside. */
 export type DeviceComponent = 'resources' | 'prefill' | 'decode';
 
@@ -57,7 +60,7 @@ const PARSED_CACHE_SIZE = 64;
  * The device requests of a deployment, or the problems of its annotation (each with its field
  * path under the annotation). No annotation: no requests, no errors.
  */
-export function readDevicesAnnotation(annotations: Readonly<Record<string, string>> | undefined): { requests: DeviceRequestsByComponent; errors: FieldError[] } {
+export function readDevicesAnnotation(annotations: Annotations): { requests: DeviceRequestsByComponent; errors: FieldError[] } {
   const value = annotations?.[DEVICES_ANNOTATION];
   if (value === undefined) return { requests: {}, errors: [] };
   const known = parsedByValue.get(value);
@@ -73,9 +76,12 @@ export function readDevicesAnnotation(annotations: Readonly<Record<string, strin
  * mode does not run (prefill requests on an aggregated deployment, say); and a component whose
  * `gpu.count` is more than the devices it claims, since claimed devices replace the GPU request.
  */
-export function devicesAnnotationErrors(annotations: Readonly<Record<string, string>> | undefined, spec: ModelDeploymentSpec): FieldError[] {
-  const { requests, errors } = readDevicesAnnotation(annotations);
-  if (errors.length > 0) return errors;
+export function devicesAnnotationErrors(annotations: Annotations, spec: ModelDeploymentSpec): FieldError[] {
+  const read = readDevicesAnnotation(annotations);
+  if (read.errors.length > 0) return read.errors;
+  // A new list: the parsed annotation is cached and shared by every deployment with the same text.
+  const errors: FieldError[] = [];
+  const requests = read.requests;
   const mode = resolvedServingMode(spec);
   const used = componentsOf(mode);
   for (const c of COMPONENTS) {
@@ -83,7 +89,7 @@ export function devicesAnnotationErrors(annotations: Readonly<Record<string, str
     if (list === undefined) continue;
     if (!used.includes(c)) {
       errors.push(invalid(`${DEVICES_ANNOTATION_PATH}.${c}`, `${list.length} request(s)`,
-        `a ${mode} deployment runs no ${c === 'resources' ? 'aggregated serving' : c} pods; put the requests under ${used.join(' and ')}`));
+        `${mode === 'aggregated' ? 'an' : 'a'} ${mode} deployment runs no ${c === 'resources' ? 'aggregated serving' : c} pods; put the requests under ${used.join(' and ')}`));
       continue;
     }
     const gpuPath = c === 'resources' ? 'spec.resources.gpu' : `spec.scaling.${c}.gpu`;
@@ -99,12 +105,12 @@ export function devicesAnnotationErrors(annotations: Readonly<Record<string, str
 }
 
 /** Whether the deployment claims devices through DRA for any of its pods. */
-export function hasDeviceRequests(annotations: Readonly<Record<string, string>> | undefined): boolean {
+export function hasDeviceRequests(annotations: Annotations): boolean {
   return annotations?.[DEVICES_ANNOTATION] !== undefined;
 }
 
 /** The requests of one component (empty when it has none or the annotation is invalid). */
-export function deviceRequestsOf(annotations: Readonly<Record<string, string>> | undefined, component: DeviceComponent): readonly CheckedDeviceRequest[] {
+export function deviceRequestsOf(annotations: Annotations, component: DeviceComponent): readonly CheckedDeviceRequest[] {
   return readDevicesAnnotation(annotations).requests[component] ?? [];
 }
 

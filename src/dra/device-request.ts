@@ -187,7 +187,9 @@ export function readSelector(item: unknown, at: string, errors: FieldError[]): C
   return rendered;
 }
 
-function renderSelector(item: Record<string, any>, key: (typeof PREDICATE_KEYS)[number], at: string, errors: FieldError[]): CheckedDeviceSelector | undefined {
+type PredicateKey = (typeof PREDICATE_KEYS)[number];
+
+function renderSelector(item: Record<string, any>, key: PredicateKey, at: string, errors: FieldError[]): CheckedDeviceSelector | undefined {
   const value = item[key];
   switch (key) {
     case 'cel':

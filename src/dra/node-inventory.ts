@@ -48,7 +48,9 @@ export const MAX_NODE_POOLS = 256;
 /** The problems of a pool description, with field paths under `at` (`spec` of a NodePool document). */
 export function nodePoolErrors(pool: NodePoolSpec, at: string): FieldError[] {
   const errors: FieldError[] = [];
-  if (typeof pool.nodes !== 'number' || !Number.isSafeInteger(pool.nodes) || pool.nodes < 0) {
+  if (pool.nodes === undefined) {
+    errors.push(required(fieldPath(at, 'nodes'), 'the number of nodes in the pool'));
+  } else if (typeof pool.nodes !== 'number' || !Number.isSafeInteger(pool.nodes) || pool.nodes < 0) {
     errors.push(invalid(fieldPath(at, 'nodes'), pool.nodes, 'must be a whole number of nodes, 0 or more'));
   }
   for (const [key, value] of Object.entries(pool.labels ?? {})) {
@@ -70,9 +72,31 @@ export function nodePoolErrors(pool: NodePoolSpec, at: string): FieldError[] {
   return errors;
 }
 
+const DEVICE_FIELDS = new Set(['driver', 'deviceClassName', 'count', 'attributes', 'capacity']);
+/** An attribute or capacity name: a C identifier of at most 32 characters, optionally after a domain and '/'. */
+const QUALIFIED_DEVICE_NAME = /^(?:([^/]+)\/)?[A-Za-z_][A-Za-z0-9_]{0,31}$/;
+
 function deviceErrors(d: InventoryDeviceSpec, at: string): FieldError[] {
-  if (typeof d !== 'object' || d === null) return [invalid(at, d, 'must be a device: {driver, deviceClassName, count, attributes, capacity}')];
+  if (typeof d !== 'object' || d === null || Array.isArray(d)) return [invalid(at, d, 'must be a device: {driver, deviceClassName, count, attributes, capacity}')];
   const errors: FieldError[] = [];
+  for (const key of Object.keys(d)) {
+    if (!DEVICE_FIELDS.has(key)) errors.push(invalid(`${at}.${key}`, (d as any)[key], `unknown field; known fields: ${[...DEVICE_FIELDS].join(', ')}`));
+  }
+  for (const key of ['attributes', 'capacity'] as const) {
+    const map = d[key];
+    if (map === undefined) continue;
+    if (typeof map !== 'object' || map === null || Array.isArray(map)) {
+      errors.push(invalid(`${at}.${key}`, map, 'must be a mapping of names to values'));
+      return errors;
+    }
+    for (const name of Object.keys(map)) {
+      const m = QUALIFIED_DEVICE_NAME.exec(name);
+      if (!m || (m[1] !== undefined && dnsSubdomainErrors(m[1]).length > 0)) {
+        errors.push(invalid(`${at}.${key}[${JSON.stringify(name)}]`, name,
+          'must be a C identifier of at most 32 characters, optionally after a domain (a DNS subdomain) and "/"'));
+      }
+    }
+  }
   if (d.driver === undefined) errors.push(required(`${at}.driver`, 'the DRA driver that publishes the devices, such as "gpu.nvidia.com"'));
   else if (typeof d.driver !== 'string' || dnsSubdomainErrors(d.driver).length > 0) errors.push(invalid(`${at}.driver`, d.driver, 'must be a DNS subdomain'));
   if (d.deviceClassName !== undefined && (typeof d.deviceClassName !== 'string' || dnsSubdomainErrors(d.deviceClassName).length > 0)) {

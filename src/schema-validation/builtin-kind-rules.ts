@@ -6,8 +6,8 @@
  * container's DRA claims are the pod's; DRA device selectors compile.
  */
 import { Report } from './field-path';
-import { checkDeviceSelector } from '../dra/device-selector';
 import { dnsLabelErrors, ianaServiceNameErrors } from './kubernetes-names';
+import { checkDeviceSelector } from '../dra/device-selector';
 
 type Json = any;
 

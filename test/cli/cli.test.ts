@@ -127,7 +127,7 @@ metadata: {name: x}
       `error: ${bad}[doc 1]: ModelDeployment llama-3.1: metadata.name: Invalid value: "llama-3.1": name must not contain dots (dots are invalid in derived Kubernetes volume and service names)`,
       `error: ${bad}[doc 1]: ModelDeployment llama-3.1: spec.model.id: Required value: model.id is required when source is huggingface`,
       `error: ${bad}[doc 1]: ModelDeployment llama-3.1: spec.scaling.replicas: Invalid value: 40: exceeds maximum allowed (32)`,
-      `error: ${bad}[doc 2]: unsupported kind "ConfigMap": expected ModelDeployment or InferenceProviderConfig (apiVersion airunway.ai/v1alpha1), or Gateway (gateway.networking.k8s.io/v1)`,
+      `error: ${bad}[doc 2]: unsupported kind "ConfigMap": expected ModelDeployment or InferenceProviderConfig (apiVersion airunway.ai/v1alpha1), or Gateway (gateway.networking.k8s.io/v1), or NodePool (inference.cdk8s.io/v1alpha1)`,
       '4 error(s); nothing was written.',
     ]);
     expect(fs.existsSync(out)).toBe(false);

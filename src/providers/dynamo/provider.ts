@@ -72,10 +72,12 @@ export class DynamoProvider extends InferenceProvider {
 
   /**
    * Its worker pods carry the claims: v1alpha1 `extraPodSpec.resourceClaims` and
-   * `mainContainer.resources.claims`, v1beta1 the component's pod template; frontends claim nothing.
+   * `mainContainer.resources.claims`, v1beta1 the component's pod template; frontends claim
+   * nothing. Not with the mocker backend, whose workers use no GPUs.
    */
-  public supportsDeviceClaims(_deployment: ResolvedDeployment): boolean {
-    return true;
+  public supportsDeviceClaims(deployment: ResolvedDeployment): boolean {
+    // The mocker simulates workers without GPUs: it has nothing to claim devices for.
+    return !isMocker(fromResolvedDeployment(deployment));
   }
 
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {
