@@ -27,8 +27,6 @@ export interface DeviceDescription {
   readonly attributes?: Readonly<Record<string, DeviceAttributeValue>>;
   /** Capacities by qualified or bare name, as quantities (`'80Gi'`, `4`). */
   readonly capacity?: Readonly<Record<string, string | number>>;
-  /** @default false */
-  readonly allowMultipleAllocations?: boolean;
 }
 
 /** Whether the device matches, or why the selector could not say. */
@@ -108,7 +106,6 @@ function deviceValue(device: DeviceDescription): Map<string, unknown> {
     ['driver', device.driver],
     ['attributes', attributes],
     ['capacity', capacity],
-    ['allowMultipleAllocations', device.allowMultipleAllocations === true],
   ]);
 }
 

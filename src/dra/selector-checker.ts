@@ -6,7 +6,9 @@
  * - `device.attributes`: map(string, map(string, dyn)) — by domain, then attribute name; the
  *   values are strings, ints, bools or versions, which only the device knows, so they are `dyn`
  * - `device.capacity`: map(string, map(string, kubernetes.Quantity))
- * - `device.allowMultipleAllocations`: bool
+ *
+ * (Kubernetes 1.35 declares `device.allowMultipleAllocations` only behind the alpha
+ * DRAConsumableCapacity gate; a default API server refuses it, so it is not declared here.)
  *
  * and the functions of src/dra/cel-overloads.ts. Rules, as CEL's own checker applies them:
  * identifiers must be declared (`device`, a macro's variables, type names such as `int`); a field
@@ -31,7 +33,6 @@ export const DEVICE_FIELDS: ReadonlyMap<string, CelType> = new Map<string, CelTy
   ['driver', STRING],
   ['attributes', { kind: 'map', key: STRING, value: mapOf(STRING, DYN), domains: true }],
   ['capacity', { kind: 'map', key: STRING, value: mapOf(STRING, QUANTITY), domains: true }],
-  ['allowMultipleAllocations', BOOL],
 ]);
 
 /** Identifiers that name types, which are values in CEL (`type(x) == string`). */
@@ -209,6 +210,10 @@ class Checker {
 
   /** The overload of `fn` the argument types select, or an error naming the types. */
   private resolve(expr: CelExpr, fn: string, overloads: readonly CelOverload[], target: CelType | undefined, args: readonly CelType[]): CelType {
+    // An operand that failed was reported already: one mistake, one message.
+    if ([target, ...args].some((t) => t?.kind === 'error')) {
+      return ERROR;
+    }
     const results: CelType[] = [];
     for (const o of overloads) {
       if ((o.target === undefined) !== (target === undefined) || o.args.length !== args.length) {

@@ -19,7 +19,7 @@ const L4: DeviceDescription = {
   capacity: { memory: '24Gi' },
 };
 
-const EXAMPLE: DeviceDescription = { driver: 'dra.example.com', attributes: { model: 'B200' }, allowMultipleAllocations: true };
+const EXAMPLE: DeviceDescription = { driver: 'dra.example.com', attributes: { model: 'B200' } };
 
 /** `{ matches }` for a boolean, `{ error }` for a message. */
 const outcome = (expected: boolean | string) => (typeof expected === 'boolean' ? { matches: expected } : { error: expected });
@@ -42,7 +42,6 @@ describe('evaluateDeviceSelector', () => {
     ['has(device.attributes["dra.example.com"].model) && device.attributes["dra.example.com"].model.startsWith("B")', false, false, true],
     ['cel.bind(g, device.attributes["gpu.nvidia.com"], has(g.healthy) && g.healthy && g.index == 0)', true, false, false],
     ['device.attributes["gpu.nvidia.com"].healthy', true, false, 'no such key: healthy'],
-    ['device.allowMultipleAllocations', false, false, true],
     ['matches(device.driver, "^gpu\\\\.")', true, true, false],
     ['device.attributes.exists(domain, domain == "dra.example.com")', true, false, true],
     ['device.capacity["gpu.nvidia.com"].all(name, name == "memory")', true, true, true],
