@@ -101,6 +101,37 @@ const MODULES: ImportModule[] = [
     sources: [{ file: 'lws/leaderworkerset.x-k8s.io_leaderworkersets.yaml', versions: ['v1'] }],
     prune: true,
   },
+  {
+    group: 'workload.serving.volcano.sh',
+    sources: [
+      { file: 'kthena/workload.serving.volcano.sh_modelservings.yaml', versions: ['v1alpha1'] },
+      { file: 'kthena/workload.serving.volcano.sh_modelboosters.yaml', versions: ['v1alpha1'] },
+      { file: 'kthena/workload.serving.volcano.sh_autoscalingpolicies.yaml', versions: ['v1alpha1'] },
+    ],
+    prune: true,
+  },
+  {
+    group: 'networking.serving.volcano.sh',
+    sources: [
+      { file: 'kthena/networking.serving.volcano.sh_modelservers.yaml', versions: ['v1alpha1'] },
+      { file: 'kthena/networking.serving.volcano.sh_modelroutes.yaml', versions: ['v1alpha1'] },
+    ],
+    prune: true,
+  },
+  {
+    // Crossplane XRDs, imported as the CRDs Crossplane derives from them (see `xrdAsCrd`).
+    group: 'modelplane.ai',
+    sources: [
+      { file: 'modelplane/apis/modeldeployments/definition.yaml', versions: ['v1alpha1'] },
+      { file: 'modelplane/apis/modelcaches/definition.yaml', versions: ['v1alpha1'] },
+    ],
+    prune: true,
+  },
+  {
+    group: 'ai.flexinfer',
+    sources: [{ file: 'flexinfer/ai.flexinfer_models.yaml', versions: ['v1alpha2'] }],
+    prune: true,
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -126,11 +157,34 @@ function readYamlDocuments(file: string): JsonObject[] {
 }
 
 function readCrd(file: string): JsonObject {
-  const crds = readYamlDocuments(path.join(UPSTREAM, file)).filter((d) => d.kind === 'CustomResourceDefinition');
+  const crds = readYamlDocuments(path.join(UPSTREAM, file))
+    .filter((d) => d.kind === 'CustomResourceDefinition' || d.kind === 'CompositeResourceDefinition');
   if (crds.length !== 1) {
-    throw new Error(`${file}: expected exactly one CustomResourceDefinition, found ${crds.length}`);
+    throw new Error(`${file}: expected exactly one CustomResourceDefinition or CompositeResourceDefinition, found ${crds.length}`);
   }
-  return crds[0];
+  return crds[0].kind === 'CompositeResourceDefinition' ? xrdAsCrd(crds[0], file) : crds[0];
+}
+
+/**
+ * A Crossplane CompositeResourceDefinition as the CustomResourceDefinition Crossplane derives
+ * from it for `cdk8s import`: its group, names, scope and versions (the referenceable version is
+ * the storage one), schemas as written. The fields Crossplane adds to every composite resource
+ * (`spec.crossplane`, its status conditions) are left out: users do not write them.
+ */
+function xrdAsCrd(xrd: JsonObject, file: string): JsonObject {
+  const spec = asObject(xrd.spec, `${file} spec`);
+  const versions = crdVersions(xrd, file).map((v) => ({
+    name: v.name,
+    served: v.served ?? true,
+    storage: v.referenceable === true,
+    schema: v.schema ?? null,
+  }));
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: asObject(xrd.metadata, `${file} metadata`).name ?? null },
+    spec: { group: spec.group ?? null, names: spec.names ?? null, scope: spec.scope ?? 'Namespaced', versions },
+  };
 }
 
 function crdVersions(crd: JsonObject, what: string): JsonObject[] {

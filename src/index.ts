@@ -36,3 +36,7 @@ export * as gaie from './imports/inference.networking.k8s.io';
 export * as gaieAlpha from './imports/inference.networking.x-k8s.io';
 export * as gateway from './imports/gateway.networking.k8s.io';
 export * as lws from './imports/leaderworkerset.x-k8s.io';
+export * as kthena from './imports/workload.serving.volcano.sh';
+export * as kthenaNetworking from './imports/networking.serving.volcano.sh';
+export * as modelplane from './imports/modelplane.ai';
+export * as flexinfer from './imports/ai.flexinfer';
