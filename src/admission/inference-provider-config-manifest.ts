@@ -1,9 +1,9 @@
 import { readManifestHeader } from './manifest-metadata';
 import { StructuralSchemaValidator } from './structural-schema';
-import { FieldError, formatFieldError, invalid } from '../core/field-error';
+import { FieldError, formatFieldError, invalid, notSupported } from '../core/field-error';
 import { INFERENCE_PROVIDER_CONFIG_SPEC_SCHEMA } from '../core/generated/airunway-schemas';
 import type { InferenceProviderConfigSpec } from '../core/generated/inference-provider-config-spec';
-import type { ProviderConfigEntry } from '../selection/provider-config-entry';
+import { EXPLICIT_SELECTION_ONLY_ANNOTATION, ProviderConfigEntry } from '../selection/provider-config-entry';
 
 let specValidator: StructuralSchemaValidator | undefined;
 
@@ -24,12 +24,17 @@ export function readInferenceProviderConfigManifest(
   if (statusReady !== undefined && statusReady !== null && typeof statusReady !== 'boolean') {
     errors.push(invalid('status.ready', statusReady, 'must be a boolean'));
   }
+  const explicitOnly = (manifest as any)?.metadata?.annotations?.[EXPLICIT_SELECTION_ONLY_ANNOTATION];
+  if (explicitOnly !== undefined && explicitOnly !== 'true' && explicitOnly !== 'false') {
+    errors.push(notSupported(`metadata.annotations[${JSON.stringify(EXPLICIT_SELECTION_ONLY_ANNOTATION)}]`, explicitOnly, ['true', 'false']));
+  }
   if (errors.length > 0 || !meta) return { errors };
   return {
     entry: {
       name: meta.name,
       ready: ready ?? (typeof statusReady === 'boolean' ? statusReady : true),
       spec: structuredClone(spec) as InferenceProviderConfigSpec,
+      ...(explicitOnly === 'true' && { explicitSelectionOnly: true }),
     },
     errors,
   };

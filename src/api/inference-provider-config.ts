@@ -2,7 +2,7 @@ import { EngineType } from './engine';
 import { ApiFormat, ServingMode } from './serving';
 import { parseInferenceProviderConfigManifest } from '../admission/inference-provider-config-manifest';
 import type { EngineCapability, InferenceProviderConfigSpec } from '../core/generated/inference-provider-config-spec';
-import type { ProviderConfigEntry } from '../selection/provider-config-entry';
+import { EXPLICIT_SELECTION_ONLY_ANNOTATION, ProviderConfigEntry } from '../selection/provider-config-entry';
 
 /**
  * What a provider's gateway integration needs (`capabilities.engines[].gateway`).
@@ -131,6 +131,14 @@ export interface InferenceProviderConfigProps {
    * @default true
    */
   readonly ready?: boolean;
+
+  /**
+   * Select the provider only when a deployment names it (`provider.name`): it is never
+   * auto-selected, and its engines count for engine auto-selection only then. Not an AI Runway
+   * field: in YAML, the annotation `inference.cdk8s.io/explicit-selection-only: "true"`.
+   * @default false
+   */
+  readonly explicitSelectionOnly?: boolean;
 }
 
 /**
@@ -151,7 +159,7 @@ export class InferenceProviderConfig {
 
   /** @internal */
   public static _fromEntry(entry: ProviderConfigEntry): InferenceProviderConfig {
-    const config = new InferenceProviderConfig({ name: entry.name, ready: entry.ready });
+    const config = new InferenceProviderConfig({ name: entry.name, ready: entry.ready, explicitSelectionOnly: entry.explicitSelectionOnly });
     config._spec = entry.spec;
     return config;
   }
@@ -166,12 +174,18 @@ export class InferenceProviderConfig {
    */
   public readonly ready: boolean;
 
+  /**
+   * Whether the provider is selected only when a deployment names it.
+   */
+  public readonly explicitSelectionOnly: boolean;
+
   /** @internal */
   public _spec: InferenceProviderConfigSpec;
 
   public constructor(props: InferenceProviderConfigProps) {
     this.name = props.name;
     this.ready = props.ready ?? true;
+    this.explicitSelectionOnly = props.explicitSelectionOnly ?? false;
     this._spec = specFromProps(props);
   }
 
@@ -179,12 +193,12 @@ export class InferenceProviderConfig {
    * Returns a copy with a different readiness.
    */
   public withReady(ready: boolean): InferenceProviderConfig {
-    return InferenceProviderConfig._fromEntry({ name: this.name, ready, spec: this._spec });
+    return InferenceProviderConfig._fromEntry({ ...this._toEntry(), ready });
   }
 
   /** @internal */
   public _toEntry(): ProviderConfigEntry {
-    return { name: this.name, ready: this.ready, spec: this._spec };
+    return { name: this.name, ready: this.ready, spec: this._spec, ...(this.explicitSelectionOnly && { explicitSelectionOnly: true }) };
   }
 
   /**
@@ -194,7 +208,10 @@ export class InferenceProviderConfig {
     return {
       apiVersion: 'airunway.ai/v1alpha1',
       kind: 'InferenceProviderConfig',
-      metadata: { name: this.name },
+      metadata: {
+        name: this.name,
+        ...(this.explicitSelectionOnly && { annotations: { [EXPLICIT_SELECTION_ONLY_ANNOTATION]: 'true' } }),
+      },
       spec: JSON.parse(JSON.stringify(this._spec)),
     };
   }

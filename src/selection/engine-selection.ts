@@ -30,7 +30,7 @@ export interface EngineCapabilityTrace {
 }
 
 /** Why a provider as a whole was not looked at. */
-export type EngineProviderExclusion = 'not-ready' | 'no-capabilities';
+export type EngineProviderExclusion = 'not-ready' | 'explicit-selection-only' | 'no-capabilities';
 
 export interface EngineProviderTrace {
   readonly provider: string;
@@ -131,6 +131,10 @@ export function selectEngine(md: ModelDeploymentObject, configs: readonly Provid
   for (const config of sortedByName(configs)) {
     if (!config.ready) {
       trace.push({ provider: config.name, excluded: 'not-ready', engines: [] });
+      continue;
+    }
+    if (config.explicitSelectionOnly && spec.provider?.name !== config.name) {
+      trace.push({ provider: config.name, excluded: 'explicit-selection-only', engines: [] });
       continue;
     }
     const capabilities = config.spec.capabilities;

@@ -10,6 +10,8 @@ export const EXPLICIT_PROVIDER_REASON = 'explicit provider selection';
 /** Why a provider is not a candidate. */
 export type ProviderExclusion =
   | 'not-ready'
+  /** It is selected only when the deployment names it. */
+  | 'explicit-selection-only'
   | 'no-capabilities'
   /** Its capabilities list no entry for the resolved engine. */
   | 'no-engine-capability'
@@ -115,6 +117,10 @@ export function selectProvider(md: ModelDeploymentObject, engine: string, config
   for (const config of sorted) {
     if (!config.ready) {
       trace.push(notReady.find((t) => t.provider === config.name)!);
+      continue;
+    }
+    if (config.explicitSelectionOnly) {
+      trace.push({ provider: config.name, excluded: 'explicit-selection-only', detail: 'selected only when spec.provider.name names it', rules: [] });
       continue;
     }
     const exclusion = excludedBecause(config, engine, hasGpu, mode);

@@ -2,6 +2,7 @@ import {
   parseInferenceProviderConfigManifest,
   readInferenceProviderConfigManifest,
 } from '../../src/admission/inference-provider-config-manifest';
+import { InferenceProviderConfig } from '../../src';
 import { FieldErrorKind } from '../../src/core/field-error';
 
 function manifest(status?: unknown): Record<string, unknown> {
@@ -59,5 +60,27 @@ describe('parseInferenceProviderConfigManifest', () => {
     expect(() => parseInferenceProviderConfigManifest(manifest({ ready: 'true' }))).toThrow(
       'invalid InferenceProviderConfig:\n  status.ready: Invalid value: "true": must be a boolean',
     );
+  });
+});
+
+describe('the explicit-selection-only annotation', () => {
+  const annotated = (value: string) => ({ ...manifest(), metadata: { name: 'inhouse', annotations: { 'inference.cdk8s.io/explicit-selection-only': value } } });
+
+  test('"true" marks the provider explicit-selection only, "false" does not, and the manifest round-trips', () => {
+    expect(readInferenceProviderConfigManifest(annotated('true')).entry).toEqual({ name: 'inhouse', ready: true, spec: {}, explicitSelectionOnly: true });
+    expect(readInferenceProviderConfigManifest(annotated('false')).entry).toEqual({ name: 'inhouse', ready: true, spec: {} });
+    const config = InferenceProviderConfig.fromManifest(annotated('true'));
+    expect(config.explicitSelectionOnly).toBe(true);
+    expect(config.toManifest().metadata).toEqual({ name: 'inhouse', annotations: { 'inference.cdk8s.io/explicit-selection-only': 'true' } });
+    expect(config.withReady(false)._toEntry()).toEqual({ name: 'inhouse', ready: false, spec: {}, explicitSelectionOnly: true });
+  });
+
+  test('any other value is an error naming the values allowed', () => {
+    expect(readInferenceProviderConfigManifest(annotated('yes')).errors).toEqual([{
+      path: 'metadata.annotations["inference.cdk8s.io/explicit-selection-only"]',
+      kind: FieldErrorKind.NOT_SUPPORTED,
+      value: 'yes',
+      message: 'supported values: "true", "false"',
+    }]);
   });
 });

@@ -393,3 +393,34 @@ describe('shipped provider configs (§2.6)', () => {
     }
   });
 });
+
+describe('explicit-selection-only providers (ours, not AI Runway)', () => {
+  // A provider that would win every tie by name and offers the engine llama.cpp alone.
+  const eager: ProviderConfigEntry = {
+    name: 'aaa',
+    ready: true,
+    explicitSelectionOnly: true,
+    spec: { capabilities: { engines: [{ name: 'vllm', servingModes: ['aggregated'], gpuSupport: true }, { name: 'llamacpp', servingModes: ['aggregated'], cpuSupport: true }] } },
+  };
+  const GPU = { model: MODEL, engine: ENGINE_DEFAULTS, ...AGGREGATED, resources: { gpu: { count: 1 } } };
+
+  test('is never auto-selected, and says why', () => {
+    const { selection } = select(GPU, [eager, vllmProviderConfig()]);
+    expect(selection?.provider).toBe('vllm');
+    expect(selection?.trace.find((t) => t.provider === 'aaa')).toEqual({
+      provider: 'aaa', excluded: 'explicit-selection-only', detail: 'selected only when spec.provider.name names it', rules: [],
+    });
+    // Without it the name would win the tie.
+    expect(select(GPU, [{ ...eager, explicitSelectionOnly: false }, vllmProviderConfig()]).selection?.provider).toBe('aaa');
+  });
+
+  test('its engines count for engine auto-selection only when the deployment names it', () => {
+    const cpu = { model: MODEL, engine: ENGINE_DEFAULTS, ...AGGREGATED };
+    const unnamed = selectEngine(md(cpu), [eager, vllmProviderConfig()]);
+    expect(unnamed.engine).toBeUndefined();
+    expect(unnamed.trace[0]).toEqual({ provider: 'aaa', excluded: 'explicit-selection-only', engines: [] });
+    const named = selectEngine(md({ ...cpu, provider: { name: 'aaa' } }), [eager, vllmProviderConfig()]);
+    expect(named.engine).toBe('llamacpp');
+    expect(select({ ...cpu, provider: { name: 'aaa' } }, [eager, vllmProviderConfig()]).selection).toMatchObject({ provider: 'aaa', explicit: true });
+  });
+});
