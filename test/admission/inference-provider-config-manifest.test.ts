@@ -1,8 +1,8 @@
+import { InferenceProviderConfig } from '../../src';
 import {
   parseInferenceProviderConfigManifest,
   readInferenceProviderConfigManifest,
 } from '../../src/admission/inference-provider-config-manifest';
-import { InferenceProviderConfig } from '../../src';
 import { FieldErrorKind } from '../../src/core/field-error';
 
 function manifest(status?: unknown): Record<string, unknown> {
