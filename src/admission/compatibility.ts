@@ -34,6 +34,10 @@ export function engineCapability(config: ProviderConfigEntry | undefined, engine
  * A named provider whose config is missing or declares no capabilities is not checked at all.
  * Admission passes `allConfigs = undefined`, so the "no provider named" rule only applies in the
  * reconciler.
+ *
+ * `registered` (ours) only names alternatives: a violation of the named provider ends with the
+ * other registered targets that do support the engine, mode or CPU serving, so the user learns
+ * where the deployment could go (AI Runway's text is kept as the message's start).
  */
 export function checkProviderCompatibility(
   providerName: string | undefined,
@@ -42,6 +46,7 @@ export function checkProviderCompatibility(
   engine: string | undefined,
   mode: string,
   gpuCount: number,
+  registered: readonly ProviderConfigEntry[] = [],
 ): CompatibilityViolation[] {
   const violations: CompatibilityViolation[] = [];
   if (!engine) return violations;
@@ -54,7 +59,8 @@ export function checkProviderCompatibility(
         kind: CompatibilityViolationKind.ENGINE_UNSUPPORTED,
         path: 'spec.engine.type',
         value: engine,
-        message: `provider ${providerName} does not support engine ${engine}`,
+        message: `provider ${providerName} does not support engine ${engine}` +
+          alternatives(registered, providerName, (c) => engineCapability(c, engine) !== undefined),
       });
       return violations;
     }
@@ -63,7 +69,8 @@ export function checkProviderCompatibility(
         kind: CompatibilityViolationKind.SERVING_MODE_UNSUPPORTED,
         path: 'spec.serving.mode',
         value: mode,
-        message: `provider ${providerName} does not support ${mode} mode for engine ${engine}`,
+        message: `provider ${providerName} does not support ${mode} mode for engine ${engine}` +
+          alternatives(registered, providerName, (c) => (engineCapability(c, engine)?.servingModes ?? []).includes(mode as never)),
       });
     }
     if (mode === 'aggregated' && gpuCount === 0 && capability.cpuSupport !== true) {
@@ -71,7 +78,8 @@ export function checkProviderCompatibility(
         kind: CompatibilityViolationKind.GPU_REQUIRED,
         path: 'spec.resources.gpu.count',
         value: gpuCount,
-        message: `${engine} engine on provider ${providerName} requires GPU (set resources.gpu.count > 0)`,
+        message: `${engine} engine on provider ${providerName} requires GPU (set resources.gpu.count > 0)` +
+          alternatives(registered, providerName, (c) => engineCapability(c, engine)?.cpuSupport === true, `run ${engine} on CPU`),
       });
     }
     return violations;
@@ -89,4 +97,15 @@ export function checkProviderCompatibility(
     }
   }
   return violations;
+}
+
+/** `; targets that support it: a, b` naming the other registered providers that pass `supports`; empty when none do. */
+function alternatives(
+  registered: readonly ProviderConfigEntry[],
+  named: string,
+  supports: (config: ProviderConfigEntry) => boolean,
+  what = 'support it',
+): string {
+  const names = registered.filter((c) => c.name !== named && supports(c)).map((c) => c.name).sort();
+  return names.length > 0 ? `; targets that ${what}: ${names.join(', ')}` : '';
 }

@@ -119,7 +119,7 @@ export function validateModelDeployment(
       errors.push(invalid('spec.provider.name', providerName, `InferenceProviderConfig ${JSON.stringify(providerName)} not found`));
     } else if (named.spec.capabilities) {
       const gpuCount = spec.resources?.gpu?.count ?? 0;
-      const violations = checkProviderCompatibility(providerName, named, undefined, engineType, mode, gpuCount);
+      const violations = checkProviderCompatibility(providerName, named, undefined, engineType, mode, gpuCount, configs);
       errors.push(...violations.map(violationToFieldError));
     }
   }
@@ -274,6 +274,7 @@ export function validateResolvedEngine(
     engine,
     resolvedServingMode(spec),
     spec.resources?.gpu?.count ?? 0,
+    configs,
   );
   return violations.map(violationToFieldError);
 }

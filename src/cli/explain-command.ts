@@ -5,6 +5,7 @@ import type { CliIo } from './io';
 import { parseModelDeploymentManifest } from '../admission/model-deployment-manifest';
 import type { ProviderRegistry } from '../api/provider-registry';
 import { formatFieldError } from '../core/field-error';
+import type { ModelDeploymentObject } from '../core/model-deployment-object';
 import { resolveModelDeployment, Resolution } from '../core/resolve';
 import { ComponentFit, describeNeed, fitDeployment } from '../dra/capacity-fit';
 import { planModelRouting } from '../gateway/model-routing';
@@ -30,6 +31,7 @@ export function runExplain(files: readonly string[], routing: CliRouting, io: Cl
       md &&
       resolveModelDeployment(md, registry._catalog(), { gatewayKnown: registry.gateway !== undefined });
     if (resolution) io.stdout(explainResolution(resolution));
+    if (md) io.stdout(explainTargets(md, registry));
     const routingLine = resolution?.resolved && resolution.provider && explainRouting(resolution, registry);
     if (routingLine) io.stdout(routingLine);
     const pools = registry._nodePools();
@@ -64,6 +66,25 @@ function explainRouting(r: Resolution, registry: ProviderRegistry): string {
   const how = plan.controllerManaged ? `InferencePool ${pool} + endpoint picker ${plan.controllerManaged.endpointPickerImage}` : `provider-managed InferencePool ${pool}`;
   const route = plan.httpRoute ? `HTTPRoute ${plan.namespace}/${md.name} on Gateway ${plan.gateway.namespace}/${plan.gateway.name}` : `user HTTPRoute ${md.spec.gateway?.httpRouteRef}`;
   return `  routing: ${route}, model name "${plan.modelName}", ${how}\n`;
+}
+
+/**
+ * Every registered target and whether it could take the deployment if the deployment named it:
+ * the deployment is resolved again with `spec.provider.name` set to each provider (the user's own
+ * choice included), so the answer is exactly the synth's, and the first error says why not.
+ */
+function explainTargets(md: ModelDeploymentObject, registry: ProviderRegistry): string {
+  const catalog = registry._catalog();
+  const lines = ['  targets (if spec.provider.name named each):'];
+  for (const name of catalog.entries.map((e) => e.name).sort()) {
+    const named = { ...md, spec: { ...md.spec, provider: { ...md.spec.provider, name } } };
+    const r = resolveModelDeployment(named, catalog, { gatewayKnown: registry.gateway !== undefined });
+    const first = r.errors[0];
+    lines.push(first
+      ? `    ${name}: cannot: ${formatFieldError(first)}${r.errors.length > 1 ? ` (and ${r.errors.length - 1} more)` : ''}`
+      : `    ${name}: can (engine ${r.resolved?.engine}, ${r.resolved?.mode})`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /** Which declared node pools hold each component that needs GPUs or devices, and why the others do not. */

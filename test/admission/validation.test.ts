@@ -249,7 +249,7 @@ describe('validateModelDeployment', () => {
 
     test('fails when the provider does not support the engine', () => {
       expect(rendered({ model: MODEL, provider: { name: 'dynamo' }, engine: { type: 'llamacpp' } })).toEqual([
-        'spec.engine.type: Invalid value: "llamacpp": provider dynamo does not support engine llamacpp',
+        'spec.engine.type: Invalid value: "llamacpp": provider dynamo does not support engine llamacpp; targets that support it: kaito',
       ]);
     });
 
@@ -262,7 +262,7 @@ describe('validateModelDeployment', () => {
         scaling: { prefill: { gpu: { count: 1 } }, decode: { gpu: { count: 1 } } },
       };
       expect(rendered(spec)).toEqual([
-        'spec.serving.mode: Invalid value: "disaggregated": provider kaito does not support disaggregated mode for engine vllm',
+        'spec.serving.mode: Invalid value: "disaggregated": provider kaito does not support disaggregated mode for engine vllm; targets that support it: dynamo, kuberay, llmd',
       ]);
     });
 
@@ -712,7 +712,7 @@ describe('validateResolvedEngine', () => {
 
   test('fails when the named provider does not support the auto-selected engine', () => {
     expect(validateResolvedEngine(defaulted({ model: MODEL, provider: { name: 'dynamo' } }), 'llamacpp', CONFIGS).map(formatFieldError)).toEqual([
-      'spec.engine.type: Invalid value: "llamacpp": provider dynamo does not support engine llamacpp',
+      'spec.engine.type: Invalid value: "llamacpp": provider dynamo does not support engine llamacpp; targets that support it: kaito',
     ]);
   });
 
@@ -730,7 +730,7 @@ describe('validateResolvedEngine', () => {
       scaling: { prefill: { gpu: { count: 1 } }, decode: { gpu: { count: 1 } } },
     };
     expect(validateResolvedEngine(defaulted(spec), 'vllm', CONFIGS).map(formatFieldError)).toEqual([
-      'spec.serving.mode: Invalid value: "disaggregated": provider vllm does not support disaggregated mode for engine vllm',
+      'spec.serving.mode: Invalid value: "disaggregated": provider vllm does not support disaggregated mode for engine vllm; targets that support it: dynamo, kuberay, llmd',
     ]);
   });
 
