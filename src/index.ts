@@ -21,9 +21,14 @@ export * from './api/warnings';
 
 // The shipped providers: one class each, whose props carry the provider's settings.
 export * from './providers/dynamo';
+export * from './providers/flexinfer';
+export * from './flexinfer';
 export * from './providers/kaito';
+export * from './providers/kthena';
 export * from './providers/kuberay';
 export * from './providers/llmd';
+export * from './providers/modelplane';
+export * from './modelplane';
 export * from './providers/vllm';
 
 // Generated L1 bindings of the upstream CRDs, under namespaces so they are never mistaken for

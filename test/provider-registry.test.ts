@@ -17,7 +17,7 @@ import {
 describe('ProviderRegistry', () => {
   test('starts with the shipped providers, all ready; register replaces by name', () => {
     const registry = new ProviderRegistry(Testing.app(), 'Providers');
-    expect(registry.providerNames).toEqual(['dynamo', 'kaito', 'kuberay', 'llmd', 'vllm']);
+    expect(registry.providerNames).toEqual(['dynamo', 'flexinfer', 'kaito', 'kthena', 'kuberay', 'llmd', 'modelplane', 'vllm']);
     expect(registry.providerNames.every((n) => registry.tryGet(n)!.ready)).toBe(true);
     registry.register(new InferenceProviderConfig({ name: 'vllm', ready: false }));
     expect(registry.tryGet('vllm')!.ready).toBe(false);
@@ -37,7 +37,7 @@ describe('ProviderRegistry', () => {
     expect(registry.tryGet('kaito')!.ready).toBe(false);
     registry.register(new InferenceProviderConfig({ name: 'tgi' }));
     expect(registry.tryGetProvider('tgi')).toBeUndefined();
-    expect(registry.providerNames).toEqual(['dynamo', 'kaito', 'kuberay', 'llmd', 'tgi', 'vllm']);
+    expect(registry.providerNames).toEqual(['dynamo', 'flexinfer', 'kaito', 'kthena', 'kuberay', 'llmd', 'modelplane', 'tgi', 'vllm']);
   });
 
   test('its catalog is built once and rebuilt after a change', () => {
@@ -98,7 +98,7 @@ describe('ProviderRegistry', () => {
 
   test('fails when setReady names an unknown provider', () => {
     const registry = new ProviderRegistry(Testing.app(), 'Providers');
-    expect(() => registry.setReady('tgi', false)).toThrow('ProviderRegistry: no provider named "tgi" (registered: dynamo, kaito, kuberay, llmd, vllm)');
+    expect(() => registry.setReady('tgi', false)).toThrow('ProviderRegistry: no provider named "tgi" (registered: dynamo, flexinfer, kaito, kthena, kuberay, llmd, modelplane, vllm)');
   });
 
   test('fails when it is changed after a deployment selected from it (the change would not apply)', () => {

@@ -86,13 +86,18 @@ export function checkProviderCompatibility(
   }
 
   if (allConfigs && allConfigs.length > 0 && mode === 'aggregated' && gpuCount === 0) {
-    const someCpu = allConfigs.some((config) => engineCapability(config, engine)?.cpuSupport === true);
+    // Only providers auto-selection may pick count: an explicit-selection-only one that runs the
+    // engine on CPU is named in the message instead.
+    const runsOnCpu = (config: ProviderConfigEntry) => engineCapability(config, engine)?.cpuSupport === true;
+    const someCpu = allConfigs.some((config) => !config.explicitSelectionOnly && runsOnCpu(config));
     if (!someCpu) {
+      const byName = allConfigs.filter((c) => c.explicitSelectionOnly && runsOnCpu(c)).map((c) => c.name).sort();
       violations.push({
         kind: CompatibilityViolationKind.GPU_REQUIRED,
         path: 'spec.resources.gpu.count',
         value: gpuCount,
-        message: `${engine} engine requires GPU (set resources.gpu.count > 0)`,
+        message: `${engine} engine requires GPU (set resources.gpu.count > 0)` +
+          (byName.length > 0 ? `, or name a target that runs it on CPU in spec.provider.name: ${byName.join(', ')}` : ''),
       });
     }
   }

@@ -113,6 +113,18 @@ export abstract class InferenceProvider {
   }
 
   /**
+   * Whether the provider's target places the deployment's pods and claims their devices itself,
+   * on nodes this build does not describe (modelplane schedules replicas onto the clusters of its
+   * fleet and composes their ResourceClaims there). The pipeline then writes no
+   * ResourceClaimTemplate for the device requests — the provider passes them to its target — and
+   * does not check the deployment against the node pools declared in the `ProviderRegistry`.
+   * @returns true when the target, not the cluster the objects are applied to, runs the pods
+   */
+  public schedulesDevicesItself(_deployment: ResolvedDeployment): boolean {
+    return false;
+  }
+
+  /**
    * Creates the upstream objects of a validated deployment as children of `scope` and returns
    * them in output order. Use stable construct ids: they are part of the output's identity.
    */

@@ -324,15 +324,19 @@ export class ModelDeployment extends Construct {
       return;
     }
 
-    const capacityErrors = insufficientCapacityErrors(resolved, registry?._nodePools(this.node.path) ?? []);
+    const view = toResolvedDeployment(resolved);
+    // A target that places its pods elsewhere (modelplane's fleet) needs neither our claim
+    // templates nor a check against this cluster's node pools.
+    const targetSchedules = provider.schedulesDevicesItself(view);
+    const pools = targetSchedules ? [] : registry?._nodePools(this.node.path) ?? [];
+    const capacityErrors = insufficientCapacityErrors(resolved, pools);
     if (capacityErrors.length > 0) {
       this.fieldErrors.push(...capacityErrors);
       return;
     }
 
-    const view = toResolvedDeployment(resolved);
     const objects = provider.translate(this, view);
-    objects.push(...addDeviceClaimTemplates(this, resolved));
+    if (!targetSchedules) objects.push(...addDeviceClaimTemplates(this, resolved));
     if (routing.plan) objects.push(...addModelRouting(this, routing.plan));
     const nameErrors = checkDerivedObjectNames(resolved.name, objects.map((o) => ({ kind: o.kind, name: o.name })));
     if (nameErrors.length > 0) {

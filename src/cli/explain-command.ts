@@ -7,6 +7,7 @@ import type { ProviderRegistry } from '../api/provider-registry';
 import { formatFieldError } from '../core/field-error';
 import type { ModelDeploymentObject } from '../core/model-deployment-object';
 import { resolveModelDeployment, Resolution } from '../core/resolve';
+import { toResolvedDeployment } from '../core/resolved-model-deployment';
 import { ComponentFit, describeNeed, fitDeployment } from '../dra/capacity-fit';
 import { planModelRouting } from '../gateway/model-routing';
 
@@ -35,7 +36,11 @@ export function runExplain(files: readonly string[], routing: CliRouting, io: Cl
     const routingLine = resolution?.resolved && resolution.provider && explainRouting(resolution, registry);
     if (routingLine) io.stdout(routingLine);
     const pools = registry._nodePools();
-    if (resolution?.resolved && pools.length > 0) io.stdout(explainCapacity(fitDeployment(resolution.resolved, pools)));
+    if (resolution?.resolved && resolution.provider && pools.length > 0) {
+      io.stdout(resolution.provider.schedulesDevicesItself(toResolvedDeployment(resolution.resolved))
+        ? `  capacity: not checked: ${resolution.provider.name} places the pods on nodes of its own\n`
+        : explainCapacity(fitDeployment(resolution.resolved, pools)));
+    }
     for (const w of resolution?.warnings ?? []) io.stdout(`  warning: ${w}\n`);
     for (const p of built.problems.filter((q) => isAbout(q, doc))) {
       io.stdout(`  error: ${p.message}\n`);

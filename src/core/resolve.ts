@@ -126,10 +126,11 @@ export function resolveModelDeployment(
 function deviceClaimErrors(md: ResolvedModelDeployment, provider: InferenceProvider, catalog: ProviderCatalog): FieldError[] {
   if (!hasDeviceRequests(md.annotations)) return [];
   const view = toResolvedDeployment(md);
-  if (provider.supportsDeviceClaims(view)) return [];
+  const takesDevices = (p: InferenceProvider) => p.supportsDeviceClaims(view) || p.schedulesDevicesItself(view);
+  if (takesDevices(provider)) return [];
   const able = catalog.entries
     .map((e) => catalog.provider(e.name))
-    .filter((p): p is InferenceProvider => p !== undefined && p.name !== provider.name && p.supportsDeviceClaims(view))
+    .filter((p): p is InferenceProvider => p !== undefined && p.name !== provider.name && takesDevices(p))
     .map((p) => p.name);
   return [forbidden(
     DEVICES_ANNOTATION_PATH,

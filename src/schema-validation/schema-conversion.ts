@@ -391,14 +391,24 @@ function kubernetesRef(ref: string): string {
 
 /**
  * Crossplane adds its own machinery fields to a composite resource's spec (v2: `spec.crossplane`;
- * v1: compositionRef, compositionSelector ... directly in spec). Accept them unchecked.
+ * v1: compositionRef, compositionSelector ... directly in spec) and status (`conditions`, v2's
+ * `status.crossplane`, v1's `connectionDetails`). Accept them unchecked.
  */
 function allowCrossplaneFields(root: Json): void {
+  const open = { type: 'object' };
+  const status = root.properties?.status;
+  if (status && typeof status === 'object' && !status.$ref) {
+    status.properties = {
+      conditions: { type: 'array', items: open },
+      crossplane: open,
+      connectionDetails: open,
+      ...status.properties,
+    };
+  }
   const spec = root.properties?.spec;
   if (!spec || typeof spec !== 'object' || spec.$ref) {
     return;
   }
-  const open = { type: 'object' };
   spec.properties = {
     crossplane: open,
     compositionRef: open,

@@ -155,7 +155,7 @@ spec: {model: {id: Qwen/Qwen3-0.6B}, provider: {name: vllm}, resources: {gpu: {c
     expect(r.stderr).toEqual([
       expect.stringMatching(new RegExp(`^error: ${input.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\[doc 0\\]: ModelDeployment broken: metadata\\.annotations\\["inference\\.cdk8s\\.io/devices"\\]: Invalid value: "resources: \\[unclosed": is not YAML or JSON: `)),
       `error: ${input}[doc 1]: ModelDeployment ml/on-kaito: ${DEVICES_PATH}: Forbidden: provider KAITO (explicit provider selection) cannot carry DRA device claims in its pods; ` +
-        'set spec.provider.name to one that can: dynamo, kuberay, llmd, vllm, or request GPUs through spec.resources.gpu instead',
+        'set spec.provider.name to one that can: dynamo, kthena, kuberay, llmd, modelplane, vllm, or request GPUs through spec.resources.gpu instead',
       '2 error(s); nothing was written.',
     ]);
     expect(r.stdout).toBe('');

@@ -26,7 +26,7 @@ function targetLines(stdout: string): string[] {
   return lines.slice(start + 1).filter((l) => l.startsWith('    ')).map((l) => l.trim()).filter((l) => /^[a-z-]+: (can|cannot)/.test(l));
 }
 
-describe('explain: which targets can take the deployment', () => {
+describe('explain: which of the eight targets can take the deployment', () => {
   test('disaggregated vLLM: the targets that serve it, and why the others cannot', async () => {
     const { code, stdout } = await explain(`apiVersion: airunway.ai/v1alpha1
 kind: ModelDeployment
@@ -41,12 +41,16 @@ spec:
 `);
     expect(code).toBe(0);
     expect(stdout).toContain('  targets (if spec.provider.name named each):\n');
+    const others = 'targets that support it: dynamo, kthena, kuberay, llmd, modelplane';
     expect(targetLines(stdout)).toEqual([
       'dynamo: can (engine vllm, disaggregated)',
-      'kaito: cannot: spec.serving.mode: Invalid value: "disaggregated": provider kaito does not support disaggregated mode for engine vllm; targets that support it: dynamo, kuberay, llmd',
+      `flexinfer: cannot: spec.serving.mode: Invalid value: "disaggregated": provider flexinfer does not support disaggregated mode for engine vllm; ${others}`,
+      `kaito: cannot: spec.serving.mode: Invalid value: "disaggregated": provider kaito does not support disaggregated mode for engine vllm; ${others}`,
+      'kthena: can (engine vllm, disaggregated)',
       'kuberay: can (engine vllm, disaggregated)',
       'llmd: can (engine vllm, disaggregated)',
-      'vllm: cannot: spec.serving.mode: Invalid value: "disaggregated": provider vllm does not support disaggregated mode for engine vllm; targets that support it: dynamo, kuberay, llmd',
+      'modelplane: can (engine vllm, disaggregated)',
+      `vllm: cannot: spec.serving.mode: Invalid value: "disaggregated": provider vllm does not support disaggregated mode for engine vllm; ${others}`,
     ]);
   });
 
@@ -61,7 +65,7 @@ spec:
 `);
     const lines = targetLines(stdout);
     expect(lines).toContain('kaito: can (engine llamacpp, aggregated)');
-    expect(lines).toContain('dynamo: cannot: spec.engine.type: Invalid value: "llamacpp": provider dynamo does not support engine llamacpp; targets that support it: kaito');
-    expect(lines).toHaveLength(5);
+    expect(lines).toContain('dynamo: cannot: spec.engine.type: Invalid value: "llamacpp": provider dynamo does not support engine llamacpp; targets that support it: flexinfer, kaito');
+    expect(lines).toHaveLength(8);
   });
 });

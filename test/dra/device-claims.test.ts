@@ -364,7 +364,7 @@ describe('provider specifics', () => {
 
 describe('device claims that cannot be synthesized', () => {
   const KAITO_ERROR = `${DEVICES_PATH}: Forbidden: provider KAITO (explicit provider selection) cannot carry DRA device claims in its pods; ` +
-    'set spec.provider.name to one that can: dynamo, kuberay, llmd, vllm, or request GPUs through spec.resources.gpu instead';
+    'set spec.provider.name to one that can: dynamo, kthena, kuberay, llmd, modelplane, vllm, or request GPUs through spec.resources.gpu instead';
 
   test("Dynamo's mocker backend has no GPUs to claim: Forbidden, and no template is left without pods", () => {
     const { manifests, errors } = fromYaml(

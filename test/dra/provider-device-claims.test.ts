@@ -73,7 +73,7 @@ describe('DRA device claims in providers of your own', () => {
   test('a provider that does not declare support fails the deployment, naming itself and the providers that can', () => {
     const { errors } = synth(new PlainProvider(), EngineType.VLLM);
     expect(errors).toEqual([
-      expect.stringMatching(/^metadata\.annotations\["inference\.cdk8s\.io\/devices"\]: Forbidden: provider plain \(explicit provider selection\) cannot carry DRA device claims in its pods; set spec\.provider\.name to one that can: dynamo, kuberay, llmd, vllm/),
+      expect.stringMatching(/^metadata\.annotations\["inference\.cdk8s\.io\/devices"\]: Forbidden: provider plain \(explicit provider selection\) cannot carry DRA device claims in its pods; set spec\.provider\.name to one that can: dynamo, kthena, kuberay, llmd, modelplane, vllm/),
     ]);
   });
 });

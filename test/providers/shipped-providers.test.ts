@@ -5,9 +5,12 @@
  */
 import { Chart, Testing } from 'cdk8s';
 import { dynamoDeployment, disaggregatedDeployment as dynamoDisaggregated, mockerDeployment } from './dynamo/fixtures';
+import { flexInferDeployment, llamaCppCpuDeployment } from './flexinfer/fixtures';
 import { kaitoLlamaCppDeployment, kaitoVllmDeployment } from './kaito/fixtures';
+import { disaggregatedDeployment as kthenaDisaggregated, kthenaDeployment, sglangDeployment as kthenaSglang } from './kthena/fixtures';
 import { disaggregatedDeployment as kuberayDisaggregated, kuberayDeployment } from './kuberay/fixtures';
 import { disaggregatedLlmdDeployment, llmdDeployment } from './llmd/fixtures';
+import { modelplaneDeployment, prefillDecodeDeployment as modelplanePrefillDecode } from './modelplane/fixtures';
 import { vllmDeployment } from './vllm/fixtures';
 import { ConditionStatus, DeploymentPhase, DynamoApiVersion, DynamoProvider, EngineType, InferenceProvider, ModelDeployment, ProviderRegistry, ServingMode } from '../../src';
 import { ResolvedModelDeployment, toResolvedDeployment } from '../../src/core/resolved-model-deployment';
@@ -20,19 +23,27 @@ const CASES: Array<[string, InferenceProvider, ResolvedModelDeployment]> = [
   ['dynamo aggregated', providers.dynamo, dynamoDeployment()],
   ['dynamo disaggregated', providers.dynamo, dynamoDisaggregated()],
   ['dynamo v1beta1', new DynamoProvider({ apiVersion: DynamoApiVersion.V1BETA1 }), dynamoDeployment()],
+  ['flexinfer vLLM', providers.flexinfer, flexInferDeployment()],
+  ['flexinfer llama.cpp on CPU', providers.flexinfer, llamaCppCpuDeployment()],
   ['kaito vLLM preset', providers.kaito, kaitoVllmDeployment()],
   ['kaito llama.cpp', providers.kaito, kaitoLlamaCppDeployment()],
+  ['kthena aggregated', providers.kthena, kthenaDeployment()],
+  ['kthena SGLang', providers.kthena, kthenaSglang()],
+  ['kthena prefill/decode', providers.kthena, kthenaDisaggregated()],
   ['kuberay aggregated', providers.kuberay, kuberayDeployment()],
   ['kuberay disaggregated', providers.kuberay, kuberayDisaggregated()],
   ['llmd aggregated', providers.llmd, llmdDeployment()],
   ['llmd disaggregated', providers.llmd, disaggregatedLlmdDeployment()],
+  ['modelplane aggregated', providers.modelplane, modelplaneDeployment()],
+  ['modelplane PrefillDecode', providers.modelplane, modelplanePrefillDecode()],
   ['vllm', providers.vllm, vllmDeployment()],
 ];
 
 describe('shipped provider objects', () => {
   test('the registry order and names: one object per shipped provider', () => {
     expect(shippedProviders().map((p) => [p.name, p.displayName])).toEqual([
-      ['dynamo', 'Dynamo'], ['kaito', 'KAITO'], ['kuberay', 'KubeRay'], ['llmd', 'llm-d'], ['vllm', 'vLLM'],
+      ['dynamo', 'Dynamo'], ['flexinfer', 'FlexInfer'], ['kaito', 'KAITO'], ['kthena', 'Kthena'], ['kuberay', 'KubeRay'], ['llmd', 'llm-d'],
+      ['modelplane', 'modelplane'], ['vllm', 'vLLM'],
     ]);
     expect(shippedProviders().every((p) => InferenceProvider.isInferenceProvider(p))).toBe(true);
     expect(InferenceProvider.isInferenceProvider({ name: 'vllm' })).toBe(false);
@@ -51,7 +62,8 @@ describe('shipped provider objects', () => {
     const report = provider.mapStatus(upstream);
     expect(report.phase).toBe(DeploymentPhase.DEPLOYING);
     expect(report.ready).toMatchObject({ type: 'Ready', status: ConditionStatus.FALSE, reason: 'DeploymentInProgress' });
-    expect(report.message).toMatch(/created, waiting for pods to be ready$/);
+    // modelplane waits for ModelReplicas (on other clusters), the others for pods.
+    expect(report.message).toMatch(/created, waiting for (pods|replicas) to be ready$/);
   });
 
   test.each(CASES)('%s: every object the translation emits is of a kind the provider declares', (_name, provider, md) => {
@@ -85,9 +97,13 @@ describe('shipped provider objects', () => {
     const targets = Object.fromEntries(Object.entries(providers).map(([name, p]) => [name, p.inferencePoolTarget(deployment)]));
     expect(targets).toEqual({
       dynamo: undefined,
+      flexinfer: { selector: { 'flexinfer.ai/model': 'qwen' }, targetPort: 8000 },
       kaito: { selector: { 'kaito.sh/workspace': 'qwen' }, targetPort: 5000 },
+      kthena: { selector: { 'airunway.ai/model-deployment': 'qwen' }, targetPort: 8000 },
       kuberay: { selector: { 'airunway.ai/model-deployment': 'qwen' }, targetPort: 8000 },
       llmd: { selector: { 'airunway.ai/model-deployment': 'qwen' }, targetPort: 8000 },
+      // modelplane serves behind its own gateways on the workload clusters.
+      modelplane: undefined,
       vllm: { selector: { 'airunway.ai/model-deployment': 'qwen' }, targetPort: 8000 },
     });
   });

@@ -7,7 +7,7 @@ import { llmdProviderConfig } from '../../src/providers/llmd/config';
 import { vllmProviderConfig } from '../../src/providers/vllm/config';
 import { compareNames, EngineSelection, NO_PROVIDERS_REGISTERED, selectEngine } from '../../src/selection/engine-selection';
 import type { ProviderConfigEntry } from '../../src/selection/provider-config-entry';
-import { SHIPPED_PROVIDER_CONFIGS } from '../support/shipped-configs';
+import { AIRUNWAY_PROVIDER_CONFIGS, SHIPPED_PROVIDER_CONFIGS } from '../support/shipped-configs';
 
 function md(spec: Omit<ModelDeploymentSpec, 'model'>): ModelDeploymentObject {
   return { name: 'qwen', namespace: 'ml', spec: { model: { id: 'Qwen/Qwen3-0.6B', source: 'huggingface' }, ...spec } };
@@ -148,10 +148,11 @@ describe('selectEngine', () => {
     ]);
     expect(selection.trace[4]).toEqual({ provider: 'vllm', excluded: 'not-ready', engines: [] });
 
-    const gpu = selectEngine(md(GPU), SHIPPED_PROVIDER_CONFIGS);
+    // AI Runway's five: the trace positions are theirs.
+    const gpu = selectEngine(md(GPU), AIRUNWAY_PROVIDER_CONFIGS);
     expect(gpu.trace[1].engines[0]).toEqual({ engine: 'vllm', outcome: 'already-available', detail: 'compatible; already offered by dynamo' });
 
-    const disaggregated = selectEngine(md({ serving: { mode: 'disaggregated' } }), SHIPPED_PROVIDER_CONFIGS);
+    const disaggregated = selectEngine(md({ serving: { mode: 'disaggregated' } }), AIRUNWAY_PROVIDER_CONFIGS);
     expect(disaggregated.trace[0].engines[2]).toEqual({
       engine: 'trtllm',
       outcome: 'serving-mode-unsupported',

@@ -10,7 +10,7 @@ import { compileRule } from '../../src/selection/cel-rules';
 import { selectEngine } from '../../src/selection/engine-selection';
 import type { ProviderConfigEntry } from '../../src/selection/provider-config-entry';
 import { ProviderSelection, selectProvider } from '../../src/selection/provider-selection';
-import { SHIPPED_PROVIDER_CONFIGS } from '../support/shipped-configs';
+import { AIRUNWAY_PROVIDER_CONFIGS, SHIPPED_PROVIDER_CONFIGS } from '../support/shipped-configs';
 
 function md(spec: ModelDeploymentSpec): ModelDeploymentObject {
   return { name: 'qwen', namespace: 'ml', spec };
@@ -245,14 +245,17 @@ describe('selectProvider', () => {
     const cpu = selectProvider(md({ model: MODEL, ...AGGREGATED, resources: { cpu: '4' } }), 'llamacpp', SHIPPED_PROVIDER_CONFIGS);
     expect(cpu.trace.map((t) => [t.provider, t.excluded])).toEqual([
       ['dynamo', 'no-engine-capability'],
+      ['flexinfer', 'explicit-selection-only'],
       ['kaito', undefined],
+      ['kthena', 'explicit-selection-only'],
       ['kuberay', 'no-engine-capability'],
       ['llmd', 'no-engine-capability'],
+      ['modelplane', 'explicit-selection-only'],
       ['vllm', 'no-engine-capability'],
     ]);
 
     const cpuVllm = selectProvider(md({ model: MODEL, ...AGGREGATED, resources: { cpu: '4' } }), 'vllm', SHIPPED_PROVIDER_CONFIGS);
-    expect(cpuVllm.trace.every((t) => t.excluded === 'no-cpu-support')).toBe(true);
+    expect(cpuVllm.trace.every((t) => t.excluded === 'no-cpu-support' || t.excluded === 'explicit-selection-only')).toBe(true);
 
     const gpuLlamacpp = selectProvider(md(GPU_VLLM), 'llamacpp', [...SHIPPED_PROVIDER_CONFIGS, { name: 'cpu-only', ready: true, spec: { capabilities: { engines: [{ name: 'llamacpp', servingModes: ['aggregated'], cpuSupport: true }] } } }]);
     expect(gpuLlamacpp.trace.find((t) => t.provider === 'cpu-only')?.excluded).toBe('no-gpu-support');
@@ -298,14 +301,18 @@ describe('selectProvider', () => {
 });
 
 describe('shipped provider configs (§2.6)', () => {
-  test('are the five AI Runway providers, all ready, in name order', () => {
-    expect(SHIPPED_PROVIDER_CONFIGS.map((c) => [c.name, c.ready])).toEqual([
-      ['dynamo', true],
-      ['kaito', true],
-      ['kuberay', true],
-      ['llmd', true],
-      ['vllm', true],
+  test("are AI Runway's five and the other seed systems' targets, all ready, in name order; only the latter are explicit-selection only", () => {
+    expect(SHIPPED_PROVIDER_CONFIGS.map((c) => [c.name, c.ready, c.explicitSelectionOnly ?? false])).toEqual([
+      ['dynamo', true, false],
+      ['flexinfer', true, true],
+      ['kaito', true, false],
+      ['kthena', true, true],
+      ['kuberay', true, false],
+      ['llmd', true, false],
+      ['modelplane', true, true],
+      ['vllm', true, false],
     ]);
+    expect(AIRUNWAY_PROVIDER_CONFIGS.map((c) => c.name)).toEqual(['dynamo', 'kaito', 'kuberay', 'llmd', 'vllm']);
   });
 
   test('the builders return fresh copies, so one provider instance cannot change another', () => {
@@ -316,7 +323,7 @@ describe('shipped provider configs (§2.6)', () => {
   });
 
   test('selection rules', () => {
-    const rules = Object.fromEntries(SHIPPED_PROVIDER_CONFIGS.map((c) => [c.name, c.spec.selectionRules]));
+    const rules = Object.fromEntries(AIRUNWAY_PROVIDER_CONFIGS.map((c) => [c.name, c.spec.selectionRules]));
     expect(rules).toEqual({
       dynamo: [
         { condition: "spec.engine.type == 'trtllm'", priority: 100 },
@@ -335,7 +342,7 @@ describe('shipped provider configs (§2.6)', () => {
   });
 
   test('engine capabilities', () => {
-    const engines = Object.fromEntries(SHIPPED_PROVIDER_CONFIGS.map((c) => [
+    const engines = Object.fromEntries(AIRUNWAY_PROVIDER_CONFIGS.map((c) => [
       c.name,
       c.spec.capabilities!.engines!.map((e) => [e.name, e.servingModes, e.apiFormats, e.gpuSupport ?? false, e.cpuSupport ?? false, e.requiresCRD]),
     ]));
@@ -357,7 +364,7 @@ describe('shipped provider configs (§2.6)', () => {
   });
 
   test('gateway capabilities', () => {
-    const gateways = Object.fromEntries(SHIPPED_PROVIDER_CONFIGS.map((c) => [c.name, c.spec.capabilities!.engines!.map((e) => e.gateway)]));
+    const gateways = Object.fromEntries(AIRUNWAY_PROVIDER_CONFIGS.map((c) => [c.name, c.spec.capabilities!.engines!.map((e) => e.gateway)]));
     const dynamoPool = { managesInferencePool: true, inferencePoolNamePattern: '{name}-pool', inferencePoolNamespace: '{namespace}' };
     expect(gateways).toEqual({
       dynamo: [dynamoPool, dynamoPool, dynamoPool],

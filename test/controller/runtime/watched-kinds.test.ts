@@ -5,22 +5,28 @@ import { defaultProviderCatalog } from '../../../src/providers/shipped-providers
 describe('watched kinds', () => {
   test('status sources: every emitted kind some provider reads status from, in every version it emits', () => {
     expect(statusSourceKinds(defaultProviderCatalog()).map(kindKey)).toEqual([
+      'ai.flexinfer/v1alpha2 Model',
       'apps/v1 Deployment',
       'kaito.sh/v1beta1 Workspace',
+      'modelplane.ai/v1alpha1 ModelDeployment',
       'nvidia.com/v1alpha1 DynamoGraphDeployment',
       'nvidia.com/v1beta1 DynamoGraphDeployment',
       'ray.io/v1 RayService',
+      'workload.serving.volcano.sh/v1alpha1 ModelServing',
     ]);
   });
 
   test('our workload objects are selected by airunway.ai/managed-by; routing objects (a user route, a provider pool, Gateways) are all read', () => {
     const kinds = dependencyKinds(defaultProviderCatalog());
     expect(kinds.map((k) => `${kindKey(k)} ${k.resource} ${k.labelSelector ?? '-'}`)).toEqual([
+      'ai.flexinfer/v1alpha2 Model models airunway.ai/managed-by=airunway',
       'apps/v1 Deployment deployments airunway.ai/managed-by=airunway',
       'kaito.sh/v1beta1 Workspace workspaces airunway.ai/managed-by=airunway',
+      'modelplane.ai/v1alpha1 ModelDeployment modeldeployments airunway.ai/managed-by=airunway',
       'nvidia.com/v1alpha1 DynamoGraphDeployment dynamographdeployments airunway.ai/managed-by=airunway',
       'nvidia.com/v1beta1 DynamoGraphDeployment dynamographdeployments airunway.ai/managed-by=airunway',
       'ray.io/v1 RayService rayservices airunway.ai/managed-by=airunway',
+      'workload.serving.volcano.sh/v1alpha1 ModelServing modelservings airunway.ai/managed-by=airunway',
       'gateway.networking.k8s.io/v1 HTTPRoute httproutes -',
       'gateway.networking.k8s.io/v1 Gateway gateways -',
       'inference.networking.k8s.io/v1 InferencePool inferencepools -',

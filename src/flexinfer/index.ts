@@ -1,0 +1,3 @@
+export { FlexInferBackend } from './backend';
+export { FlexInferModelSource } from './model-source';
+export * from './model';

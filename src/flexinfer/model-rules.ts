@@ -1,0 +1,272 @@
+import { canonicalBackendName, FlexInferBackend } from './backend';
+import { parseGoDuration } from './go-duration';
+import { sourceScheme } from './model-source';
+import {
+  CACHE_STRATEGIES,
+  FORBIDDEN_RESOURCE_KEYS,
+  GPU_VENDOR_NODE_LABEL,
+  GPU_VENDORS,
+  KV_PRESSURE_POLICIES,
+  KV_RECONFIGURE_STRATEGIES,
+  MAX_GPU_COUNT,
+  MAX_GPU_PRIORITY,
+  MAX_MIN_REPLICAS,
+  MAX_SERVICE_LABELS,
+  ModelSpecJson,
+} from './model-spec-json';
+import { FieldError, forbidden, invalid, notSupported, required } from '../core/field-error';
+import { matchesQuantityPattern, parseQuantity } from '../core/quantity';
+import { dnsSubdomainErrors } from '../schema-validation/kubernetes-names';
+
+/*
+ * The rules a FlexInfer Model must satisfy, checked at synth so a bad Model fails with a field
+ * path instead of being refused by the API server (the CRD's enums, bounds and CEL rules) or
+ * failing later in the controller (the seed's rules the CRD does not encode: source URIs,
+ * durations, backend/vendor fit). One implementation, used by the `FlexInferModel` construct.
+ */
+
+function isInt(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value);
+}
+
+function intInRange(errors: FieldError[], path: string, value: number | undefined, min: number, max: number): void {
+  if (value === undefined) return;
+  if (!isInt(value) || value < min || value > max) {
+    errors.push(invalid(path, value, `must be a whole number from ${min} to ${max}`));
+  }
+}
+
+function positiveDuration(errors: FieldError[], path: string, value: string | undefined): void {
+  if (value === undefined) return;
+  const ms = parseGoDuration(value);
+  if (ms === undefined) errors.push(invalid(path, value, 'must be a Go duration such as "90s", "5m" or "1h30m"'));
+  else if (ms <= 0) errors.push(invalid(path, value, 'must be longer than zero'));
+}
+
+function sourceErrors(spec: ModelSpecJson): FieldError[] {
+  const path = 'spec.source';
+  const source = spec.source;
+  if (!source) return [required(path, 'a Model needs a source: HF://org/model, ollama://model:tag, file:///path or pvc://claim/path')];
+  const scheme = sourceScheme(source);
+  if (scheme === undefined) {
+    return [invalid(path, source, 'must start with HF:// (in capitals), ollama://, file:// or pvc://; FlexInfer matches the scheme exactly')];
+  }
+  const rest = source.slice(scheme.length);
+  const backend = canonicalBackendName(spec.backend ?? '');
+  switch (scheme) {
+    case 'HF://':
+      if (!/^[^/\s]+(\/[^/\s]+)?$/.test(rest)) return [invalid(path, source, 'a Hugging Face source names a repository: HF://<org>/<model>')];
+      return [];
+    case 'ollama://':
+      if (rest === '') return [invalid(path, source, 'an Ollama source names a model: ollama://<model>:<tag>')];
+      if (backend !== 'ollama') return [invalid(path, source, `only the ollama backend pulls ollama:// models; backend ${JSON.stringify(spec.backend)} cannot`)];
+      return [];
+    case 'file://':
+      if (!rest.startsWith('/')) return [invalid(path, source, 'a file source is an absolute path inside the container: file:///<path>')];
+      return [];
+    case 'pvc://': {
+      const claim = rest.split('/')[0];
+      const problems = dnsSubdomainErrors(claim);
+      if (claim === '' || problems.length > 0) {
+        return [invalid(path, source, `a PVC source is pvc://<claim>[/<path>] with a valid claim name${problems.length > 0 ? `: ${problems.join('; ')}` : ''}`)];
+      }
+      if (rest.split('/').includes('..')) return [invalid(path, source, 'the path inside the claim may not contain ".."')];
+      return [];
+    }
+  }
+}
+
+function gpuErrors(spec: ModelSpecJson): FieldError[] {
+  const errors: FieldError[] = [];
+  const gpu = spec.gpu;
+  const backend = FlexInferBackend.of(spec.backend ?? '');
+  if (gpu === undefined) {
+    // The seed: without spec.gpu the model runs CPU-only.
+    if (backend.supportsCpu === false) {
+      errors.push(required('spec.gpu', `backend ${JSON.stringify(spec.backend)} needs a GPU, and a Model without spec.gpu runs CPU-only; set gpu.vendor (auto, nvidia or amd)`));
+    }
+    return errors;
+  }
+  const vendor = gpu.vendor ?? 'auto';
+  if (!GPU_VENDORS.includes(vendor)) errors.push(notSupported('spec.gpu.vendor', vendor, GPU_VENDORS));
+  intInRange(errors, 'spec.gpu.count', gpu.count, 1, MAX_GPU_COUNT);
+  intInRange(errors, 'spec.gpu.priority', gpu.priority, 0, MAX_GPU_PRIORITY);
+  if (gpu.vramEstimateMB !== undefined && (!isInt(gpu.vramEstimateMB) || gpu.vramEstimateMB < 1)) {
+    errors.push(invalid('spec.gpu.vramEstimateMB', gpu.vramEstimateMB, 'must be a whole number of megabytes, at least 1'));
+  }
+  positiveDuration(errors, 'spec.gpu.swapCooldown', gpu.swapCooldown);
+  if (vendor === 'cpu') {
+    // The CRD's CEL rules on spec.gpu.
+    if (gpu.count !== undefined) errors.push(forbidden('spec.gpu.count', 'gpu.count must be omitted when gpu.vendor is cpu'));
+    if (gpu.vramEstimateMB !== undefined) errors.push(forbidden('spec.gpu.vramEstimateMB', 'gpu.vramEstimateMB must be omitted when gpu.vendor is cpu'));
+    if (gpu.shared) errors.push(forbidden('spec.gpu.shared', 'gpu.shared must be empty when gpu.vendor is cpu'));
+    if (backend.supportsCpu === false) {
+      errors.push(invalid('spec.gpu.vendor', vendor, `backend ${JSON.stringify(spec.backend)} does not run on CPU; of the known backends only llamacpp does`));
+    }
+  }
+  if (gpu.priority !== undefined && !gpu.shared) {
+    errors.push(invalid('spec.gpu.priority', gpu.priority, 'priority only orders the models of a shared GPU group; set gpu.shared too'));
+  }
+  if (gpu.swapCooldown !== undefined && !gpu.shared) {
+    errors.push(invalid('spec.gpu.swapCooldown', gpu.swapCooldown, 'swapCooldown only applies to a shared GPU group; set gpu.shared too'));
+  }
+  const selected = spec.nodeSelector?.[GPU_VENDOR_NODE_LABEL];
+  if (vendor !== 'auto' && selected !== undefined && selected !== vendor) {
+    errors.push(invalid(`spec.nodeSelector[${JSON.stringify(GPU_VENDOR_NODE_LABEL)}]`, selected, `spec.nodeSelector['${GPU_VENDOR_NODE_LABEL}'] must match spec.gpu.vendor (${vendor})`));
+  }
+  return errors;
+}
+
+function serverlessErrors(spec: ModelSpecJson): FieldError[] {
+  const errors: FieldError[] = [];
+  const s = spec.serverless;
+  if (!s) return errors;
+  intInRange(errors, 'spec.serverless.minReplicas', s.minReplicas, 0, MAX_MIN_REPLICAS);
+  positiveDuration(errors, 'spec.serverless.idleTimeout', s.idleTimeout);
+  positiveDuration(errors, 'spec.serverless.coldStartTimeout', s.coldStartTimeout);
+  if (s.enabled === false) {
+    // Without serverless the controller runs exactly one replica and never idles it.
+    for (const key of ['minReplicas', 'idleTimeout', 'coldStartTimeout'] as const) {
+      if (s[key] !== undefined) errors.push(invalid(`spec.serverless.${key}`, s[key], 'has no effect when serverless.enabled is false (the model then runs exactly one replica)'));
+    }
+  }
+  return errors;
+}
+
+function cacheErrors(spec: ModelSpecJson): FieldError[] {
+  const errors: FieldError[] = [];
+  const cache = spec.cache;
+  if (!cache) return errors;
+  const strategy = cache.strategy;
+  if (strategy !== undefined && !CACHE_STRATEGIES.includes(strategy)) errors.push(notSupported('spec.cache.strategy', strategy, CACHE_STRATEGIES));
+  if (spec.source?.startsWith('pvc://') && strategy === 'Memory') {
+    errors.push(invalid('spec.cache.strategy', strategy,
+      'spec.cache.strategy must be SharedPVC, Local, or None when spec.source is pvc://... (SharedPVC copies to a cache PVC; Local stages onto node-local storage; None mounts the source directly)'));
+  }
+  // What the other fields configure: the seed calls pvcName/storageClass/size SharedPVC-only, hostPath is Local's.
+  const effective = strategy ?? (spec.gpu?.shared ? 'Memory' : 'SharedPVC');
+  for (const key of ['pvcName', 'storageClass', 'size'] as const) {
+    if (cache[key] !== undefined && effective !== 'SharedPVC') {
+      errors.push(invalid(`spec.cache.${key}`, cache[key], `only applies to the SharedPVC cache strategy (the strategy here is ${effective})`));
+    }
+  }
+  if (cache.hostPath !== undefined) {
+    if (effective !== 'Local') errors.push(invalid('spec.cache.hostPath', cache.hostPath, `only applies to the Local cache strategy (the strategy here is ${effective})`));
+    else if (!cache.hostPath.startsWith('/')) errors.push(invalid('spec.cache.hostPath', cache.hostPath, 'must be an absolute path on the node'));
+  }
+  if (cache.pvcName !== undefined && dnsSubdomainErrors(cache.pvcName).length > 0) {
+    errors.push(invalid('spec.cache.pvcName', cache.pvcName, `must be a claim name: ${dnsSubdomainErrors(cache.pvcName).join('; ')}`));
+  }
+  if (cache.size !== undefined && !matchesQuantityPattern(cache.size)) {
+    errors.push(invalid('spec.cache.size', cache.size, 'must be a quantity such as 50Gi'));
+  }
+  return errors;
+}
+
+function resourceErrors(spec: ModelSpecJson): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const side of ['limits', 'requests'] as const) {
+    const list = spec.resources?.[side] ?? {};
+    for (const [key, value] of Object.entries(list)) {
+      const path = `spec.resources.${side}[${JSON.stringify(key)}]`;
+      if (FORBIDDEN_RESOURCE_KEYS.includes(key)) {
+        errors.push(forbidden(path, `Do not set GPU ${side} in spec.resources.${side}; use spec.gpu.vendor/spec.gpu.count instead`));
+      } else if (!matchesQuantityPattern(value)) {
+        errors.push(invalid(path, value, 'must be a quantity'));
+      }
+    }
+  }
+  return errors;
+}
+
+function ratio(errors: FieldError[], path: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 1) {
+    errors.push(invalid(path, value, 'must be a utilization ratio above 0 and at most 1, such as "0.85"'));
+    return undefined;
+  }
+  return n;
+}
+
+function kvCacheErrors(spec: ModelSpecJson): FieldError[] {
+  const errors: FieldError[] = [];
+  const kv = spec.kvCache;
+  if (!kv) return errors;
+  if (kv.pressurePolicy !== undefined && !KV_PRESSURE_POLICIES.includes(kv.pressurePolicy)) {
+    errors.push(notSupported('spec.kvCache.pressurePolicy', kv.pressurePolicy, KV_PRESSURE_POLICIES));
+  }
+  if (kv.reconfigureStrategy !== undefined && !KV_RECONFIGURE_STRATEGIES.includes(kv.reconfigureStrategy)) {
+    errors.push(notSupported('spec.kvCache.reconfigureStrategy', kv.reconfigureStrategy, KV_RECONFIGURE_STRATEGIES));
+  }
+  const high = ratio(errors, 'spec.kvCache.highWatermark', kv.highWatermark);
+  const low = ratio(errors, 'spec.kvCache.lowWatermark', kv.lowWatermark);
+  if (high !== undefined && low !== undefined && low >= high) {
+    errors.push(invalid('spec.kvCache.lowWatermark', kv.lowWatermark, `must be below highWatermark (${kv.highWatermark})`));
+  }
+  if (kv.maxBlockSize !== undefined && (!isInt(kv.maxBlockSize) || kv.maxBlockSize < 1)) {
+    errors.push(invalid('spec.kvCache.maxBlockSize', kv.maxBlockSize, 'must be a whole number of tokens, at least 1'));
+  }
+  if (kv.swapSpace !== undefined && (parseQuantity(kv.swapSpace)?.sign ?? -1) < 0) {
+    errors.push(invalid('spec.kvCache.swapSpace', kv.swapSpace, 'must be a non-negative number of GiB'));
+  }
+  positiveDuration(errors, 'spec.kvCache.reconfigureCooldown', kv.reconfigureCooldown);
+  return errors;
+}
+
+function listErrors(spec: ModelSpecJson): FieldError[] {
+  const errors: FieldError[] = [];
+  const labels = spec.serviceLabels ?? [];
+  if (labels.length > MAX_SERVICE_LABELS) {
+    errors.push(invalid('spec.serviceLabels', `${labels.length} labels`, `a Model has at most ${MAX_SERVICE_LABELS} service labels`));
+  }
+  labels.forEach((l, i) => {
+    if (!l || l.includes(',')) errors.push(invalid(`spec.serviceLabels[${i}]`, l, 'must be a non-empty label without commas (FlexInfer joins them with commas)'));
+  });
+  (spec.litellm?.aliases ?? []).forEach((a, i) => {
+    if (!a || a.includes(',')) errors.push(invalid(`spec.litellm.aliases[${i}]`, a, 'must be a non-empty model name without commas (FlexInfer joins them with commas)'));
+  });
+  (spec.tolerations ?? []).forEach((t, i) => {
+    const path = `spec.tolerations[${i}]`;
+    if (t.operator !== undefined && t.operator !== 'Equal' && t.operator !== 'Exists') errors.push(notSupported(`${path}.operator`, t.operator, ['Equal', 'Exists']));
+    if (t.operator === 'Exists' && t.value) errors.push(invalid(`${path}.value`, t.value, 'must be empty when operator is Exists'));
+    if (!t.key && t.operator !== 'Exists') errors.push(required(`${path}.key`, 'a toleration without a key must use operator Exists'));
+    if (t.effect !== undefined && t.effect !== '' && !['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(t.effect)) {
+      errors.push(notSupported(`${path}.effect`, t.effect, ['NoSchedule', 'PreferNoSchedule', 'NoExecute']));
+    }
+  });
+  return errors;
+}
+
+/**
+ * Every rule the pinned Model CRD, its CEL validations and the seed impose on `spec`, as field
+ * errors under `spec.`:
+ *
+ * - `backend` set; `source` an `HF://org/model`, `ollama://model:tag` (ollama backend only),
+ *   `file:///abs/path` or `pvc://claim[/path]` URI (FlexInfer matches the scheme exactly);
+ * - `gpu`: vendor auto|nvidia|amd|cpu, count 1–8, priority 0–1000, `vramEstimateMB` ≥ 1,
+ *   `swapCooldown` a Go duration; with vendor cpu no count, no `vramEstimateMB`, no `shared`
+ *   (CEL); a GPU-only backend neither on vendor cpu nor without `gpu` (the seed: a Model without
+ *   `gpu` runs CPU-only); `priority` and `swapCooldown` only in a shared group; the
+ *   `node.flexstack.io/gpu-vendor` node selector agreeing with a non-auto vendor (CEL);
+ * - `serverless`: `minReplicas` 0–10, timeouts positive Go durations, none of them when
+ *   serverless is disabled;
+ * - `cache`: strategy Memory|SharedPVC|Local|None, not Memory with a `pvc://` source (CEL);
+ *   `pvcName`/`storageClass`/`size` only for SharedPVC and `hostPath` only for Local;
+ * - `resources`: no `nvidia.com/gpu`, `amd.com/gpu` or `gpu.intel.com/i915` (CEL);
+ * - `kvCache`: its enums, watermarks ratios with low below high;
+ * - `serviceLabels` at most 10; labels and LiteLLM aliases non-empty and comma-free;
+ * - tolerations well-formed.
+ */
+export function modelSpecErrors(spec: ModelSpecJson): FieldError[] {
+  const errors: FieldError[] = [];
+  if (!spec.backend) errors.push(required('spec.backend', 'a Model needs a backend, e.g. vllm or llamacpp'));
+  errors.push(...sourceErrors(spec));
+  errors.push(...gpuErrors(spec));
+  errors.push(...serverlessErrors(spec));
+  errors.push(...cacheErrors(spec));
+  errors.push(...resourceErrors(spec));
+  errors.push(...kvCacheErrors(spec));
+  errors.push(...listErrors(spec));
+  return errors;
+}

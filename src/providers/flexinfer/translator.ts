@@ -1,0 +1,44 @@
+import type { ApiObject } from 'cdk8s';
+import type { Construct } from 'constructs';
+import { FlexInferTargetOptions, planFlexInferModel } from './model-plan';
+import { formatFieldError } from '../../core/field-error';
+import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
+import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { toModelSpecProps } from '../../flexinfer/model-binding';
+import { Model } from '../../imports/ai.flexinfer';
+import { addManagedClaims } from '../../storage/managed-claim';
+import { commonLabels, objectMeta } from '../common/metadata';
+import { mergeIntoFinalJson, OverrideNullHandling } from '../common/overrides';
+import { isJsonObject } from '../common/unstructured';
+
+/**
+ * Creates the FlexInfer objects of `md` under `scope` and returns them: the `Model` named like
+ * the deployment (id `Model`), then the PVC of a managed modelCache volume (FlexInfer uses a
+ * cache claim it is given but does not create one by that name).
+ *
+ * The Model is built straight from the plan with the generated L1 rather than through the
+ * `FlexInferModel` construct: the plan already is the Model spec in the CRD's shape, checked
+ * against the deployment's own fields, so the construct would only convert it back and forth.
+ *
+ * What FlexInfer's controller then creates from the Model (Deployment and Service `<md>`, the
+ * cache prefetch Job, the pods' probes and image) is not synthesized: it is FlexInfer's to decide
+ * at run time from the GPUs it finds. No ownerReferences (the ModelDeployment's uid is unknown at
+ * build time); the common labels tie the objects to it.
+ *
+ * `spec.provider.overrides` are deep-merged into the final Model JSON; a `null` removes a key
+ * (e.g. `{"spec": {"serverless": null}}` to take FlexInfer's defaults).
+ */
+export function translateFlexInfer(scope: Construct, md: ResolvedModelDeployment, options: FlexInferTargetOptions = {}): ApiObject[] {
+  const { plan, errors } = planFlexInferModel(md, options);
+  if (!plan) {
+    throw new Error(`FlexInfer cannot translate ${md.name}, which it refuses: ${errors.map(formatFieldError).join('; ')}`);
+  }
+  const labels = { ...commonLabels(md), [LABEL_MODEL_DEPLOYMENT]: md.name };
+  const model = new Model(scope, 'Model', {
+    metadata: objectMeta(md, md.name, labels),
+    spec: toModelSpecProps(plan.spec),
+  });
+  const overrides = md.spec.provider?.overrides;
+  if (isJsonObject(overrides)) mergeIntoFinalJson(model, overrides, OverrideNullHandling.DELETE);
+  return [model, ...addManagedClaims(scope, md, commonLabels(md))];
+}

@@ -1,0 +1,163 @@
+import type { KthenaRolePlan } from './roles';
+import { extraArgFlagKey } from '../../admission/engine-args';
+import { FieldError, invalid } from '../../core/field-error';
+import type { EngineName } from '../../core/model-deployment-object';
+import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { SpecEngineSetting, specEngineFlags, specEngineSetting, tensorParallelFlag } from '../common/engine-flag-table';
+import {
+  explicitEngineFlagKeys,
+  invalidEngineArgKeyError,
+  isValidEngineArgKey,
+  namedEngineFlags,
+  sortedEngineArgKeys,
+} from '../common/engine-flags';
+
+/** Address the engine binds: SGLang's own default is loopback, which no other pod reaches. */
+export const KTHENA_ENGINE_HOST = '0.0.0.0';
+/** Port of the engine in every role: the container port, probes, Service and ModelServer `workloadPort`. */
+export const KTHENA_ENGINE_PORT = 8000;
+
+/**
+ * `--kv-transfer-config` of both vLLM roles: NIXL, with each side able to send and receive.
+ * kthena-router's `nixl` connector is the one that drives vLLM's NixlConnector (it asks the
+ * prefill pod for `kv_transfer_params` and hands them to the decode pod), so the ModelServer
+ * declares `kvConnector.type: nixl` with it.
+ */
+export const KTHENA_VLLM_KV_TRANSFER_CONFIG = '{"kv_connector":"NixlConnector","kv_role":"kv_both"}';
+
+/** The engine command of each engine: module entry points, so any image with the engine works. */
+export const KTHENA_ENGINE_COMMANDS: Readonly<Record<'vllm' | 'sglang', readonly string[]>> = {
+  vllm: ['python3', '-m', 'vllm.entrypoints.openai.api_server'],
+  sglang: ['python3', '-m', 'sglang.launch_server'],
+};
+
+/** A flag the provider sets itself, which the user may not set too. */
+interface OwnedFlag {
+  /** `engine.args` keys naming it, in their canonical (dashed) spelling. */
+  readonly keys: readonly string[];
+  readonly reason: string;
+}
+
+const NETWORKING: OwnedFlag = {
+  keys: ['host', 'port'],
+  reason: `the container port, the probes, the Service and the ModelServer's workloadPort expect the engine on ${KTHENA_ENGINE_HOST}:${KTHENA_ENGINE_PORT}`,
+};
+
+const MODEL_NAME_REASON =
+  'the ModelServer and the ModelRoute route by the model the engine serves, which comes from spec.model.id and spec.model.servedName; set those instead';
+
+function ownedFlags(engine: EngineName, disaggregated: boolean): OwnedFlag[] {
+  if (engine === 'sglang') {
+    return [
+      NETWORKING,
+      { keys: ['model-path', 'model', 'served-model-name'], reason: MODEL_NAME_REASON },
+      ...(disaggregated
+        ? [{ keys: ['disaggregation-mode'], reason: 'each role gets --disaggregation-mode prefill or decode from its role' }]
+        : []),
+    ];
+  }
+  return [
+    NETWORKING,
+    { keys: ['model', 'served-model-name'], reason: MODEL_NAME_REASON },
+    ...(disaggregated
+      ? [{
+        keys: ['kv-transfer-config'],
+        reason: `both roles run ${KTHENA_VLLM_KV_TRANSFER_CONFIG}, which the ModelServer's kvConnector (nixl) must match`,
+      }]
+      : []),
+  ];
+}
+
+/**
+ * How the engines read a flag name: without leading dashes or a `=value`, and with `_` as `-`
+ * (vLLM's parser reads `--served_model_name` as `--served-model-name`; for SGLang the check is
+ * merely stricter than it needs to be).
+ */
+function canonicalFlagKey(key: string): string {
+  let out = key.trim().replace(/^-+/, '');
+  const eq = out.indexOf('=');
+  if (eq >= 0) out = out.slice(0, eq);
+  return out.trim().replace(/_/g, '-');
+}
+
+/**
+ * Kthena's checks of the launch flags, as field errors: every `engine.args` key valid (AI
+ * Runway's rule), and none of the flags the provider sets itself — networking, the model and its
+ * served name, and in disaggregated mode the KV transfer setup — in `engine.args` or as an
+ * `engine.extraArgs` `--key`/`--key=value` token, each with the reason.
+ *
+ * The admission-time args/extraArgs conflict check runs in core validation for every provider
+ * and is not repeated here.
+ */
+export function kthenaArgErrors(md: ResolvedModelDeployment): FieldError[] {
+  const errors: FieldError[] = [];
+  const owned = ownedFlags(md.engine, md.mode === 'disaggregated');
+  const ownerOf = (key: string) => owned.find((o) => o.keys.includes(canonicalFlagKey(key)));
+  const args = md.spec.engine?.args ?? {};
+  for (const key of sortedEngineArgKeys(md.spec)) {
+    const flag = ownerOf(key);
+    if (flag) {
+      errors.push(invalid(`spec.engine.args.${key}`, args[key], `engine arg ${JSON.stringify(key)} cannot be set for Kthena: ${flag.reason}`));
+    } else if (!isValidEngineArgKey(key)) {
+      errors.push(invalidEngineArgKeyError(key));
+    }
+  }
+  (md.spec.engine?.extraArgs ?? []).forEach((token, i) => {
+    const key = extraArgFlagKey(token);
+    const flag = key === undefined ? undefined : ownerOf(key);
+    if (flag) {
+      errors.push(invalid(`spec.engine.extraArgs[${i}]`, token, `engine extraArg ${JSON.stringify(token)} cannot be set for Kthena: ${flag.reason}`));
+    }
+  });
+  return errors;
+}
+
+/**
+ * The structured settings each engine takes on its command line, in order. SGLang leaves out two
+ * cells of the shared flag table that are AI Runway's spellings rather than SGLang's own flags
+ * (`--enable-prefix-caching`, `--enforce-eager`): SGLang's server would refuse them. Its radix
+ * (prefix) cache is on by default, so "on" needs no flag; eager mode is rendered as SGLang's
+ * `--disable-cuda-graph` (see `sglangEagerFlag`).
+ */
+const SETTINGS: Readonly<Record<'vllm' | 'sglang', readonly SpecEngineSetting[]>> = {
+  vllm: ['model', 'servedModelName', 'contextLength', 'trustRemoteCode', 'prefixCachingOn', 'prefixCachingOff', 'enforceEager'],
+  sglang: ['model', 'servedModelName', 'contextLength', 'trustRemoteCode', 'prefixCachingOff'],
+};
+
+/** SGLang's flag for eager execution: CUDA graphs off. */
+export const SGLANG_EAGER_FLAG = '--disable-cuda-graph';
+
+function sglangEagerFlag(md: ResolvedModelDeployment, explicit: ReadonlySet<string>): string[] {
+  if (specEngineSetting(md.spec, 'enforceEager') === undefined) return [];
+  return explicit.has(SGLANG_EAGER_FLAG.slice(2)) ? [] : [SGLANG_EAGER_FLAG];
+}
+
+/**
+ * The engine arguments of one role's entry container:
+ *
+ * 1. `--host 0.0.0.0 --port 8000`;
+ * 2. the structured settings through the shared flag table (`SETTINGS`), vLLM rendering both
+ *    prefix-caching states and SGLang only "off"; then SGLang's `--disable-cuda-graph` for eager
+ *    mode;
+ * 3. `--tensor-parallel-size <gpus>` when the role's pod has more than one GPU;
+ * 4. disaggregated: vLLM `--kv-transfer-config` (NIXL), SGLang `--disaggregation-mode <role>`
+ *    (its transfer backend is SGLang's default unless `engine.args` names one);
+ * 5. `engine.args` sorted by key, then `engine.extraArgs` verbatim.
+ *
+ * A derived setting whose flag the user also sets in `engine.args`/`extraArgs` is skipped, so the
+ * engine never receives two values (the flags the provider owns are refused by `kthenaArgErrors`).
+ */
+export function renderKthenaArgs(md: ResolvedModelDeployment, role: KthenaRolePlan): string[] {
+  const engine = md.engine === 'sglang' ? 'sglang' : 'vllm';
+  const explicit = explicitEngineFlagKeys(md.spec);
+  const out = ['--host', KTHENA_ENGINE_HOST, '--port', String(KTHENA_ENGINE_PORT)];
+  out.push(...specEngineFlags(md.spec, engine, SETTINGS[engine], explicit));
+  if (engine === 'sglang') out.push(...sglangEagerFlag(md, explicit));
+  out.push(...tensorParallelFlag(engine, role.gpuCount, explicit));
+  if (md.mode === 'disaggregated') {
+    out.push(...(engine === 'sglang' ? ['--disaggregation-mode', role.name] : ['--kv-transfer-config', KTHENA_VLLM_KV_TRANSFER_CONFIG]));
+  }
+  out.push(...namedEngineFlags(md.spec));
+  out.push(...(md.spec.engine?.extraArgs ?? []));
+  return out;
+}

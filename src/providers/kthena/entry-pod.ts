@@ -1,0 +1,125 @@
+import { k8s } from 'cdk8s-plus-34';
+import { KTHENA_ENGINE_COMMANDS, KTHENA_ENGINE_PORT, renderKthenaArgs } from './args';
+import { engineImage, KthenaEngineImages } from './images';
+import { KTHENA_ROLE_LABEL, KthenaRolePlan } from './roles';
+import { LABEL_DEPLOYMENT, LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
+import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { podDeviceClaims } from '../../dra/pod-claims';
+import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
+import { HF_HOME_ENV, modelServerEnv } from '../common/env';
+import { podTolerations } from '../common/gpu-tolerations';
+import { nodeSelectorOf, userPodAnnotations } from '../common/pod-template';
+import { aggregatedSizing, componentSizing, containerResources } from '../common/resources';
+
+/*
+ * The entry pod of one role: the only pod of a role instance (the roles have no worker pods),
+ * running the engine's OpenAI-compatible server.
+ */
+
+/** Name of the memory-backed `/dev/shm` volume of pods with several GPUs (NCCL needs more than the runtime's 64Mi). */
+export const KTHENA_SHM_VOLUME_NAME = 'shm';
+/** Size limit of the `/dev/shm` volume. */
+export const KTHENA_SHM_SIZE_LIMIT = '20Gi';
+/** Path the engines answer health checks on (vLLM and SGLang alike). */
+export const KTHENA_HEALTH_PATH = '/health';
+/**
+ * vLLM's NIXL connector tells the decode pod where to fetch the KV cache by this host, which is
+ * `localhost` unless set: each prefill/decode pod advertises its own pod IP instead.
+ */
+export const NIXL_SIDE_CHANNEL_HOST_ENV = 'VLLM_NIXL_SIDE_CHANNEL_HOST';
+
+function httpProbe(initialDelaySeconds: number, periodSeconds: number, failureThreshold: number): k8s.Probe {
+  return {
+    httpGet: { path: KTHENA_HEALTH_PATH, port: k8s.IntOrString.fromNumber(KTHENA_ENGINE_PORT) },
+    initialDelaySeconds,
+    periodSeconds,
+    failureThreshold,
+  };
+}
+
+/**
+ * Entry pod labels: the user's pod-template labels, then ours, which select the pods and cannot
+ * be replaced: `airunway.ai/deployment` and `airunway.ai/model-deployment` (the ModelServer's and
+ * an InferencePool's selector) and the role label (our Service's selector). Kthena's controller
+ * adds its own (`modelserving.volcano.sh/*`) when it creates the pods.
+ */
+export function entryPodLabels(md: ResolvedModelDeployment, role: KthenaRolePlan): Record<string, string> {
+  return {
+    ...(md.spec.podTemplate?.metadata?.labels ?? {}),
+    [LABEL_DEPLOYMENT]: md.name,
+    [LABEL_MODEL_DEPLOYMENT]: md.name,
+    [KTHENA_ROLE_LABEL]: role.name,
+  };
+}
+
+/**
+ * Engine env: `spec.env` and the Hugging Face token (`modelServerEnv`); `HF_HOME` on the first
+ * modelCache volume's mount, so downloaded weights land on the cache (unless the user sets it);
+ * for vLLM prefill/decode pods, the NIXL side-channel host from the pod IP (unless the user sets it).
+ */
+function engineEnv(md: ResolvedModelDeployment): k8s.EnvVar[] {
+  const userSets = (name: string) => (md.spec.env ?? []).some((e) => e.name === name);
+  const env = modelServerEnv(md.spec);
+  const cache = firstModelCacheVolume(md.spec);
+  const cachePath = cache ? volumeMountPath(cache) : undefined;
+  if (cachePath !== undefined && !userSets(HF_HOME_ENV)) env.push({ name: HF_HOME_ENV, value: cachePath });
+  if (md.engine === 'vllm' && md.mode === 'disaggregated' && !userSets(NIXL_SIDE_CHANNEL_HOST_ENV)) {
+    env.push({ name: NIXL_SIDE_CHANNEL_HOST_ENV, valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } });
+  }
+  return env;
+}
+
+/**
+ * The entry pod template of `role`: one container named after the engine (`vllm`, `sglang`)
+ * running its module entry point with `renderKthenaArgs`, port `http` 8000 with startup (up to
+ * 30 minutes, the engine downloads the model on start), liveness and readiness probes on
+ * `/health`; the role's GPUs under their `gpu.type` (or its DRA claim, see `podDeviceClaims`),
+ * memory and CPU; the storage volumes mounted, `/dev/shm` for several GPUs; the user's node
+ * selector, tolerations (with the GPU taint's when asked for) and pod annotations.
+ */
+export function entryPodTemplate(md: ResolvedModelDeployment, role: KthenaRolePlan, images: KthenaEngineImages): k8s.PodTemplateSpec {
+  const engine = md.engine === 'sglang' ? 'sglang' : 'vllm';
+  const sharedMemory = role.gpuCount > 1;
+  const volumes: k8s.Volume[] = [
+    ...(sharedMemory ? [{ name: KTHENA_SHM_VOLUME_NAME, emptyDir: { medium: 'Memory', sizeLimit: k8s.Quantity.fromString(KTHENA_SHM_SIZE_LIMIT) } }] : []),
+    ...storagePodVolumes(md.name, md.spec),
+  ];
+  const volumeMounts: k8s.VolumeMount[] = [
+    ...(sharedMemory ? [{ name: KTHENA_SHM_VOLUME_NAME, mountPath: '/dev/shm' }] : []),
+    ...storageVolumeMounts(md.spec),
+  ];
+  const deviceClaims = podDeviceClaims(md, role.deviceComponent);
+  const component = role.component ? md.spec.scaling?.[role.component] : undefined;
+  const sizing = component ? componentSizing(component) : aggregatedSizing(md.spec);
+  const resources = containerResources(sizing, deviceClaims);
+  const env = engineEnv(md);
+  const container: k8s.Container = {
+    name: engine,
+    image: engineImage(md, images),
+    command: [...KTHENA_ENGINE_COMMANDS[engine]],
+    args: renderKthenaArgs(md, role),
+    ports: [{ name: 'http', containerPort: KTHENA_ENGINE_PORT, protocol: 'TCP' }],
+    startupProbe: httpProbe(15, 10, 180),
+    livenessProbe: httpProbe(0, 10, 3),
+    readinessProbe: httpProbe(0, 5, 3),
+    ...(volumeMounts.length > 0 ? { volumeMounts } : {}),
+    ...(resources ? { resources } : {}),
+    ...(env.length > 0 ? { env } : {}),
+  };
+  const nodeSelector = nodeSelectorOf(md);
+  const tolerations = podTolerations(md, [{ count: role.gpuCount, gpuType: role.gpuType }]);
+  const annotations = userPodAnnotations(md);
+  return {
+    metadata: {
+      labels: entryPodLabels(md, role),
+      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+    },
+    spec: {
+      containers: [container],
+      ...(deviceClaims ? { resourceClaims: deviceClaims.resourceClaims } : {}),
+      ...(volumes.length > 0 ? { volumes } : {}),
+      ...(nodeSelector ? { nodeSelector } : {}),
+      ...(tolerations ? { tolerations } : {}),
+    },
+  };
+}

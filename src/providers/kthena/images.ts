@@ -1,0 +1,33 @@
+import { imageOverride } from '../../core/model-deployment-object';
+import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+
+/** vLLM image of the Kthena provider when neither the spec nor the provider's props name one. */
+export const KTHENA_DEFAULT_VLLM_IMAGE = 'vllm/vllm-openai:v0.11.0';
+/** SGLang image of the Kthena provider when neither the spec nor the provider's props name one. */
+export const KTHENA_DEFAULT_SGLANG_IMAGE = 'lmsysorg/sglang:v0.5.4';
+
+/** The provider's default images, one per engine. */
+export interface KthenaEngineImages {
+  readonly vllm: string;
+  readonly sglang: string;
+}
+
+/** The image the provider falls back to for the deployment's engine. */
+export function defaultEngineImage(md: ResolvedModelDeployment, images: KthenaEngineImages): string {
+  return md.engine === 'sglang' ? images.sglang : images.vllm;
+}
+
+/** The engine container's image: the spec's override (`engine.image`, then `spec.image`), else the engine's default. */
+export function engineImage(md: ResolvedModelDeployment, images: KthenaEngineImages): string {
+  return imageOverride(md.spec) ?? defaultEngineImage(md, images);
+}
+
+/**
+ * Kthena's webhook refuses a container image that is blank or contains whitespace (it parses no
+ * further). The reason, or undefined for an image it accepts.
+ */
+export function imageProblem(image: string): string | undefined {
+  if (image.trim() === '') return 'is blank';
+  if (/\s/.test(image)) return 'contains whitespace';
+  return undefined;
+}

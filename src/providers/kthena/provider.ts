@@ -1,0 +1,127 @@
+import type { ApiObject } from 'cdk8s';
+import type { Construct } from 'constructs';
+import { KTHENA_ENGINE_PORT } from './args';
+import { KTHENA_DEFAULT_SCHEDULER, kthenaProviderConfig } from './config';
+import { imageProblem, KTHENA_DEFAULT_SGLANG_IMAGE, KTHENA_DEFAULT_VLLM_IMAGE, KthenaEngineImages } from './images';
+import { deploymentPodSelector } from './roles';
+import { reconcileModelServingStatus } from './status';
+import { KTHENA_DISPLAY_NAME, kthenaWarnings, validateKthena } from './validation';
+import { InferencePoolTarget, InferenceProvider } from '../../api/inference-provider';
+import { InferenceProviderConfig } from '../../api/inference-provider-config';
+import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
+import type { ResolvedDeployment } from '../../api/resolved-deployment';
+import { ServingMode } from '../../api/serving';
+import type { FieldError } from '../../core/field-error';
+import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
+import { PERSISTENT_VOLUME_CLAIM_KIND, SERVICE_KIND } from '../common/kinds';
+import { toStatusReport } from '../common/reconciled-status';
+
+const MODEL_SERVING_API_VERSION = 'workload.serving.volcano.sh/v1alpha1';
+const NETWORKING_API_VERSION = 'networking.serving.volcano.sh/v1alpha1';
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/**
+ * Settings of the Kthena provider.
+ */
+export interface KthenaProviderProps {
+  /**
+   * Scheduler of the ModelServing's pods (`spec.schedulerName`). Kthena creates a Volcano
+   * PodGroup per ServingGroup only with `volcano`; with another scheduler the roles are not
+   * gang-scheduled.
+   * @default 'volcano'
+   */
+  readonly schedulerName?: string;
+
+  /**
+   * vLLM image of deployments that name none (`spec.engine.image`, `spec.image`).
+   * @default 'vllm/vllm-openai:v0.11.0'
+   */
+  readonly vllmImage?: string;
+
+  /**
+   * SGLang image of deployments that name none (`spec.engine.image`, `spec.image`).
+   * @default 'lmsysorg/sglang:v0.5.4'
+   */
+  readonly sglangImage?: string;
+}
+
+function checkedImage(prop: string, image: string | undefined, fallback: string): string {
+  if (image === undefined) return fallback;
+  const problem = imageProblem(image);
+  if (problem) throw new Error(`KthenaProvider: '${prop}' (${JSON.stringify(image)}) ${problem}; Kthena refuses such container images`);
+  return image;
+}
+
+/**
+ * Kthena (`kthena`, volcano-sh/kthena): a `workload.serving.volcano.sh` ModelServing running vLLM
+ * or SGLang, aggregated or as prefill and decode roles of one gang-scheduled ServingGroup, with a
+ * `networking.serving.volcano.sh` ModelServer and ModelRoute for kthena-router. Explicit
+ * selection only (`spec.provider.name: kthena`).
+ */
+export class KthenaProvider extends InferenceProvider {
+  private readonly schedulerName: string;
+  private readonly images: KthenaEngineImages;
+
+  public constructor(props: KthenaProviderProps = {}) {
+    super({ config: InferenceProviderConfig._fromEntry(kthenaProviderConfig()), displayName: KTHENA_DISPLAY_NAME });
+    const scheduler = props.schedulerName ?? KTHENA_DEFAULT_SCHEDULER;
+    if (!DNS1123_SUBDOMAIN.test(scheduler) || scheduler.length > 253) {
+      throw new Error(`KthenaProvider: 'schedulerName' (${JSON.stringify(scheduler)}) must be a DNS subdomain (lowercase letters, digits, "-" and "."), as pod scheduler names are`);
+    }
+    this.schedulerName = scheduler;
+    this.images = {
+      vllm: checkedImage('vllmImage', props.vllmImage, KTHENA_DEFAULT_VLLM_IMAGE),
+      sglang: checkedImage('sglangImage', props.sglangImage, KTHENA_DEFAULT_SGLANG_IMAGE),
+    };
+  }
+
+  public validate(deployment: ResolvedDeployment): FieldError[] {
+    return validateKthena(fromResolvedDeployment(deployment));
+  }
+
+  /** GPUs a role's engine layout leaves idle, and DRA claims left to a scheduler other than kube-scheduler (`kthenaWarnings`). */
+  public warnings(deployment: ResolvedDeployment): string[] {
+    return kthenaWarnings(fromResolvedDeployment(deployment), this.schedulerName);
+  }
+
+  /** Its entry pod templates are full pod specs: `spec.resourceClaims` and the engine container's `resources.claims`. */
+  public supportsDeviceClaims(_deployment: ResolvedDeployment): boolean {
+    return true;
+  }
+
+  public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {
+    // Loaded on first use: the translator brings cdk8s-plus-34 and the generated bindings, which
+    // the controller (validate and mapStatus only) never needs.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { translateKthena } = require('./translator') as typeof import('./translator');
+    return translateKthena(scope, fromResolvedDeployment(deployment), { schedulerName: this.schedulerName, images: this.images });
+  }
+
+  /**
+   * Aggregated serving pods, by the model-deployment label in their template, on port 8000.
+   * Prefill/decode pods are routed by kthena-router, not pooled (validation refuses the gateway
+   * for them).
+   */
+  public inferencePoolTarget(deployment: ResolvedDeployment): InferencePoolTarget | undefined {
+    if (deployment.servingMode === ServingMode.DISAGGREGATED) return undefined;
+    return { selector: deploymentPodSelector(deployment), targetPort: KTHENA_ENGINE_PORT };
+  }
+
+  public emittedKinds(): UpstreamKind[] {
+    return [
+      { apiVersion: MODEL_SERVING_API_VERSION, kind: 'ModelServing', resource: 'modelservings' },
+      { apiVersion: NETWORKING_API_VERSION, kind: 'ModelServer', resource: 'modelservers' },
+      { apiVersion: NETWORKING_API_VERSION, kind: 'ModelRoute', resource: 'modelroutes' },
+      SERVICE_KIND,
+      PERSISTENT_VOLUME_CLAIM_KIND,
+    ];
+  }
+
+  public statusSource(deployment: ResolvedDeployment): UpstreamObjectRef | undefined {
+    return { apiVersion: MODEL_SERVING_API_VERSION, kind: 'ModelServing', name: deployment.name };
+  }
+
+  public mapStatus(upstream: any): ProviderStatusReport {
+    return toStatusReport(reconcileModelServingStatus(upstream));
+  }
+}

@@ -1,0 +1,99 @@
+import { gpuTypeOf } from '../../core/gpu-type';
+import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
+import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import type { DeviceComponent } from '../../dra/device-annotation';
+
+/*
+ * The roles of the one ServingGroup template our ModelServing declares, and the pod labels that
+ * tell them apart. Plain data, shared by validation, the translator and the provider's routing
+ * facts, so that none of them loads cdk8s-plus-34.
+ */
+
+/** A role of our ServingGroup: `server` when aggregated, `prefill` and `decode` when disaggregated. */
+export type KthenaRoleName = 'server' | 'prefill' | 'decode';
+
+/**
+ * Pod label of ours naming the role of a serving pod. It is in the pod template, so it is known
+ * at build time (unlike Kthena's own labels, which its controller adds when it creates the pods);
+ * our Service selects the serving role by it.
+ */
+export const KTHENA_ROLE_LABEL = 'inference.cdk8s.io/kthena-role';
+
+/**
+ * Labels the ModelServing controller puts on every pod it creates: the role's name, and the
+ * ServingGroup's name (`<modelserving>-<index>`). The ModelServer's prefill/decode grouping reads
+ * them: a prefill pod is paired only with decode pods of the same ServingGroup.
+ */
+export const KTHENA_POD_ROLE_LABEL = 'modelserving.volcano.sh/role';
+export const KTHENA_POD_GROUP_LABEL = 'modelserving.volcano.sh/group-name';
+
+/** One role of the ServingGroup template, as the deployment sizes it. */
+export interface KthenaRolePlan {
+  readonly name: KthenaRoleName;
+  /** The disaggregated component (`spec.scaling.<component>`) that sizes the role; unset for `server`. */
+  readonly component?: 'prefill' | 'decode';
+  /** Instances of the role in each ServingGroup (`roles[].replicas`). */
+  readonly replicas: number;
+  /** Where the spec sets the replicas, for messages. */
+  readonly replicasPath: string;
+  /** The DRA component whose claims its pods carry. */
+  readonly deviceComponent: DeviceComponent;
+  /** The spec's `gpu` block of the role, for messages. */
+  readonly gpuPath: string;
+  readonly gpuCount: number;
+  readonly gpuType: string;
+}
+
+/**
+ * Number of ServingGroups (`spec.replicas`): the aggregated replicas (0 counts as 1, as every
+ * other provider reads AI Runway's serialised zero), or one group holding all prefill and decode
+ * instances, so that the router can pair any prefill pod with any decode pod of the deployment.
+ */
+export function servingGroupCount(md: ResolvedModelDeployment): number {
+  if (md.mode === 'disaggregated') return 1;
+  const configured = md.spec.scaling?.replicas ?? 0;
+  return configured > 0 ? configured : 1;
+}
+
+/**
+ * The roles of the ServingGroup: aggregated, one `server` instance per group (groups scale the
+ * deployment); disaggregated, `prefill` then `decode`, each with its component's replicas
+ * (the CRD default of 1 when unset) and GPUs.
+ */
+export function kthenaRoles(md: ResolvedModelDeployment): KthenaRolePlan[] {
+  if (md.mode !== 'disaggregated') {
+    const gpu = md.spec.resources?.gpu;
+    return [{
+      name: 'server',
+      replicas: 1,
+      replicasPath: 'spec.scaling.replicas',
+      deviceComponent: 'resources',
+      gpuPath: 'spec.resources.gpu',
+      gpuCount: gpu?.count ?? 0,
+      gpuType: gpuTypeOf(gpu),
+    }];
+  }
+  return (['prefill', 'decode'] as const).map((component) => {
+    const scaling = md.spec.scaling?.[component];
+    return {
+      name: component,
+      component,
+      replicas: scaling?.replicas ?? 1,
+      replicasPath: `spec.scaling.${component}.replicas`,
+      deviceComponent: component,
+      gpuPath: `spec.scaling.${component}.gpu`,
+      gpuCount: scaling?.gpu?.count ?? 0,
+      gpuType: gpuTypeOf(scaling?.gpu),
+    };
+  });
+}
+
+/** The role whose pods answer clients directly: `server`, or `decode` (it streams the output). */
+export function servingRoleName(md: ResolvedModelDeployment): KthenaRoleName {
+  return md.mode === 'disaggregated' ? 'decode' : 'server';
+}
+
+/** Labels of the pods of the deployment (all roles) that our selectors and the ModelServer match. */
+export function deploymentPodSelector(md: Pick<ResolvedModelDeployment, 'name'>): Record<string, string> {
+  return { [LABEL_MODEL_DEPLOYMENT]: md.name };
+}

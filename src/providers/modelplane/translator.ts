@@ -1,0 +1,140 @@
+import type { ApiObject } from 'cdk8s';
+import type { Construct } from 'constructs';
+import { engineCommand, EngineRole, renderEngineArgs } from './args';
+import { componentDevices } from './component-devices';
+import { engineEnv, HF_TOKEN_ENV } from './engine-env';
+import { ModelCachePlan, modelCachePlan } from './model-cache-plan';
+import type { ModelplaneSettings } from './settings';
+import { imageOverride } from '../../core/model-deployment-object';
+import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import type { DeviceComponent } from '../../dra/device-annotation';
+import * as modelplane from '../../imports/modelplane.ai';
+import { clusterTolerationsJson } from '../../modelplane/cluster-toleration';
+import type { EnvVarJson } from '../../modelplane/env-var';
+import { memberTemplate } from '../../modelplane/member-template';
+import { nodeSelectorDevices } from '../../modelplane/node-selector';
+import { commonLabels, objectMeta } from '../common/metadata';
+import { mergeIntoFinalJson, OverrideNullHandling } from '../common/overrides';
+
+/** Engine names: fixed, so they are valid DNS labels whatever the deployment is called. */
+export const SERVING_ENGINE_NAME = 'serving';
+export const PREFILL_ENGINE_NAME = 'prefill';
+export const DECODE_ENGINE_NAME = 'decode';
+
+const ROLE_OF: Record<DeviceComponent, EngineRole> = { resources: 'serving', prefill: 'prefill', decode: 'decode' };
+
+/** Deployment replicas as engine copies: 0 or unset runs one, as AI Runway's providers do. */
+function copiesOf(replicas: number | undefined): number {
+  return replicas !== undefined && replicas > 0 ? replicas : 1;
+}
+
+/** The image: `engine.image`, then the legacy `spec.image`, then the provider's default for the engine. */
+export function engineImage(md: ResolvedModelDeployment, settings: ModelplaneSettings): string {
+  return imageOverride(md.spec) ?? (md.engine === 'sglang' ? settings.sglangImage : settings.vllmImage);
+}
+
+/** One engine: a Standalone member whose devices are the component's requests. */
+function engine(
+  md: ResolvedModelDeployment,
+  settings: ModelplaneSettings,
+  component: DeviceComponent,
+  env: EnvVarJson[],
+  cache: ModelCachePlan | undefined,
+): modelplane.ModelDeploymentSpecTemplateSpecEngines {
+  const role = ROLE_OF[component];
+  const scaling = component === 'resources' ? md.spec.scaling?.replicas : md.spec.scaling?.[component]?.replicas;
+  const gpu = component === 'resources' ? md.spec.resources?.gpu : md.spec.scaling?.[component]?.gpu;
+  const devices = componentDevices(md, component).devices!;
+  const command = engineCommand(md.engine);
+  const template = memberTemplate(
+    {
+      image: engineImage(md, settings),
+      ...(command && { command }),
+      args: renderEngineArgs(md, { role, gpuCount: gpu?.count ?? 0, cached: cache !== undefined }),
+      env,
+    },
+    md.spec.podTemplate?.metadata?.labels,
+    md.spec.podTemplate?.metadata?.annotations,
+    settings.imagePullSecrets,
+  );
+  return {
+    name: role === 'serving' ? SERVING_ENGINE_NAME : role === 'prefill' ? PREFILL_ENGINE_NAME : DECODE_ENGINE_NAME,
+    copies: copiesOf(scaling),
+    ...(role !== 'serving' && {
+      phase: role === 'prefill' ? modelplane.ModelDeploymentSpecTemplateSpecEnginesPhase.PREFILL : modelplane.ModelDeploymentSpecTemplateSpecEnginesPhase.DECODE,
+    }),
+    members: [{
+      role: modelplane.ModelDeploymentSpecTemplateSpecEnginesMembersRole.STANDALONE,
+      nodeSelector: { devices: nodeSelectorDevices(devices.requests) },
+      template,
+    }],
+  };
+}
+
+/**
+ * Creates the modelplane objects under `scope` and returns them, the ModelDeployment first:
+ *
+ * - `modelplane.ai/v1alpha1` ModelDeployment `<md>` (id `ModelDeployment`): `replicas` from the
+ *   provider's `modelReplicas`; the ModelReplicas labelled with the deployment's common labels;
+ *   the provider's cluster selector, tolerations and pull Secrets; `modelCacheRef` when cached.
+ *   Aggregated: one engine `serving` with `copies` = `spec.scaling.replicas`. Disaggregated:
+ *   `serving.mode: PrefillDecode` and engines `prefill` and `decode` (phases Prefill and Decode,
+ *   copies from their component's replicas). Each engine is one Standalone member whose
+ *   `nodeSelector.devices` are the component's device requests (./component-devices) and whose
+ *   pod template carries the engine container (image, command, `renderEngineArgs`, env) and the
+ *   `spec.podTemplate` labels and annotations. `spec.provider.overrides` are merged into its
+ *   final JSON (a `null` removes a key).
+ * - `modelplane.ai/v1alpha1` ModelCache (id `ModelCache`) when a modelCache volume asks for one
+ *   (./model-cache-plan), staging `spec.model.id` on the clusters of the provider's selector.
+ *
+ * Nothing else: modelplane composes the workloads, ResourceClaimTemplates, InferencePool and
+ * routes on its workload clusters. Expects a deployment `validateModelplane` accepted.
+ */
+export function translateModelplane(scope: Construct, md: ResolvedModelDeployment, settings: ModelplaneSettings): ApiObject[] {
+  const labels = commonLabels(md);
+  const cache = modelCachePlan(md).plan;
+  const env = engineEnv(md).env;
+  const components: DeviceComponent[] = md.mode === 'disaggregated' ? ['prefill', 'decode'] : ['resources'];
+  const clusterSelector = settings.clusterSelector;
+  const hasSelector = Object.keys(clusterSelector).length > 0;
+
+  const deployment = new modelplane.ModelDeployment(scope, 'ModelDeployment', {
+    metadata: objectMeta(md, md.name, labels),
+    spec: {
+      replicas: settings.modelReplicas,
+      template: {
+        metadata: { labels },
+        spec: {
+          ...(hasSelector && { clusterSelector: { matchLabels: { ...clusterSelector } } }),
+          ...(cache && { modelCacheRef: { name: cache.name } }),
+          ...(md.mode === 'disaggregated' && { serving: { mode: modelplane.ModelDeploymentSpecTemplateSpecServingMode.PREFILL_DECODE } }),
+          ...(settings.clusterTolerations.length > 0 && {
+            tolerations: clusterTolerationsJson(settings.clusterTolerations) as unknown as modelplane.ModelDeploymentSpecTemplateSpecTolerations[],
+          }),
+          engines: components.map((c) => engine(md, settings, c, env, cache)),
+        },
+      },
+    },
+  });
+  const overrides = md.spec.provider?.overrides;
+  if (overrides !== undefined && overrides !== null) {
+    mergeIntoFinalJson(deployment, overrides as Record<string, unknown>, OverrideNullHandling.DELETE);
+  }
+  const objects: ApiObject[] = [deployment];
+  if (cache) {
+    objects.push(new modelplane.ModelCache(scope, 'ModelCache', {
+      metadata: objectMeta(md, cache.name, labels),
+      spec: {
+        source: modelplane.ModelCacheSpecSource.HUGGING_FACE,
+        huggingFace: {
+          repo: cache.repo,
+          sizeGiB: cache.sizeGiB,
+          ...(cache.authSecretName && { authSecret: { name: cache.authSecretName, key: HF_TOKEN_ENV } }),
+        },
+        // The cache is staged where the deployment may be placed; modelplane intersects the two.
+        ...(hasSelector && { clusterSelector: { matchLabels: { ...clusterSelector } } }),
+      },
+    }));
+  }
+  return objects;
+}
