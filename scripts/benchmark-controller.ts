@@ -96,7 +96,7 @@ function synthesizeFleet(n: number): { records: KubeObject[]; deployments: KubeO
   }
   const objects = chart.toJson() as KubeObject[];
   return {
-    records: objects.filter((o) => o.kind === 'ModelDeployment'),
+    records: objects.filter((o) => o.apiVersion === 'airunway.ai/v1alpha1' && o.kind === 'ModelDeployment'),
     deployments: objects.filter((o) => o.kind === 'Deployment'),
   };
 }

@@ -750,10 +750,12 @@ function bump(t: Tally, key: string): void {
 /** What a successful synth produced, for the summary. */
 function tallyOutput(t: Tally, stdout: string): void {
   const docs = parseAllDocuments(stdout).map((d: any) => d.toJS()).filter((d: any) => d && typeof d === 'object');
-  const records = new Map<string, any>(docs.filter((d: any) => d.kind === 'ModelDeployment').map((d: any) => [`${d.metadata?.namespace}/${d.metadata?.name}`, d]));
+  // Records only: modelplane's own ModelDeployment (modelplane.ai) shares the kind.
+  const isRecord = (d: any): boolean => d.apiVersion === 'airunway.ai/v1alpha1' && d.kind === 'ModelDeployment';
+  const records = new Map<string, any>(docs.filter(isRecord).map((d: any) => [`${d.metadata?.namespace}/${d.metadata?.name}`, d]));
   const recordOf = (d: any): any => records.get(`${d.metadata?.namespace}/${d.metadata?.labels?.['airunway.ai/model-deployment'] ?? d.metadata?.name}`);
   for (const d of docs) {
-    if (d.kind === 'ModelDeployment') {
+    if (isRecord(d)) {
       const provider = d.spec?.provider?.name ?? '?';
       const mode = d.spec?.serving?.mode ?? 'aggregated';
       const selection = d.metadata?.annotations?.['inference.cdk8s.io/provider-selected-reason'] ?? '';

@@ -64,7 +64,7 @@ describe('examples', () => {
     const synthesized = new Set(manifests.map((m) => id({ ...m, namespace: m.metadata.namespace, name: m.metadata.name })));
     const listed: string[] = [];
     const listedKinds = new Set<string>();
-    for (const record of manifests.filter((m) => m.kind === 'ModelDeployment')) {
+    for (const record of manifests.filter((m) => m.apiVersion === 'airunway.ai/v1alpha1' && m.kind === 'ModelDeployment')) {
       for (const ref of JSON.parse(record.metadata.annotations['inference.cdk8s.io/rendered-objects'])) {
         listed.push(id({ example: record.example, ...ref, namespace: ref.namespace ?? record.metadata.namespace }));
         listedKinds.add(`${ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : ''} ${ref.kind}`);
@@ -75,7 +75,8 @@ describe('examples', () => {
     // Everything else is the examples' own: the Gateway, DeviceClasses (cluster-wide, shared by
     // deployments), the controller and its CRDs, the records.
     const unlisted = manifests.filter((m) => !listed.includes(id({ ...m, namespace: m.metadata.namespace, name: m.metadata.name })));
-    const own = (m: any) => ['ModelDeployment', 'Gateway', 'DeviceClass', 'CustomResourceDefinition'].includes(m.kind)
+    const own = (m: any) => (m.apiVersion === 'airunway.ai/v1alpha1' && m.kind === 'ModelDeployment')
+      || ['Gateway', 'DeviceClass', 'CustomResourceDefinition'].includes(m.kind)
       || m.metadata.labels?.['app.kubernetes.io/part-of'] === 'cdk8s-inference';
     expect(unlisted.filter((m) => !own(m)).map((m) => `${m.example} ${m.kind} ${m.metadata.name}`)).toEqual([]);
 

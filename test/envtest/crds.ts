@@ -17,8 +17,13 @@
  * with another version as the storage version, so each version can be checked against its own
  * schema.
  *
+ * Crossplane composite resources: modelplane's upstream schemas are Crossplane
+ * CompositeResourceDefinitions (XRDs), which Crossplane turns into CRDs when they are applied.
+ * No Crossplane runs in a test, so `readCrds()` reads an XRD as the CRD Crossplane would derive
+ * from it (`xrdAsCrd`, after Crossplane's internal/xcrd `ForCompositeResource`) and installs that.
+ *
  * Upstream CRDs live in ../shared/upstream (`upstreamDir()`); `upstreamCrdIndex()` maps each
- * group/kind there to its file from a cheap scan of the file headers.
+ * group/kind there to its file — a CRD's or an XRD's — from a cheap scan of the file headers.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -26,6 +31,8 @@ import * as YAML from 'yaml';
 import { KubeApiError, KubeClient, KubeObject, waitFor } from './kube-client';
 
 const CRD_API_VERSION = 'apiextensions.k8s.io/v1';
+const XRD_KIND = 'CompositeResourceDefinition';
+const XRD_API_VERSIONS = ['apiextensions.crossplane.io/v1', 'apiextensions.crossplane.io/v2'];
 const CRD_PATH = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
 /** One CRD as installed. */
@@ -55,14 +62,21 @@ export interface InstallOptions {
   readonly timeoutMs?: number;
 }
 
-/** Reads the CRDs of YAML files, with upstream conversion webhooks replaced by `strategy: None` (see the header). */
+/**
+ * Reads the CRDs of YAML files — a Crossplane XRD as the CRD Crossplane derives from it
+ * (`xrdAsCrd`) — with upstream conversion webhooks replaced by `strategy: None` (see the header).
+ */
 export function readCrds(files: string[]): Array<{ file: string; manifest: KubeObject; conversionReplaced: boolean }> {
   const out: Array<{ file: string; manifest: KubeObject; conversionReplaced: boolean }> = [];
   for (const file of files) {
     const docs = YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'));
     for (const doc of docs) {
       if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors[0].message}`);
-      const manifest = doc.toJS({ maxAliasCount: -1 }) as KubeObject | null;
+      let manifest = doc.toJS({ maxAliasCount: -1 }) as KubeObject | null;
+      if (manifest?.kind === XRD_KIND) {
+        if (!XRD_API_VERSIONS.includes(manifest.apiVersion)) throw new Error(`${file}: ${manifest.apiVersion} XRDs are not supported`);
+        manifest = xrdAsCrd(manifest, file);
+      }
       if (!manifest || manifest.kind !== 'CustomResourceDefinition') continue;
       if (manifest.apiVersion !== CRD_API_VERSION) throw new Error(`${file}: ${manifest.apiVersion} CRDs are not supported`);
       const conversionReplaced = manifest.spec?.conversion?.strategy === 'Webhook';
@@ -114,7 +128,10 @@ export async function useStorageVersion(client: KubeClient, crd: InstalledCrd, v
   crd.storageVersion = version;
 }
 
-/** group/kind → the upstream file that defines it, from the first lines of every YAML file under `dir`. */
+/**
+ * group/kind → the upstream file that defines it (a CRD, or a Crossplane XRD: `readCrds` installs
+ * it as the CRD Crossplane derives), from the first lines of every YAML file under `dir`.
+ */
 export function upstreamCrdIndex(dir: string): Map<string, string> {
   const index = new Map<string, string>();
   const walk = (d: string): void => {
@@ -124,7 +141,7 @@ export function upstreamCrdIndex(dir: string): Map<string, string> {
         walk(full);
       } else if (/\.ya?ml$/.test(entry.name)) {
         const head = readHead(full, 8192);
-        if (!/^kind: CustomResourceDefinition$/m.test(head)) continue;
+        if (!/^kind: (?:CustomResourceDefinition|CompositeResourceDefinition)$/m.test(head)) continue;
         const group = /^ {2}group: (\S+)$/m.exec(head)?.[1];
         const kind = /^ {2}names:\n(?: {4}.*\n)*? {4}kind: (\S+)$/m.exec(head)?.[1];
         if (group && kind) index.set(`${group}/${kind}`, full);
@@ -133,6 +150,212 @@ export function upstreamCrdIndex(dir: string): Map<string, string> {
   };
   walk(dir);
   return index;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Crossplane CompositeResourceDefinitions as the CRDs Crossplane derives from them
+// ---------------------------------------------------------------------------------------------
+
+/** Crossplane uses a composite resource's name as a label value: at most 63 characters. */
+const MAX_COMPOSITE_NAME_LENGTH = 63;
+
+type SchemaProps = Record<string, any>;
+
+const STRING = { type: 'string' };
+const MATCH_LABELS = { type: 'object', required: ['matchLabels'], properties: { matchLabels: { type: 'object', additionalProperties: STRING } } };
+const NAME_REF = { type: 'object', required: ['name'], properties: { name: STRING } };
+
+/** Crossplane's `CompositeResourceSpecProps`: its machinery fields of a composite resource's spec. */
+function compositeSpecProps(legacy: boolean, namespaced: boolean, defaultUpdatePolicy: string | undefined): SchemaProps {
+  const refProps: SchemaProps = { apiVersion: STRING, name: STRING, kind: STRING };
+  // Namespaced composite resources cannot reference composed resources of other namespaces.
+  if (!namespaced) refProps.namespace = STRING;
+  const props: SchemaProps = {
+    compositionRef: NAME_REF,
+    compositionSelector: MATCH_LABELS,
+    compositionRevisionRef: NAME_REF,
+    compositionRevisionSelector: MATCH_LABELS,
+    compositionUpdatePolicy: { type: 'string', enum: ['Automatic', 'Manual'], ...(defaultUpdatePolicy && { default: defaultUpdatePolicy }) },
+    resourceRefs: {
+      'type': 'array',
+      'items': { type: 'object', properties: refProps, required: ['apiVersion', 'kind'] },
+      'x-kubernetes-list-type': 'atomic',
+    },
+  };
+  if (legacy) {
+    // Legacy composite resources keep the machinery directly in spec, with claims and connection secrets.
+    props.claimRef = {
+      type: 'object',
+      required: ['apiVersion', 'kind', 'namespace', 'name'],
+      properties: { apiVersion: STRING, kind: STRING, namespace: STRING, name: STRING },
+    };
+    props.writeConnectionSecretToRef = { type: 'object', required: ['name', 'namespace'], properties: { name: STRING, namespace: STRING } };
+    return props;
+  }
+  return { crossplane: { type: 'object', description: 'Configures how Crossplane will reconcile this composite resource', properties: props } };
+}
+
+/** Crossplane's `CompositeResourceStatusProps`: the status fields it writes on every composite resource. */
+function compositeStatusProps(legacy: boolean): SchemaProps {
+  const connectionDetails = { type: 'object', properties: { lastPublishedTime: { type: 'string', format: 'date-time' } } };
+  const props: SchemaProps = {
+    conditions: {
+      'description': 'Conditions of the resource.',
+      'type': 'array',
+      'x-kubernetes-list-map-keys': ['type'],
+      'x-kubernetes-list-type': 'map',
+      'items': {
+        type: 'object',
+        required: ['lastTransitionTime', 'reason', 'status', 'type'],
+        properties: {
+          lastTransitionTime: { type: 'string', format: 'date-time' },
+          message: STRING,
+          reason: STRING,
+          status: STRING,
+          type: STRING,
+          observedGeneration: { type: 'integer', format: 'int64' },
+        },
+      },
+    },
+  };
+  if (legacy) {
+    props.connectionDetails = connectionDetails;
+    props.claimConditionTypes = { 'type': 'array', 'x-kubernetes-list-type': 'set', 'items': STRING };
+  } else {
+    props.crossplane = {
+      type: 'object',
+      description: 'Indicates how Crossplane is reconciling this composite resource',
+      properties: { connectionDetails },
+    };
+  }
+  return props;
+}
+
+/** Crossplane's `CompositeResourcePrinterColumns`, appended to the XRD's own. */
+function compositePrinterColumns(legacy: boolean): SchemaProps[] {
+  const at = legacy ? '.spec' : '.spec.crossplane';
+  return [
+    { name: 'SYNCED', type: 'string', jsonPath: ".status.conditions[?(@.type=='Synced')].status" },
+    { name: 'READY', type: 'string', jsonPath: ".status.conditions[?(@.type=='Ready')].status" },
+    { name: 'COMPOSITION', type: 'string', jsonPath: `${at}.compositionRef.name` },
+    { name: 'COMPOSITIONREVISION', type: 'string', jsonPath: `${at}.compositionRevisionRef.name`, priority: 1 },
+    { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+  ];
+}
+
+/** `keys` of `from` that are set, as Go's `omitempty` would marshal them. */
+function pick(from: SchemaProps | undefined, keys: string[]): SchemaProps {
+  const out: SchemaProps = {};
+  for (const k of keys) {
+    const v = from?.[k];
+    if (v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0) && v !== false && v !== '') out[k] = v;
+  }
+  return out;
+}
+
+/** Crossplane's `genCrdVersion` plus the composite fields of `ForCompositeResource`, for one XRD version. */
+function compositeCrdVersion(
+  version: SchemaProps,
+  legacy: boolean,
+  namespaced: boolean,
+  defaultUpdatePolicy: string | undefined,
+  what: string,
+): SchemaProps {
+  const xrdSchema: SchemaProps | undefined = version.schema?.openAPIV3Schema;
+  if (!xrdSchema) throw new Error(`${what}: version ${version.name} has no schema.openAPIV3Schema (Crossplane refuses it too)`);
+  const xSpec: SchemaProps = xrdSchema.properties?.spec ?? {};
+  const xStatus: SchemaProps = xrdSchema.properties?.status ?? {};
+  const xName = xrdSchema.properties?.metadata?.properties?.name?.maxLength;
+  const maxNameLength = typeof xName === 'number' && xName < MAX_COMPOSITE_NAME_LENGTH ? xName : MAX_COMPOSITE_NAME_LENGTH;
+
+  const spec: SchemaProps = {
+    type: 'object',
+    ...pick(xSpec, ['description', 'required', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-validations', 'oneOf']),
+    // Crossplane's fields replace any of the same name in the XRD.
+    properties: { ...xSpec.properties, ...compositeSpecProps(legacy, namespaced, defaultUpdatePolicy) },
+  };
+  const status: SchemaProps = {
+    type: 'object',
+    ...pick(xStatus, ['description', 'required', 'x-kubernetes-validations', 'oneOf']),
+    properties: { ...xStatus.properties, ...compositeStatusProps(legacy) },
+  };
+  return {
+    name: version.name,
+    served: version.served === true,
+    storage: version.referenceable === true,
+    ...pick(version, ['deprecated', 'deprecationWarning']),
+    additionalPrinterColumns: [...(version.additionalPrinterColumns ?? []), ...compositePrinterColumns(legacy)],
+    schema: {
+      openAPIV3Schema: {
+        type: 'object',
+        ...pick(xrdSchema, ['description']),
+        required: ['spec'],
+        properties: {
+          apiVersion: STRING,
+          kind: STRING,
+          metadata: { type: 'object', properties: { name: { type: 'string', maxLength: maxNameLength } } },
+          spec,
+          status,
+        },
+      },
+    },
+    // Crossplane always serves status as a subresource (it writes status through it).
+    subresources: { status: {} },
+  };
+}
+
+/**
+ * The CustomResourceDefinition Crossplane derives from a CompositeResourceDefinition for its
+ * composite resources: crossplane/crossplane internal/xcrd `ForCompositeResource`,
+ * `genCrdVersion` and the props of schemas.go, followed field by field.
+ *
+ * - Name, group, names (category `composite` added) and conversion are the XRD's; labels are
+ *   its metadata.labels and spec.metadata.labels, annotations its spec.metadata.annotations.
+ * - Scope: a v2 XRD's `spec.scope` (default `Namespaced`; `Cluster` as is); a v1 XRD is a
+ *   LegacyCluster one, cluster-scoped with Crossplane's fields directly in spec.
+ * - Each version: name, served, `storage` for the referenceable version, deprecated and its
+ *   warning, the XRD's printer columns then Crossplane's, the status subresource. A version's
+ *   `subresources` is not part of the XRD version Crossplane reads (modelplane's ModelDeployment
+ *   XRD declares a scale subresource), so it is not carried over; it does not bear on validation.
+ * - The openAPIV3Schema: Crossplane's base (apiVersion, kind, metadata whose name is at most 63
+ *   characters or the XRD's smaller maxLength, spec, status; `spec` required) with the XRD root's
+ *   description; from the XRD's spec its properties, required, x-kubernetes-validations, oneOf,
+ *   x-kubernetes-preserve-unknown-fields and description; from its status its properties,
+ *   required, x-kubernetes-validations, oneOf and description. Other keywords of those three
+ *   levels are dropped, as Crossplane drops them.
+ * - The fields Crossplane adds, replacing any of the XRD's of the same name: `spec.crossplane`
+ *   (compositionRef, compositionSelector, compositionRevisionRef, compositionRevisionSelector,
+ *   compositionUpdatePolicy, resourceRefs; LegacyCluster: these directly in spec, with claimRef and
+ *   writeConnectionSecretToRef), `status.conditions` and `status.crossplane` (LegacyCluster:
+ *   connectionDetails, claimConditionTypes). Without them the server would prune those fields.
+ *
+ * The claim CRD of a v1 XRD with claimNames is not derived: nothing the library emits is a claim.
+ */
+export function xrdAsCrd(xrd: KubeObject, file: string): KubeObject {
+  const what = `${file}: XRD ${xrd.metadata?.name}`;
+  const spec: SchemaProps = xrd.spec ?? {};
+  const legacy = xrd.apiVersion === 'apiextensions.crossplane.io/v1' || spec.scope === 'LegacyCluster';
+  const namespaced = !legacy && (spec.scope ?? 'Namespaced') === 'Namespaced';
+  // v2 defaults the XRD's defaultCompositionUpdatePolicy to Automatic; v1 has no default.
+  const defaultUpdatePolicy: string | undefined = spec.defaultCompositionUpdatePolicy ?? (legacy ? undefined : 'Automatic');
+  const versions: SchemaProps[] = spec.versions ?? [];
+  if (versions.filter((v) => v.referenceable === true).length !== 1) throw new Error(`${what}: exactly one version must be referenceable`);
+  const labels = { ...xrd.metadata?.labels, ...spec.metadata?.labels };
+  const metadata: SchemaProps = { name: xrd.metadata?.name };
+  if (Object.keys(labels).length > 0) metadata.labels = labels;
+  if (spec.metadata?.annotations) metadata.annotations = spec.metadata.annotations;
+  return {
+    apiVersion: CRD_API_VERSION,
+    kind: 'CustomResourceDefinition',
+    metadata,
+    spec: {
+      group: spec.group,
+      names: { ...spec.names, categories: [...(spec.names?.categories ?? []), 'composite'] },
+      scope: namespaced ? 'Namespaced' : 'Cluster',
+      versions: versions.map((v) => compositeCrdVersion(v, legacy, namespaced, defaultUpdatePolicy, what)),
+      ...(spec.conversion && { conversion: spec.conversion }),
+    },
+  };
 }
 
 function readHead(file: string, bytes: number): string {

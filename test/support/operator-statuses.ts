@@ -108,3 +108,91 @@ export const WORKSPACE_STATUSES: UpstreamStatuses = {
     conditions: [crdCondition('WorkspaceSucceeded', 'False', 'WorkspaceFailed', 'preset is not supported')],
   },
 };
+
+/**
+ * A Kthena ModelServing's status as its controller writes it (`groups` ServingGroups). Kthena has
+ * no failure condition — a crashing pod keeps its group Progressing while the controller recreates
+ * it — so its "failed" stage is a group that stopped being available and is progressing again.
+ */
+export function modelServingStatuses(groups: number): UpstreamStatuses {
+  return {
+    deploying: {
+      observedGeneration: 1,
+      replicas: groups,
+      currentReplicas: groups,
+      availableReplicas: 0,
+      conditions: [crdCondition('Progressing', 'True', 'GroupsProgressing', `0/${groups} ServingGroups are available`)],
+    },
+    running: {
+      observedGeneration: 1,
+      replicas: groups,
+      currentReplicas: groups,
+      updatedReplicas: groups,
+      availableReplicas: groups,
+      conditions: [crdCondition('Available', 'True', 'AllGroupsReady', 'all ServingGroups are available')],
+    },
+    failed: {
+      observedGeneration: 1,
+      replicas: groups,
+      currentReplicas: groups,
+      availableReplicas: 0,
+      conditions: [crdCondition('Progressing', 'True', 'GroupRecreating', 'ServingGroup 0 is being recreated after a pod failure')],
+    },
+  };
+}
+
+/** A FlexInfer Model's status as its controller writes it (`phase`, conditions, endpoint). */
+export function flexInferModelStatuses(name: string, namespace: string): UpstreamStatuses {
+  return {
+    deploying: {
+      phase: 'Loading',
+      conditions: [
+        crdCondition('ConfigValid', 'True', 'Valid', 'spec is valid'),
+        crdCondition('Loaded', 'False', 'Loading', 'loading the model'),
+      ],
+    },
+    running: {
+      phase: 'Ready',
+      endpoint: `http://${name}.${namespace}.svc:8000`,
+      conditions: [
+        crdCondition('ConfigValid', 'True', 'Valid', 'spec is valid'),
+        crdCondition('Loaded', 'True', 'Loaded', 'model loaded'),
+        crdCondition('Ready', 'True', 'Serving', 'serving requests'),
+      ],
+    },
+    failed: {
+      phase: 'Failed',
+      message: 'backend vllm exited: CUDA out of memory',
+      conditions: [crdCondition('Ready', 'False', 'BackendCrashed', 'backend vllm exited: CUDA out of memory')],
+    },
+  };
+}
+
+/** A modelplane ModelDeployment's status as its composition function and Crossplane write it (`desired` ModelReplicas). */
+export function modelplaneStatuses(desired: number): UpstreamStatuses {
+  return {
+    deploying: {
+      replicas: { total: desired, ready: 0 },
+      conditions: [
+        crdCondition('ReplicasScheduled', 'True', 'ReplicasCreated', `${desired} replica(s) scheduled`),
+        crdCondition('ReplicasReady', 'False', 'ModelStarting', `0/${desired} replicas ready`),
+      ],
+    },
+    running: {
+      replicas: { total: desired, ready: desired },
+      conditions: [
+        crdCondition('ReplicasScheduled', 'True', 'ReplicasCreated', `${desired} replica(s) scheduled`),
+        crdCondition('ReplicasReady', 'True', 'AllReplicasReady', 'all replicas are ready'),
+        crdCondition('Synced', 'True', 'ReconcileSuccess', ''),
+        crdCondition('Ready', 'True', 'Available', ''),
+      ],
+    },
+    failed: {
+      replicas: { total: 0, ready: 0 },
+      conditions: [
+        crdCondition('ReplicasScheduled', 'False', 'InvalidNodeSelector', 'device selector of engine serving does not compile'),
+        crdCondition('Synced', 'True', 'ReconcileSuccess', ''),
+      ],
+    },
+  };
+}
