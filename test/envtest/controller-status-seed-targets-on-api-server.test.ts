@@ -122,7 +122,9 @@ test('records of Kthena, FlexInfer and modelplane follow their upstream objects:
 
   const phase = (r: any) => r?.status?.phase;
   let now = await recordsWhen((c, r) => phase(r) === 'Deploying' && /created/.test(r.status.message ?? ''), 'records Deploying, upstream created');
-  for (const c of CASES) expect(now.get(c.name).status.provider).toMatchObject({ name: c.props.provider!.name, resourceKind: c.source.kind, resourceName: c.name });
+  for (const c of CASES) {
+    expect(now.get(c.name).status.provider).toMatchObject({ name: c.props.provider!.name, resourceKind: c.source.kind, resourceName: c.name });
+  }
 
   for (const stage of ['deploying', 'running', 'failed', 'running'] as const) {
     for (const c of CASES) await setStatus(client, { ...c.source, namespace: NS, name: c.name }, c.statuses[stage]);
