@@ -25,6 +25,7 @@ export * from './providers/flexinfer';
 export * from './flexinfer';
 export * from './providers/kaito';
 export * from './providers/kthena';
+export * from './kthena';
 export * from './providers/kuberay';
 export * from './providers/llmd';
 export * from './providers/modelplane';

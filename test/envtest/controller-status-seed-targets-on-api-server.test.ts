@@ -121,7 +121,7 @@ test('records of Kthena, FlexInfer and modelplane follow their upstream objects:
   await controller.waitReady();
 
   const phase = (r: any) => r?.status?.phase;
-  let now = await recordsWhen((c, r) => phase(r) === 'Deploying' && /created/.test(r.status.message ?? ''), 'records Deploying, upstream created');
+  let now = await recordsWhen((_c, r) => phase(r) === 'Deploying' && /created/.test(r.status.message ?? ''), 'records Deploying, upstream created');
   for (const c of CASES) {
     expect(now.get(c.name).status.provider).toMatchObject({ name: c.props.provider!.name, resourceKind: c.source.kind, resourceName: c.name });
   }
