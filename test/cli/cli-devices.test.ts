@@ -4,36 +4,13 @@
  * and nothing written.
  */
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
-import { main } from '../../src/cli/main';
+import { run, tempFolderPerTest } from '../support/cli-run';
 import { expectValidManifests } from '../support/schema-validator';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string[];
-}
-
-async function run(...argv: string[]): Promise<Run> {
-  let stdout = '';
-  const stderr: string[] = [];
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (l) => stderr.push(l) });
-  return { code, stdout, stderr };
-}
-
-let dir: string;
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk8s-inference-cli-devices-'));
-});
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-function file(name: string, text: string): string {
-  const p = path.join(dir, name);
-  fs.writeFileSync(p, text);
-  return p;
-}
+const temp = tempFolderPerTest('cdk8s-inference-cli-devices-');
+const file = temp.file;
 
 /** A ModelDeployment claiming `selectors` (YAML list items, indented for the annotation). */
 function deployment(opts: { name?: string; provider?: string; gpus?: number; request?: string; count?: number; selectors: string[] }): string {
@@ -105,7 +82,7 @@ describe('cdk8s-inference synth with device requests', () => {
   });
 
   test('-o writes the template into the deployment\'s file', async () => {
-    const out = path.join(dir, 'out');
+    const out = path.join(temp.dir(), 'out');
     const r = await run('synth', '-f', file('md.yaml', deployment({ request: 'to-file', selectors: ['memoryAtLeast: 24Gi'] })), '-o', out);
     expect(r.code).toBe(0);
     const docs = parseAllDocuments(fs.readFileSync(path.join(out, 'ml', 'qwen.k8s.yaml'), 'utf8')).map((d) => d.toJS());
@@ -117,7 +94,7 @@ describe('cdk8s-inference synth with device requests', () => {
       request: 'bad-cel',
       selectors: ['memoryAtLeast: 40Gi', 'cel: \'device.capacity["x"].memory.compareTo("20Gi") >= 0\''],
     }));
-    const out = path.join(dir, 'out');
+    const out = path.join(temp.dir(), 'out');
     const r = await run('synth', '-f', bad, '-o', out);
     expect(r.code).toBe(1);
     expect(r.stderr).toEqual([

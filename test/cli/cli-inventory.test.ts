@@ -1,34 +1,11 @@
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
-import { main } from '../../src/cli/main';
+import { run, tempFolderPerTest } from '../support/cli-run';
 import { expectValidManifests } from '../support/schema-validator';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string[];
-}
-
-async function run(...argv: string[]): Promise<Run> {
-  let stdout = '';
-  const stderr: string[] = [];
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (l) => stderr.push(l) });
-  return { code, stdout, stderr };
-}
-
-let dir: string;
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk8s-inference-cli-inventory-'));
-});
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-function file(name: string, text: string): string {
-  const p = path.join(dir, name);
-  fs.writeFileSync(p, text);
-  return p;
-}
+const temp = tempFolderPerTest('cdk8s-inference-cli-inventory-');
+const file = temp.file;
 
 const POOLS = `apiVersion: inference.cdk8s.io/v1alpha1
 kind: NodePool
@@ -124,7 +101,7 @@ describe('cdk8s-inference synth with NodePool documents', () => {
 
   test('a deployment no pool holds fails with InsufficientCapacity and nothing is written', async () => {
     const md = file('b200.yaml', B200_MD);
-    const out = path.join(dir, 'out');
+    const out = path.join(temp.dir(), 'out');
     const r = await run('synth', '-f', md, '-f', file('pools.yaml', POOLS), '-o', out);
     expect(r.code).toBe(1);
     expect(r.stderr).toEqual([
@@ -166,7 +143,7 @@ spec:
     - driver: gpu.nvidia.com
       capacity: { memory: lots }
 `);
-    const out = path.join(dir, 'out');
+    const out = path.join(temp.dir(), 'out');
     const r = await run('synth', '-f', file('md.yaml', H100_MD), '-f', pools, '-o', out);
     expect(r.code).toBe(1);
     expect(r.stderr).toEqual([

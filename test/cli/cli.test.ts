@@ -1,34 +1,11 @@
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
-import { main } from '../../src/cli/main';
+import { run, tempFolderPerTest } from '../support/cli-run';
 import { expectValidManifests } from '../support/schema-validator';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string[];
-}
-
-async function run(...argv: string[]): Promise<Run> {
-  let stdout = '';
-  const stderr: string[] = [];
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (l) => stderr.push(l) });
-  return { code, stdout, stderr };
-}
-
-let dir: string;
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk8s-inference-cli-'));
-});
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-function file(name: string, text: string): string {
-  const p = path.join(dir, name);
-  fs.writeFileSync(p, text);
-  return p;
-}
+const temp = tempFolderPerTest('cdk8s-inference-cli-');
+const file = temp.file;
 
 const PHI = `apiVersion: airunway.ai/v1alpha1
 kind: ModelDeployment
@@ -80,7 +57,7 @@ describe('cdk8s-inference synth', () => {
   });
 
   test('-o writes one file per deployment', async () => {
-    const out = path.join(dir, 'out');
+    const out = path.join(temp.dir(), 'out');
     const r = await run('synth', '-f', file('all.yaml', `${PHI}---\n${QWEN_AUTO}---\n${ONLY_VLLM_READY}`), '-o', out);
     expect(r.code).toBe(0);
     expect(fs.readdirSync(out, { recursive: true }).sort()).toEqual(['qwen.k8s.yaml', 'team-a', path.join('team-a', 'phi.k8s.yaml')]);
@@ -91,7 +68,7 @@ describe('cdk8s-inference synth', () => {
 
   test('-o keeps deployments apart whose namespace and name would join to the same file name', async () => {
     const md = (ns: string, name: string) => PHI.replace('{name: phi, namespace: team-a}', `{name: ${name}, namespace: ${ns}}`);
-    const out = path.join(dir, 'out');
+    const out = path.join(temp.dir(), 'out');
     const r = await run('synth', '-f', file('two.yaml', `${md('a-b', 'c')}---\n${md('a', 'b-c')}`), '-o', out);
     expect(r.code).toBe(0);
     expect(fs.readdirSync(out, { recursive: true }).sort()).toEqual(['a', 'a-b', path.join('a-b', 'c.k8s.yaml'), path.join('a', 'b-c.k8s.yaml')]);
@@ -120,7 +97,7 @@ apiVersion: v1
 kind: ConfigMap
 metadata: {name: x}
 `);
-    const out = path.join(dir, 'out');
+    const out = path.join(temp.dir(), 'out');
     const r = await run('synth', '-f', bad, '-o', out);
     expect(r.code).toBe(1);
     expect(r.stderr).toEqual([
@@ -136,7 +113,7 @@ metadata: {name: x}
 
   test('fails on invalid YAML and unreadable files without a stack trace', async () => {
     const broken = file('broken.yaml', 'apiVersion: [unclosed\n');
-    const missing = path.join(dir, 'missing.yaml');
+    const missing = path.join(temp.dir(), 'missing.yaml');
     const r = await run('synth', '-f', broken, '-f', missing);
     expect(r.code).toBe(1);
     expect(r.stderr[0]).toMatch(new RegExp(`^error: ${broken}\\[doc 0\\]: invalid YAML: `));
@@ -200,7 +177,7 @@ spec:
   });
 
   test('-o writes the Gateway to its own file', async () => {
-    const out = path.join(dir, 'out');
+    const out = path.join(temp.dir(), 'out');
     const r = await run('synth', '-f', file('all.yaml', `${PHI}---\n${GATEWAY_DOC}`), '--gateway', 'gateway-system/inference-gateway', '-o', out);
     expect(r.code).toBe(0);
     expect(fs.readdirSync(out, { recursive: true }).sort()).toEqual([
