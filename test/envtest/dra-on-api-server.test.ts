@@ -6,7 +6,7 @@
  *    DeviceClass, and the server accepts exactly the ones we accept.
  * 2. The DRA output of every provider that carries claims — Direct vLLM, llm-d (aggregated and
  *    prefill/decode), KubeRay (aggregated and disaggregated worker groups), Dynamo v1alpha1 and
- *    v1beta1 — is accepted whole: the ResourceClaimTemplates, and the pod templates that name
+ *    v1beta1, Kthena (server role, prefill and decode roles) — is accepted whole: the ResourceClaimTemplates, and the pod templates that name
  *    them (the server checks that a container's claims are the pod's).
  *
  * Never skipped: without binaries the setup fails with the reason (binaries.ts).
@@ -85,6 +85,9 @@ beforeAll(async () => {
     'airunway/airunway.ai_modeldeployments.yaml',
     'dynamo/nvidia.com_dynamographdeployments.yaml',
     'kuberay/ray.io_rayservices.yaml',
+    'kthena/workload.serving.volcano.sh_modelservings.yaml',
+    'kthena/networking.serving.volcano.sh_modelservers.yaml',
+    'kthena/networking.serving.volcano.sh_modelroutes.yaml',
   ].map((f) => path.join(upstream, f)));
   await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
 }, SETUP_TIMEOUT_MS);
@@ -178,6 +181,8 @@ const CASES: Array<[string, string, Record<string, unknown>, Record<string, stri
   ['kuberay aggregated', 'kuberay', AGGREGATED, { 'inference.cdk8s.io/devices': DEVICES }],
   ['kuberay disaggregated', 'kuberay', DISAGGREGATED, { 'inference.cdk8s.io/devices': DISAGGREGATED_DEVICES }],
   ['dynamo v1alpha1', 'dynamo', { ...AGGREGATED, engine: { type: 'vllm', args: { 'tensor-parallel-size': '2' } } }, { 'inference.cdk8s.io/devices': DEVICES }],
+  ['kthena aggregated', 'kthena', AGGREGATED, { 'inference.cdk8s.io/devices': DEVICES }],
+  ['kthena prefill/decode', 'kthena', DISAGGREGATED, { 'inference.cdk8s.io/devices': DISAGGREGATED_DEVICES }],
   ['dynamo v1beta1 prefill/decode', 'dynamo', { ...DISAGGREGATED, engine: { type: 'vllm' } }, {
     'inference.cdk8s.io/devices': DISAGGREGATED_DEVICES,
     'inference.cdk8s.io/dynamo-api-version': 'nvidia.com/v1beta1',
