@@ -21,6 +21,7 @@
  */
 import { checkDeviceSelector } from './device-selector';
 import { FieldError, fieldPath, invalid, required } from '../core/field-error';
+import { isJsonObject } from '../core/json-object';
 import { parseQuantity } from '../core/quantity';
 import { dnsLabelErrors, dnsSubdomainErrors } from '../schema-validation/kubernetes-names';
 
@@ -88,7 +89,7 @@ const OPERANDS: Record<(typeof PREDICATE_KEYS)[number], readonly string[]> = {
 };
 
 /** A C identifier of at most 32 characters: the name part of a DRA attribute or capacity. */
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,31}$/;
+export const DEVICE_NAME_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,31}$/;
 
 /**
  * Reads and checks a list of device requests found at `path`: the checked requests, or every
@@ -123,11 +124,12 @@ export function readDeviceRequests(value: unknown, path: string): { requests: Ch
   return errors.length > 0 ? { requests: [], errors } : { requests, errors };
 }
 
-function readRequest(item: unknown, at: string, errors: FieldError[]): CheckedDeviceRequest | undefined {
-  if (!isPlainObject(item)) {
-    errors.push(invalid(at, item, 'must be a device request: {name, deviceClassName, count, selectors}'));
+function readRequest(value: unknown, at: string, errors: FieldError[]): CheckedDeviceRequest | undefined {
+  if (!isJsonObject(value)) {
+    errors.push(invalid(at, value, 'must be a device request: {name, deviceClassName, count, selectors}'));
     return undefined;
   }
+  const item: Record<string, any> = value;
   const before = errors.length;
   unknownKeys(item, REQUEST_KEYS, at, errors);
   const name = requiredString(item, 'name', at, errors, dnsLabelErrors, 'the request name becomes the name of the request in the ResourceClaim');
@@ -158,11 +160,12 @@ function readRequest(item: unknown, at: string, errors: FieldError[]): CheckedDe
 }
 
 /** Reads one selector, renders it to CEL and checks the CEL. */
-export function readSelector(item: unknown, at: string, errors: FieldError[]): CheckedDeviceSelector | undefined {
-  if (!isPlainObject(item)) {
-    errors.push(invalid(at, item, `must be a selector: one of ${PREDICATE_KEYS.join(', ')}`));
+export function readSelector(value: unknown, at: string, errors: FieldError[]): CheckedDeviceSelector | undefined {
+  if (!isJsonObject(value)) {
+    errors.push(invalid(at, value, `must be a selector: one of ${PREDICATE_KEYS.join(', ')}`));
     return undefined;
   }
+  const item: Record<string, any> = value;
   const before = errors.length;
   unknownKeys(item, SELECTOR_KEYS, at, errors);
   const given = PREDICATE_KEYS.filter((k) => item[k] !== undefined);
@@ -276,7 +279,7 @@ function readQualifiedName(value: unknown, at: string, errors: FieldError[]): { 
   const name = slash < 0 ? value : value.slice(slash + 1);
   const problems = [
     ...(domain === '' ? ['needs the domain of the driver that publishes it, then "/"'] : dnsSubdomainErrors(domain).map((p) => `domain ${p}`)),
-    ...(IDENTIFIER.test(name) ? [] : ['the name after "/" must be a C identifier of at most 32 characters']),
+    ...(DEVICE_NAME_IDENTIFIER.test(name) ? [] : ['the name after "/" must be a C identifier of at most 32 characters']),
   ];
   if (problems.length > 0) {
     errors.push(invalid(at, value, `must be a qualified name such as "gpu.nvidia.com/architecture": ${problems.join('; ')}`));
@@ -321,8 +324,4 @@ function unknownKeys(item: Record<string, unknown>, known: ReadonlySet<string>, 
   for (const key of Object.keys(item)) {
     if (!known.has(key)) errors.push(invalid(`${at}.${key}`, item[key], `unknown field; known fields: ${[...known].join(', ')}`));
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

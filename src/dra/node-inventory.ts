@@ -9,6 +9,7 @@
  * (`apiVersion: inference.cdk8s.io/v1alpha1`) and what `ProviderRegistry.addNodePool` takes.
  */
 import type { DeviceAttributeValue } from './device-evaluation';
+import { DEVICE_NAME_IDENTIFIER } from './device-request';
 import { FieldError, fieldPath, invalid, required } from '../core/field-error';
 import { parseQuantity } from '../core/quantity';
 import { parseSemver } from '../schema-validation/cel-semver';
@@ -73,8 +74,6 @@ export function nodePoolErrors(pool: NodePoolSpec, at: string): FieldError[] {
 }
 
 const DEVICE_FIELDS = new Set(['driver', 'deviceClassName', 'count', 'attributes', 'capacity']);
-/** An attribute or capacity name: a C identifier of at most 32 characters, optionally after a domain and '/'. */
-const QUALIFIED_DEVICE_NAME = /^(?:([^/]+)\/)?[A-Za-z_][A-Za-z0-9_]{0,31}$/;
 
 function deviceErrors(d: InventoryDeviceSpec, at: string): FieldError[] {
   if (typeof d !== 'object' || d === null || Array.isArray(d)) return [invalid(at, d, 'must be a device: {driver, deviceClassName, count, attributes, capacity}')];
@@ -90,8 +89,10 @@ function deviceErrors(d: InventoryDeviceSpec, at: string): FieldError[] {
       return errors;
     }
     for (const name of Object.keys(map)) {
-      const m = QUALIFIED_DEVICE_NAME.exec(name);
-      if (!m || (m[1] !== undefined && dnsSubdomainErrors(m[1]).length > 0)) {
+      // A bare name is the driver's domain; a qualified one has a DNS-subdomain domain before '/'.
+      const slash = name.indexOf('/');
+      const domainOk = slash < 0 || dnsSubdomainErrors(name.slice(0, slash)).length === 0;
+      if (!domainOk || !DEVICE_NAME_IDENTIFIER.test(name.slice(slash + 1))) {
         errors.push(invalid(`${at}.${key}[${JSON.stringify(name)}]`, name,
           'must be a C identifier of at most 32 characters, optionally after a domain (a DNS subdomain) and "/"'));
       }

@@ -1,5 +1,4 @@
 import { canonicalBackendName, FlexInferBackend } from './backend';
-import { parseGoDuration } from './go-duration';
 import { sourceScheme } from './model-source';
 import {
   CACHE_STRATEGIES,
@@ -15,6 +14,7 @@ import {
   ModelSpecJson,
 } from './model-spec-json';
 import { FieldError, forbidden, invalid, notSupported, required } from '../core/field-error';
+import { parseGoDuration } from '../core/go-duration';
 import { matchesQuantityPattern, parseQuantity } from '../core/quantity';
 import { dnsSubdomainErrors } from '../schema-validation/kubernetes-names';
 

@@ -2,12 +2,12 @@ import { ApiObject, ApiObjectMetadata, Duration, Lazy, Size } from 'cdk8s';
 import type { ContainerResources, TaintEffect } from 'cdk8s-plus-34';
 import { Construct } from 'constructs';
 import { FlexInferBackend } from './backend';
-import { formatGoDuration } from './go-duration';
 import { toModelSpecProps } from './model-binding';
 import { modelSpecErrors } from './model-rules';
 import type { FlexInferModelSource } from './model-source';
 import type { ModelResourcesJson, ModelSpecJson } from './model-spec-json';
 import { FieldError, formatFieldError, invalid } from '../core/field-error';
+import { goDurationOf } from '../core/go-duration';
 import { Model } from '../imports/ai.flexinfer';
 import { dns1035LabelErrors } from '../schema-validation/kubernetes-names';
 
@@ -411,7 +411,7 @@ export interface FlexInferModelProps {
 }
 
 function goDuration(d: Duration | undefined): string | undefined {
-  return d === undefined ? undefined : formatGoDuration(Math.max(0, Math.round(d.toMilliseconds())));
+  return d === undefined ? undefined : goDurationOf(d);
 }
 
 function resourcesJson(resources: ContainerResources | undefined): ModelResourcesJson | undefined {

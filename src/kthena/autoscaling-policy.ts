@@ -1,11 +1,12 @@
 import { ApiObjectMetadata, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import { autoscalingErrors } from './autoscaling-rules';
-import { goDuration, quantityValue } from './checks';
+import { quantityValue } from './checks';
 import type { KthenaMetricSource } from './metric-source';
 import type { KthenaScalingBehavior, KthenaStableScalingPolicy } from './scaling-behavior';
 import { KthenaScalingMetric, KthenaScalingTarget } from './scaling-target';
 import { FieldError, formatFieldError } from '../core/field-error';
+import { goDurationOf } from '../core/go-duration';
 import {
   AutoscalingPolicy,
   AutoscalingPolicySpec,
@@ -76,9 +77,9 @@ function stableJson(policy: KthenaStableScalingPolicy): any {
   return {
     ...(policy.instances !== undefined && { instances: policy.instances }),
     ...(policy.percent !== undefined && { percent: policy.percent }),
-    ...(policy.period !== undefined && { period: goDuration(policy.period) }),
+    ...(policy.period !== undefined && { period: goDurationOf(policy.period) }),
     ...(policy.selectPolicy !== undefined && { selectPolicy: policy.selectPolicy }),
-    ...(policy.stabilizationWindow !== undefined && { stabilizationWindow: goDuration(policy.stabilizationWindow) }),
+    ...(policy.stabilizationWindow !== undefined && { stabilizationWindow: goDurationOf(policy.stabilizationWindow) }),
   };
 }
 
@@ -92,10 +93,10 @@ function behaviorJson(behavior: KthenaScalingBehavior): any {
         ...(up.stablePolicy && { stablePolicy: stableJson(up.stablePolicy) }),
         ...(panic && {
           panicPolicy: {
-            period: goDuration(panic.period),
+            period: goDurationOf(panic.period),
             ...(panic.percent !== undefined && { percent: panic.percent }),
             ...(panic.panicThresholdPercent !== undefined && { panicThresholdPercent: panic.panicThresholdPercent }),
-            ...(panic.panicModeHold !== undefined && { panicModeHold: goDuration(panic.panicModeHold) }),
+            ...(panic.panicModeHold !== undefined && { panicModeHold: goDurationOf(panic.panicModeHold) }),
           },
         }),
       },

@@ -3,9 +3,9 @@
  * synthesized object (`spec.template.roles[0].replicas`), so that a message points at the same
  * field Kthena's webhook or the API server would name. Internal: not exported from the package.
  */
-import { Duration } from 'cdk8s';
+import type { Duration } from 'cdk8s';
 import { FieldError, invalid } from '../core/field-error';
-import { formatGoDuration } from '../flexinfer/go-duration';
+import { goDurationOf } from '../core/go-duration';
 import { labelValueErrors, qualifiedNameErrors } from '../schema-validation/kubernetes-names';
 
 /** Largest value of an `int32` field. */
@@ -32,13 +32,19 @@ export function portErrors(path: string, port: number | undefined): FieldError[]
 
 /**
  * Kthena's webhooks refuse a container image that is blank after trimming or contains
- * whitespace; they parse no further. An absent image is left to the pod's own rules.
+ * whitespace; they parse no further. The reason (`is blank`, `contains whitespace`), or undefined
+ * for an image they accept. Shared with the Kthena provider.
  */
+export function imageProblem(image: string): string | undefined {
+  if (image.trim() === '') return 'is blank';
+  if (/\s/.test(image)) return 'contains whitespace';
+  return undefined;
+}
+
+/** `imageProblem` as a field error at `path`. An absent image is left to the pod's own rules. */
 export function imageErrors(path: string, image: string | undefined): FieldError[] {
-  if (image === undefined) return [];
-  if (image.trim() === '') return [invalid(path, image, 'Kthena refuses a container image that is blank')];
-  if (/\s/.test(image)) return [invalid(path, image, 'Kthena refuses a container image that contains whitespace')];
-  return [];
+  const problem = image === undefined ? undefined : imageProblem(image);
+  return problem ? [invalid(path, image, `Kthena refuses a container image that ${problem}`)] : [];
 }
 
 /** Label keys and values in Kubernetes syntax (what the API server checks in selectors and pod metadata). */
@@ -53,14 +59,6 @@ export function labelMapErrors(path: string, labels: { [key: string]: string } |
   return errors;
 }
 
-/**
- * A duration as the Go duration string Kthena's controllers parse (`15s`, `1m30s`), rounded to
- * whole milliseconds.
- */
-export function goDuration(duration: Duration): string {
-  return formatGoDuration(Math.round(millisOf(duration)));
-}
-
 /** Milliseconds of a duration, fractions allowed (cdk8s throws on fractions unless asked not to). */
 function millisOf(duration: Duration): number {
   return duration.toMilliseconds({ integral: false });
@@ -72,7 +70,7 @@ function millisOf(duration: Duration): number {
  */
 export function boundedDurationErrors(path: string, duration: Duration | undefined, maxMinutes: number): FieldError[] {
   if (duration === undefined || millisOf(duration) <= maxMinutes * 60_000) return [];
-  return [invalid(path, goDuration(duration), `must be between 0 and ${maxMinutes} minutes`)];
+  return [invalid(path, goDurationOf(duration), `must be between 0 and ${maxMinutes} minutes`)];
 }
 
 /**

@@ -1,9 +1,10 @@
 import { ApiObjectMetadata, Duration, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import { goDuration, INT32_MAX, integerErrors, labelMapErrors, portErrors, sameNamespaceErrors } from './checks';
+import { INT32_MAX, integerErrors, labelMapErrors, portErrors, sameNamespaceErrors } from './checks';
 import { KthenaPodLabels } from './labels';
 import { KthenaModelServing } from './model-serving';
 import { FieldError, formatFieldError, invalid, required } from '../core/field-error';
+import { goDurationOf } from '../core/go-duration';
 import {
   ModelServer,
   ModelServerSpec,
@@ -273,11 +274,11 @@ export class KthenaModelServer extends Construct implements IKthenaModelServer {
       },
       ...(hasTraffic && {
         trafficPolicy: {
-          ...(p.timeout !== undefined && { timeout: goDuration(p.timeout) }),
+          ...(p.timeout !== undefined && { timeout: goDurationOf(p.timeout) }),
           ...(p.retry && {
             retry: {
               attempts: p.retry.attempts,
-              ...(p.retry.interval !== undefined && { retryInterval: goDuration(p.retry.interval) }),
+              ...(p.retry.interval !== undefined && { retryInterval: goDurationOf(p.retry.interval) }),
             },
           }),
         },

@@ -6,6 +6,7 @@
  * them — leaving a variable without its value. Both the typed constructs and the provider build
  * their env through here, so they keep and refuse the same things.
  */
+import { isJsonObject } from '../core/json-object';
 
 /** The `valueFrom` sources modelplane's engine container takes. */
 export const SUPPORTED_ENV_SOURCES: readonly string[] = ['secretKeyRef', 'configMapKeyRef', 'fieldRef'];
@@ -39,7 +40,7 @@ const SOURCE_FIELDS: Record<string, { keep: readonly string[]; required: readonl
  * `value` comes next, and otherwise the variable is set empty.
  */
 export function envVarJson(name: string, value: string | undefined, valueFrom: unknown): { env?: EnvVarJson; problems: EnvVarProblem[] } {
-  const sources = isObject(valueFrom) ? Object.entries(valueFrom).filter(([, v]) => v !== undefined && v !== null) : [];
+  const sources = isJsonObject(valueFrom) ? Object.entries(valueFrom).filter(([, v]) => v !== undefined && v !== null) : [];
   if (sources.length === 0) return { env: { name, ...(value ? { value } : {}) }, problems: [] };
   const problems: EnvVarProblem[] = [];
   const out: Record<string, Record<string, unknown>> = {};
@@ -54,7 +55,7 @@ export function envVarJson(name: string, value: string | undefined, valueFrom: u
       });
       continue;
     }
-    const fields = isObject(ref) ? ref : {};
+    const fields = isJsonObject(ref) ? ref : {};
     for (const key of rule.required) {
       if (typeof fields[key] !== 'string' || fields[key] === '') {
         problems.push({ field: `valueFrom.${source}.${key}`, value: fields[key], message: `modelplane requires ${source}.${key}`, unsupportedSource: false });
@@ -63,8 +64,4 @@ export function envVarJson(name: string, value: string | undefined, valueFrom: u
     out[source] = Object.fromEntries(rule.keep.filter((k) => fields[k] !== undefined && fields[k] !== null).map((k) => [k, fields[k]]));
   }
   return problems.length > 0 ? { problems } : { env: { name, valueFrom: out }, problems };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,5 @@
 import { FieldError, invalid, notSupported } from '../../core/field-error';
-import { parseGoDuration } from '../../flexinfer/go-duration';
+import { parseGoDuration } from '../../core/go-duration';
 import { CACHE_STRATEGIES, MAX_GPU_PRIORITY, MAX_SERVICE_LABELS } from '../../flexinfer/model-spec-json';
 
 /*

@@ -22,12 +22,4 @@ export function engineImage(md: ResolvedModelDeployment, images: KthenaEngineIma
   return imageOverride(md.spec) ?? defaultEngineImage(md, images);
 }
 
-/**
- * Kthena's webhook refuses a container image that is blank or contains whitespace (it parses no
- * further). The reason, or undefined for an image it accepts.
- */
-export function imageProblem(image: string): string | undefined {
-  if (image.trim() === '') return 'is blank';
-  if (/\s/.test(image)) return 'contains whitespace';
-  return undefined;
-}
+

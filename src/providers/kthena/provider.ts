@@ -2,7 +2,7 @@ import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { KTHENA_ENGINE_PORT } from './args';
 import { KTHENA_DEFAULT_SCHEDULER, kthenaProviderConfig } from './config';
-import { imageProblem, KTHENA_DEFAULT_SGLANG_IMAGE, KTHENA_DEFAULT_VLLM_IMAGE, KthenaEngineImages } from './images';
+import { KTHENA_DEFAULT_SGLANG_IMAGE, KTHENA_DEFAULT_VLLM_IMAGE, KthenaEngineImages } from './images';
 import { deploymentPodSelector } from './roles';
 import { reconcileModelServingStatus } from './status';
 import { KTHENA_DISPLAY_NAME, kthenaWarnings, validateKthena } from './validation';
@@ -13,12 +13,13 @@ import type { ResolvedDeployment } from '../../api/resolved-deployment';
 import { ServingMode } from '../../api/serving';
 import type { FieldError } from '../../core/field-error';
 import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
+import { imageProblem } from '../../kthena/checks';
+import { dnsSubdomainErrors } from '../../schema-validation/kubernetes-names';
 import { PERSISTENT_VOLUME_CLAIM_KIND, SERVICE_KIND } from '../common/kinds';
 import { toStatusReport } from '../common/reconciled-status';
 
 const MODEL_SERVING_API_VERSION = 'workload.serving.volcano.sh/v1alpha1';
 const NETWORKING_API_VERSION = 'networking.serving.volcano.sh/v1alpha1';
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /**
  * Settings of the Kthena provider.
@@ -65,7 +66,7 @@ export class KthenaProvider extends InferenceProvider {
   public constructor(props: KthenaProviderProps = {}) {
     super({ config: InferenceProviderConfig._fromEntry(kthenaProviderConfig()), displayName: KTHENA_DISPLAY_NAME });
     const scheduler = props.schedulerName ?? KTHENA_DEFAULT_SCHEDULER;
-    if (!DNS1123_SUBDOMAIN.test(scheduler) || scheduler.length > 253) {
+    if (dnsSubdomainErrors(scheduler).length > 0) {
       throw new Error(`KthenaProvider: 'schedulerName' (${JSON.stringify(scheduler)}) must be a DNS subdomain (lowercase letters, digits, "-" and "."), as pod scheduler names are`);
     }
     this.schedulerName = scheduler;

@@ -1,11 +1,11 @@
 import { kthenaArgErrors } from './args';
 import { generatedNameErrors } from './generated-names';
-import { imageProblem } from './images';
 import { validateKthenaOverrides } from './overrides';
 import { KthenaRolePlan, kthenaRoles, servingGroupCount } from './roles';
 import { FieldError, forbidden, invalid, required } from '../../core/field-error';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { hasDeviceRequests } from '../../dra/device-annotation';
+import { imageProblem } from '../../kthena/checks';
 import { checkParallelism, isParallelEngine, NO_PARALLELISM_FINDINGS, ParallelismFindings, userParallelism } from '../common/parallelism';
 
 /*

@@ -1,4 +1,4 @@
-import { formatGoDuration, parseGoDuration } from '../../src/flexinfer/go-duration';
+import { formatGoDuration, parseGoDuration } from '../../src/core/go-duration';
 
 describe('parseGoDuration', () => {
   test.each([

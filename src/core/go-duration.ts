@@ -1,9 +1,11 @@
 /**
- * Durations as FlexInfer reads them: its CRD declares `swapCooldown`, `idleTimeout`,
- * `coldStartTimeout` and `reconfigureCooldown` as plain strings that the controller parses as Go
- * durations (`90s`, `5m`, `1h30m`). The CRD has no pattern for them, so a typo would only show up
- * as a controller error; these helpers let the synth reject it instead.
+ * Go duration strings (`90s`, `5m`, `1h30m`), as the controllers of our targets parse them:
+ * FlexInfer's CRD declares `swapCooldown`, `idleTimeout`, `coldStartTimeout` and
+ * `reconfigureCooldown` as plain strings, and Kthena's autoscaler takes its periods and windows
+ * the same way. The CRDs have no pattern for them, so a typo would only show up as a controller
+ * error; these helpers let the synth reject it instead, and write cdk8s `Duration`s in that form.
  */
+import type { Duration } from 'cdk8s';
 
 const UNIT_MILLISECONDS: Record<string, number> = {
   ns: 1e-6,
@@ -60,4 +62,9 @@ export function formatGoDuration(milliseconds: number): string {
     rest -= n * size;
   }
   return out;
+}
+
+/** A cdk8s duration as the shortest Go duration string, rounded to whole milliseconds. */
+export function goDurationOf(duration: Duration): string {
+  return formatGoDuration(Math.round(duration.toMilliseconds({ integral: false })));
 }
