@@ -12,6 +12,7 @@ import type {
 } from '../core/generated/model-deployment-spec';
 import type { ModelDeploymentObject } from '../core/model-deployment-object';
 import { isManagedVolume } from '../storage/storage-validation';
+import { isAutoscaled } from '../autoscaling/autoscaling-annotation';
 
 /**
  * What a ModelDeployment looks like once stored by the API server: AI Runway's mutating
@@ -25,13 +26,14 @@ import { isManagedVolume } from '../storage/storage-validation';
 /** Returns a defaulted copy of `md`; `md` itself is never modified. */
 export function applyDefaults(md: ModelDeploymentObject): ModelDeploymentObject {
   const spec: ModelDeploymentSpec = structuredClone(md.spec);
-  applyWebhookDefaults(md.name, spec);
-  applyStructuralDefaults(spec);
+  const autoscaled = isAutoscaled(md.annotations);
+  applyWebhookDefaults(md.name, spec, autoscaled);
+  applyStructuralDefaults(spec, autoscaled);
   return { ...md, spec };
 }
 
 /** The mutating webhook's `Default()`, steps 1–7 in order. Mutates `spec` (a private copy). */
-function applyWebhookDefaults(name: string, spec: ModelDeploymentSpec): void {
+function applyWebhookDefaults(name: string, spec: ModelDeploymentSpec, autoscaled: boolean): void {
   // 1. Model source.
   spec.model = spec.model ?? {};
   if (!spec.model.source) spec.model.source = 'huggingface';
@@ -42,7 +44,10 @@ function applyWebhookDefaults(name: string, spec: ModelDeploymentSpec): void {
   const aggregated = spec.serving.mode === 'aggregated';
 
   // 3. One replica in aggregated mode; an explicit scaling block (even replicas: 0) is kept.
-  if (aggregated && !spec.scaling) spec.scaling = { replicas: 1 };
+  //    Ours: not when an autoscaler sets the replicas (annotation inference.cdk8s.io/autoscaling),
+  //    where a fixed count is an error (src/autoscaling/autoscaling-annotation.ts).
+  if (aggregated && !spec.scaling && !autoscaled) spec.scaling = { replicas: 1 };
+  if (autoscaled && spec.scaling && Object.keys(spec.scaling).length === 0) delete spec.scaling;
 
   // 4. One GPU for an explicitly chosen GPU engine, unless the user wrote any resources block
   //    or set the legacy image (spec.engine.image does not count).
@@ -91,7 +96,7 @@ function defaultVolume(deploymentName: string, volume: StorageVolume): void {
  * Not reproduced: the defaults inside `spec.env[].valueFrom` (core EnvVar schema), which do not
  * affect any AI Runway rule, and the canonical re-rendering of `size` quantities.
  */
-function applyStructuralDefaults(spec: ModelDeploymentSpec): void {
+function applyStructuralDefaults(spec: ModelDeploymentSpec, autoscaled: boolean): void {
   spec.model.source = spec.model.source || 'huggingface';
 
   const engine = (spec.engine = spec.engine ?? {});
@@ -102,7 +107,7 @@ function applyStructuralDefaults(spec: ModelDeploymentSpec): void {
   if (spec.serving && spec.serving.mode == null) spec.serving.mode = 'aggregated';
 
   if (spec.scaling) {
-    if (spec.scaling.replicas == null) spec.scaling.replicas = 1;
+    if (spec.scaling.replicas == null && !autoscaled) spec.scaling.replicas = 1;
     defaultComponent(spec.scaling.prefill);
     defaultComponent(spec.scaling.decode);
   }

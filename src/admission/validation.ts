@@ -8,6 +8,7 @@ import { gpuTaintAnnotationErrors } from '../core/gpu-taint-toleration';
 import { gpuTypeErrors } from '../core/gpu-type';
 import { ModelDeploymentObject, resolvedServingMode } from '../core/model-deployment-object';
 import { compareQuantities, parseQuantity, Quantity } from '../core/quantity';
+import { extensionErrors } from '../core/deployment-extensions';
 import { devicesAnnotationErrors } from '../dra/device-annotation';
 import type { ProviderConfigEntry } from '../selection/provider-config-entry';
 import { validateStorageVolumes } from '../storage/storage-validation';
@@ -171,6 +172,7 @@ export function validateModelDeployment(
   errors.push(...gpuTypeErrors(spec));
   errors.push(...gpuTaintAnnotationErrors(md.annotations));
   errors.push(...devicesAnnotationErrors(md.annotations, spec));
+  errors.push(...extensionErrors(md));
 
   return { errors, warnings: collectWarnings(md) };
 }
@@ -208,7 +210,10 @@ function violationToFieldError(violation: CompatibilityViolation): FieldError {
   return invalid(violation.path, violation.value, violation.message);
 }
 
-/** The admission warnings (§3.8), in the webhook's order, then our own about `replicas: 0`. */
+/**
+ * The admission warnings (§3.8), in the webhook's order. (`replicas: 0` on a provider that cannot
+ * run zero is warned about once the provider is known: src/core/deployment-extensions.ts.)
+ */
 export function collectWarnings(md: ModelDeploymentObject): string[] {
   const warnings: string[] = [];
   const spec = md.spec;
@@ -235,10 +240,6 @@ export function collectWarnings(md: ModelDeploymentObject): string[] {
           'model download will be skipped (ensure the PVC already contains the model data)',
       );
     }
-  }
-  // Not an AI Runway warning: every provider runs `replicas: 0` as one replica, like AI Runway.
-  if (resolvedServingMode(spec) === 'aggregated' && spec.scaling?.replicas === 0) {
-    warnings.push('scaling.replicas is 0: providers run one replica (AI Runway treats 0 as 1)');
   }
   return warnings;
 }

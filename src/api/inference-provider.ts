@@ -1,5 +1,6 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
+import type { DeploymentFeature } from './deployment-feature';
 import { EngineType } from './engine';
 import { InferenceProviderConfig } from './inference-provider-config';
 import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from './provider-status';
@@ -29,6 +30,19 @@ export interface SimulatedBackend {
   readonly name: string;
   /** The engines it can simulate; any other is an admission error. */
   readonly engines: EngineType[];
+}
+
+/**
+ * The workload an autoscaler scales for a deployment: an object in the deployment's namespace
+ * with a `scale` subresource (a Deployment, a LeaderWorkerSet, ...).
+ */
+export interface ScaleTargetRef {
+  /** API version of the workload, e.g. `apps/v1`. */
+  readonly apiVersion: string;
+  /** Kind of the workload, e.g. `Deployment`. */
+  readonly kind: string;
+  /** Name of the workload. */
+  readonly name: string;
 }
 
 /**
@@ -122,6 +136,28 @@ export abstract class InferenceProvider {
    */
   public schedulesDevicesItself(_deployment: ResolvedDeployment): boolean {
     return false;
+  }
+
+  /**
+   * Whether the provider carries `feature` for this deployment. A deployment that asks for a
+   * feature its provider lacks fails the synth, naming the registered providers that have it.
+   * A provider answers true for `AUTOSCALING` when it scales the deployment itself (its target's
+   * own autoscaler) or names the workload KEDA or an HPA scales (`scaleTarget`).
+   * @default - false for every feature
+   */
+  public supportsFeature(_feature: DeploymentFeature, _deployment: ResolvedDeployment): boolean {
+    return false;
+  }
+
+  /**
+   * The workload a KEDA ScaledObject or HorizontalPodAutoscaler synthesized beside the provider's
+   * objects scales, when the deployment asks for autoscaling. Such a workload's own replica count
+   * must be left unset by `translate` (the autoscaler owns it; a GitOps tool would otherwise reset it).
+   * @returns undefined when the provider has no such workload (it scales with its target's own
+   * autoscaler, or not at all)
+   */
+  public scaleTarget(_deployment: ResolvedDeployment): ScaleTargetRef | undefined {
+    return undefined;
   }
 
   /**

@@ -1,3 +1,4 @@
+import { scaleToZeroWarnings, unsupportedFeatureErrors } from './deployment-extensions';
 import { FieldError, forbidden, invalid } from './field-error';
 import { ModelDeploymentObject, resolvedServingMode } from './model-deployment-object';
 import { ResolvedModelDeployment, toResolvedDeployment } from './resolved-model-deployment';
@@ -111,11 +112,15 @@ export function resolveModelDeployment(
       warnings,
     };
   }
-  const claimErrors = deviceClaimErrors(resolved, providerObject, catalog);
+  const claimErrors = [...deviceClaimErrors(resolved, providerObject, catalog), ...unsupportedFeatureErrors(resolved, providerObject, catalog)];
   if (claimErrors.length > 0) return { defaulted, engineSelection, providerSelection, resolved, errors: claimErrors, warnings };
   const providerErrors = providerObject.validate(toResolvedDeployment(resolved));
   if (providerErrors.length > 0) return { defaulted, engineSelection, providerSelection, resolved, errors: providerErrors, warnings };
-  const allWarnings = [...warnings, ...providerObject.warnings(toResolvedDeployment(resolved))];
+  const allWarnings = [
+    ...warnings,
+    ...scaleToZeroWarnings(resolved, providerObject, catalog),
+    ...providerObject.warnings(toResolvedDeployment(resolved)),
+  ];
   return { defaulted, engineSelection, providerSelection, resolved, provider: providerObject, errors: [], warnings: allWarnings };
 }
 

@@ -3,7 +3,8 @@ import type { Construct } from 'constructs';
 import { LLMD_VLLM_PORT } from './args';
 import { LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG, LLMD_ENDPOINT_PICKER_CONFIG, llmdProviderConfig } from './config';
 import { LLMD_DISPLAY_NAME, llmdWarnings, validateLlmd } from './validation';
-import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
+import { DeploymentFeature } from '../../api/deployment-feature';
+import { InferenceProvider, InferencePoolTarget, ScaleTargetRef } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
 import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
 import type { ResolvedDeployment } from '../../api/resolved-deployment';
@@ -36,6 +37,29 @@ export class LlmdProvider extends InferenceProvider {
   /** Its Deployments' pods carry the claims: `spec.resourceClaims` and the serving container's `resources.claims`. */
   public supportsDeviceClaims(_deployment: ResolvedDeployment): boolean {
     return true;
+  }
+
+  /**
+   * Autoscaling (KEDA or an HPA on its aggregated Deployment) and scale to zero (aggregated; disaggregated components keep their counts, 0 included); multi-node
+   * replicas and LoRA adapters are not carried yet.
+   */
+  public supportsFeature(feature: DeploymentFeature, deployment: ResolvedDeployment): boolean {
+    switch (feature) {
+      case DeploymentFeature.AUTOSCALING:
+      case DeploymentFeature.SCALE_TO_ZERO:
+        return deployment.servingMode === ServingMode.AGGREGATED;
+      case DeploymentFeature.MULTI_NODE:
+        return false;
+      case DeploymentFeature.LORA_ADAPTERS:
+        return false;
+      default:
+        return false;
+    }
+  }
+
+  /** The serving Deployment `<md>`. */
+  public scaleTarget(deployment: ResolvedDeployment): ScaleTargetRef | undefined {
+    return { apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.name };
   }
 
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {

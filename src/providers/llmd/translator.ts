@@ -25,6 +25,7 @@ import {
   userPodAnnotations,
   workloadLabels,
 } from '../common/pod-template';
+import { scalableReplicas } from '../common/replicas';
 import { aggregatedSizing, componentSizing, ContainerSizing, containerResources } from '../common/resources';
 import type { SpecComponentScaling } from '../common/spec-types';
 import { isJsonObject } from '../common/unstructured';
@@ -78,7 +79,8 @@ function llmdPodSpec(md: ResolvedModelDeployment, plan: DeploymentPlan): k8s.Pod
 interface DeploymentPlan {
   readonly id: string;
   readonly name: string;
-  readonly replicas: number;
+  /** Unset when an autoscaler owns the count. */
+  readonly replicas: number | undefined;
   readonly sizing: ContainerSizing;
   readonly args: string[];
   /** Disaggregated component: its pods carry `llm-d.ai/role: <component>`. */
@@ -91,7 +93,7 @@ function addDeployment(scope: Construct, md: ResolvedModelDeployment, plan: Depl
   const deployment = new k8s.KubeDeployment(scope, plan.id, {
     metadata: objectMeta(md, plan.name, workloadLabels(md), annotations),
     spec: {
-      replicas: plan.replicas,
+      ...(plan.replicas !== undefined && { replicas: plan.replicas }),
       selector: { matchLabels: selectorLabels(md, plan.name) },
       template: {
         metadata: {
@@ -109,13 +111,12 @@ function addDeployment(scope: Construct, md: ResolvedModelDeployment, plan: Depl
 
 
 function addAggregated(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
-  const configured = md.spec.scaling?.replicas ?? 0;
   const sizing = aggregatedSizing(md.spec);
   return [
     addDeployment(scope, md, {
       id: 'Deployment',
       name: md.name,
-      replicas: configured > 0 ? configured : 1,
+      replicas: scalableReplicas(md),
       sizing,
       args: renderLlmdArgs(md.spec, { gpuCount: sizing.gpuCount }),
     }),

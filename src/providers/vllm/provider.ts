@@ -3,7 +3,8 @@ import type { Construct } from 'constructs';
 import { DIRECT_VLLM_PORT } from './args';
 import { vllmProviderConfig } from './config';
 import { directVllmWarnings, validateDirectVllm, VLLM_DISPLAY_NAME } from './validation';
-import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
+import { DeploymentFeature } from '../../api/deployment-feature';
+import { InferenceProvider, InferencePoolTarget, ScaleTargetRef } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
 import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
 import type { ResolvedDeployment } from '../../api/resolved-deployment';
@@ -35,6 +36,29 @@ export class DirectVllmProvider extends InferenceProvider {
   /** Its Deployments' pods carry the claims: `spec.resourceClaims` and the serving container's `resources.claims`. */
   public supportsDeviceClaims(_deployment: ResolvedDeployment): boolean {
     return true;
+  }
+
+  /**
+   * Autoscaling (KEDA or an HPA on its serving Deployment) and scale to zero; multi-node
+   * replicas and LoRA adapters are not carried yet.
+   */
+  public supportsFeature(feature: DeploymentFeature, _deployment: ResolvedDeployment): boolean {
+    switch (feature) {
+      case DeploymentFeature.AUTOSCALING:
+      case DeploymentFeature.SCALE_TO_ZERO:
+        return true;
+      case DeploymentFeature.MULTI_NODE:
+        return false;
+      case DeploymentFeature.LORA_ADAPTERS:
+        return false;
+      default:
+        return false;
+    }
+  }
+
+  /** The serving Deployment `<md>`. */
+  public scaleTarget(deployment: ResolvedDeployment): ScaleTargetRef | undefined {
+    return { apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.name };
   }
 
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {

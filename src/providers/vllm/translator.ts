@@ -22,6 +22,7 @@ import {
   userPodAnnotations,
   workloadLabels,
 } from '../common/pod-template';
+import { scalableReplicas } from '../common/replicas';
 import { aggregatedSizing, ContainerSizing, containerResources } from '../common/resources';
 
 /** Repository of the default Direct vLLM image. */
@@ -117,7 +118,7 @@ function directVllmPodSpec(md: ResolvedModelDeployment, args: string[], sizing: 
 function addDeployment(
   scope: Construct,
   md: ResolvedModelDeployment,
-  replicas: number,
+  replicas: number | undefined,
   sizing: ContainerSizing,
   args: string[],
 ): k8s.KubeDeployment {
@@ -125,7 +126,7 @@ function addDeployment(
   const deployment = new k8s.KubeDeployment(scope, 'Deployment', {
     metadata: objectMeta(md, md.name, workloadLabels(md), annotations),
     spec: {
-      replicas,
+      ...(replicas !== undefined && { replicas }),
       selector: { matchLabels: selectorLabels(md, md.name) },
       template: {
         metadata: {
@@ -154,11 +155,9 @@ function addDeployment(
  * a warning is recorded on the Deployment when AMD GPUs would run the default CUDA image.
  */
 export function translateDirectVllm(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
-  const configured = md.spec.scaling?.replicas ?? 0;
-  const replicas = configured > 0 ? configured : 1;
   const sizing = aggregatedSizing(md.spec);
   const args = renderDirectVllmArgs(md.spec, { gpuCount: sizing.gpuCount });
-  const deployment = addDeployment(scope, md, replicas, sizing, args);
+  const deployment = addDeployment(scope, md, scalableReplicas(md), sizing, args);
   const imageWarning = amdOnCudaImageWarning(VLLM_DISPLAY_NAME, DIRECT_VLLM_DEFAULT_IMAGE, md);
   if (imageWarning) Warnings.add(deployment, imageWarning);
   return [
