@@ -128,6 +128,16 @@ const MODULES: ImportModule[] = [
     prune: true,
   },
   {
+    group: 'keda.sh',
+    sources: [{ file: 'keda/keda.sh_scaledobjects.yaml', versions: ['v1alpha1'] }],
+    prune: true,
+  },
+  {
+    group: 'monitoring.coreos.com',
+    sources: [{ file: 'prometheus-operator/monitoring.coreos.com_podmonitors.yaml', versions: ['v1'] }],
+    prune: true,
+  },
+  {
     group: 'ai.flexinfer',
     sources: [{ file: 'flexinfer/ai.flexinfer_models.yaml', versions: ['v1alpha2'] }],
     prune: true,

@@ -1,3 +1,5 @@
+export * from './api/autoscaling';
+export * from './api/deployment-feature';
 export * from './api/device-class';
 export * from './api/devices';
 export * from './api/engine';
@@ -5,9 +7,11 @@ export * from './api/field-error';
 export * from './api/gateway';
 export * from './api/inference-provider';
 export * from './api/inference-provider-config';
+export * from './api/lora';
 export * from './api/model';
 export * from './api/model-deployment';
 export * from './api/model-deployment-controller';
+export * from './api/multi-node';
 export * from './api/node-pool';
 export * from './api/provider-options';
 export * from './api/provider-registry';

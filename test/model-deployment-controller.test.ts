@@ -100,11 +100,12 @@ describe('ModelDeploymentController', () => {
       { apiGroups: ['inference.networking.k8s.io'], resources: ['inferencepools'], verbs: ['get', 'list', 'watch'] },
       { apiGroups: ['inference.networking.x-k8s.io'], resources: ['inferencepools'], verbs: ['get', 'list', 'watch'] },
       { apiGroups: ['kaito.sh'], resources: ['workspaces'], verbs: ['get', 'list', 'watch'] },
+      { apiGroups: ['leaderworkerset.x-k8s.io'], resources: ['leaderworkersets'], verbs: ['get', 'list', 'watch'] },
       { apiGroups: ['modelplane.ai'], resources: ['modelcaches', 'modeldeployments'], verbs: ['get', 'list', 'watch'] },
       { apiGroups: ['networking.serving.volcano.sh'], resources: ['modelroutes', 'modelservers'], verbs: ['get', 'list', 'watch'] },
       { apiGroups: ['nvidia.com'], resources: ['dynamographdeployments'], verbs: ['get', 'list', 'watch'] },
       { apiGroups: ['ray.io'], resources: ['rayservices'], verbs: ['get', 'list', 'watch'] },
-      { apiGroups: ['workload.serving.volcano.sh'], resources: ['modelservings'], verbs: ['get', 'list', 'watch'] },
+      { apiGroups: ['workload.serving.volcano.sh'], resources: ['autoscalingpolicies', 'modelservings'], verbs: ['get', 'list', 'watch'] },
       { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
     ]);
     const everyRule = [...rules, ...find(manifests, 'Role').rules];
@@ -128,18 +129,22 @@ describe('ModelDeploymentController', () => {
       { apiGroups: [''], resources: ['configmaps', 'persistentvolumeclaims', 'serviceaccounts', 'services'], verbs: ['get', 'patch'] },
       { apiGroups: ['ai.flexinfer'], resources: ['models'], verbs: ['get', 'patch'] },
       { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'patch'] },
+      { apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers'], verbs: ['get', 'patch'] },
       { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'patch'] },
       { apiGroups: ['gateway.networking.k8s.io'], resources: ['httproutes', 'referencegrants'], verbs: ['get', 'patch'] },
       { apiGroups: ['inference.networking.k8s.io'], resources: ['inferencepools'], verbs: ['get', 'patch'] },
       { apiGroups: ['inference.networking.x-k8s.io'], resources: ['inferencepools'], verbs: ['get', 'patch'] },
       { apiGroups: ['kaito.sh'], resources: ['workspaces'], verbs: ['get', 'patch'] },
+      { apiGroups: ['keda.sh'], resources: ['scaledobjects'], verbs: ['get', 'patch'] },
+      { apiGroups: ['leaderworkerset.x-k8s.io'], resources: ['leaderworkersets'], verbs: ['get', 'patch'] },
       { apiGroups: ['modelplane.ai'], resources: ['modelcaches', 'modeldeployments'], verbs: ['get', 'patch'] },
+      { apiGroups: ['monitoring.coreos.com'], resources: ['podmonitors'], verbs: ['get', 'patch'] },
       { apiGroups: ['networking.serving.volcano.sh'], resources: ['modelroutes', 'modelservers'], verbs: ['get', 'patch'] },
       { apiGroups: ['nvidia.com'], resources: ['dynamographdeployments'], verbs: ['get', 'patch'] },
       { apiGroups: ['ray.io'], resources: ['rayservices'], verbs: ['get', 'patch'] },
       { apiGroups: ['rbac.authorization.k8s.io'], resources: ['rolebindings', 'roles'], verbs: ['get', 'patch'] },
       { apiGroups: ['resource.k8s.io'], resources: ['resourceclaimtemplates'], verbs: ['get', 'patch'] },
-      { apiGroups: ['workload.serving.volcano.sh'], resources: ['modelservings'], verbs: ['get', 'patch'] },
+      { apiGroups: ['workload.serving.volcano.sh'], resources: ['autoscalingpolicies', 'modelservings'], verbs: ['get', 'patch'] },
     ]);
   });
 

@@ -3,7 +3,9 @@ import { k8s } from 'cdk8s-plus-34';
 import { Construct } from 'constructs';
 import { EngineOptions, EngineType } from './engine';
 import { GatewayOptions, GatewayRef, InferencePoolApiVersion } from './gateway';
+import { LoraOptions } from './lora';
 import { ModelOptions } from './model';
+import { MultiNodeOptions } from './multi-node';
 import { ensureNoNameCollisions } from './object-collisions';
 import { propsToAnnotations } from './props-to-annotations';
 import { propsToSpec } from './props-to-spec';
@@ -28,6 +30,7 @@ import { checkDerivedObjectNames, defaultDeploymentName } from '../core/object-n
 import { ANNOTATION_RENDERED_OBJECTS, encodeRenderedObjects } from '../core/rendered-objects';
 import { resolveModelDeployment, Resolution } from '../core/resolve';
 import { toResolvedDeployment } from '../core/resolved-model-deployment';
+import { addAutoscalerFor } from '../autoscaling/autoscaler-objects';
 import { insufficientCapacityErrors } from '../dra/capacity-fit';
 import { addDeviceClaimTemplates } from '../dra/claim-templates';
 import { DEFAULT_ENDPOINT_PICKER_IMAGE } from '../gateway/endpoint-picker';
@@ -156,6 +159,15 @@ export interface ModelDeploymentProps extends ModelDeploymentOptions {
   readonly resources?: ResourceOptions;
 
   /**
+   * Multi-node replicas: a replica whose GPU count (`resources.gpu.count`, or a component's in
+   * disaggregated mode) exceeds `gpusPerNode` runs as a group of pods on several nodes, one engine
+   * over all their GPUs (annotation `inference.cdk8s.io/multi-node`). Direct vLLM and llm-d render
+   * a LeaderWorkerSet, which needs the LeaderWorkerSet controller in the cluster.
+   * @default - every replica is one pod on one node
+   */
+  readonly multiNode?: MultiNodeOptions;
+
+  /**
    * Volumes: managed ones (with `size`) get a synthesized PersistentVolumeClaim. At most 8.
    * @default - none
    */
@@ -210,6 +222,13 @@ export interface ModelDeploymentProps extends ModelDeploymentOptions {
    * @default - none
    */
   readonly tolerations?: k8s.Toleration[];
+
+  /**
+   * LoRA adapters served beside the base model, each under its own model name (annotation
+   * `inference.cdk8s.io/lora`).
+   * @default - none
+   */
+  readonly lora?: LoraOptions;
 }
 
 /** Routing settings where no ProviderRegistry is in scope. */
@@ -337,6 +356,7 @@ export class ModelDeployment extends Construct {
 
     const objects = provider.translate(this, view);
     if (!targetSchedules) objects.push(...addDeviceClaimTemplates(this, resolved));
+    objects.push(...addAutoscalerFor(this, resolved, provider));
     if (routing.plan) objects.push(...addModelRouting(this, routing.plan));
     const nameErrors = checkDerivedObjectNames(resolved.name, objects.map((o) => ({ kind: o.kind, name: o.name })));
     if (nameErrors.length > 0) {

@@ -1,10 +1,17 @@
 import { stringify } from 'yaml';
 import { deviceRequestSpec } from './devices';
+import { autoscalingAnnotationValue } from './autoscaling';
+import { loraAnnotationValue } from './lora';
 import type { ModelDeploymentProps } from './model-deployment';
+import { multiNodeAnnotationSpec } from './multi-node';
 import type { GpuOptions } from './resources';
+import { AUTOSCALING_ANNOTATION } from '../autoscaling/autoscaling-annotation';
+import { annotationPath } from '../core/deployment-extensions';
 import { FieldError, forbidden, invalid } from '../core/field-error';
 import { TOLERATE_GPU_TAINT_ANNOTATION, TOLERATE_GPU_TAINT_PATH } from '../core/gpu-taint-toleration';
 import { DEVICES_ANNOTATION, DEVICES_ANNOTATION_PATH } from '../dra/device-annotation';
+import { LORA_ANNOTATION } from '../lora/lora-annotation';
+import { MULTI_NODE_ANNOTATION } from '../multinode/annotation';
 import type { DeviceRequestSpec } from '../dra/device-request';
 
 /*
@@ -21,16 +28,25 @@ export interface AnnotationsFromProps {
 }
 
 /**
- * `metadata.annotations`, plus `inference.cdk8s.io/devices` from `GpuOptions.devices` and
- * `inference.cdk8s.io/tolerate-gpu-taint` from `GpuOptions.tolerateTaint`.
+ * `metadata.annotations`, plus `inference.cdk8s.io/devices` from `GpuOptions.devices`,
+ * `inference.cdk8s.io/tolerate-gpu-taint` from `GpuOptions.tolerateTaint` and one annotation per
+ * extension prop (`scaling.autoscaling`, ...).
  * The annotation is one per deployment, so the `GpuOptions` that set it (resources, prefill,
  * decode) must agree, and must agree with an annotation the user wrote themselves.
  */
 export function propsToAnnotations(props: ModelDeploymentProps): AnnotationsFromProps {
   const devices = devicesAnnotation(props);
-  if (devices.errors.length > 0) return { errors: devices.errors };
-  const written = devices.annotation
-    ? { ...props.metadata?.annotations, ...devices.annotation }
+  const extensions = [
+    extensionAnnotation(props, AUTOSCALING_ANNOTATION, 'scaling.autoscaling',
+      props.scaling?.autoscaling && autoscalingAnnotationValue(props.scaling.autoscaling)),
+    extensionAnnotation(props, LORA_ANNOTATION, 'lora', props.lora && loraAnnotationValue(props.lora)),
+    extensionAnnotation(props, MULTI_NODE_ANNOTATION, 'multiNode', props.multiNode && multiNodeAnnotationSpec(props.multiNode)),
+  ];
+  const errors = [...devices.errors, ...extensions.flatMap((e) => e.errors)];
+  if (errors.length > 0) return { errors };
+  const added = Object.assign({}, devices.annotation, ...extensions.map((e) => e.annotation));
+  const written = Object.keys(added).length > 0
+    ? { ...props.metadata?.annotations, ...added }
     : props.metadata?.annotations;
   const annotations = written && { ...written };
   const settings: Array<[string, boolean]> = [];
@@ -59,6 +75,24 @@ export function propsToAnnotations(props: ModelDeploymentProps): AnnotationsFrom
     };
   }
   return { annotations: { ...annotations, [TOLERATE_GPU_TAINT_ANNOTATION]: value }, errors: [] };
+}
+
+/**
+ * One extension annotation (src/core/deployment-extensions.ts) from the typed prop at `propPath`,
+ * as YAML; none when the prop is unset. Writing the annotation by hand as well is an error: one of
+ * the two would be lost.
+ */
+function extensionAnnotation(
+  props: ModelDeploymentProps,
+  annotation: string,
+  propPath: string,
+  value: Record<string, unknown> | undefined,
+): { annotation?: { [key: string]: string }; errors: FieldError[] } {
+  if (value === undefined) return { errors: [] };
+  if (props.metadata?.annotations?.[annotation] !== undefined) {
+    return { errors: [forbidden(annotationPath(annotation), `is set in metadata.annotations and by ${propPath}; set only one of them`)] };
+  }
+  return { annotation: { [annotation]: stringify(value) }, errors: [] };
 }
 
 /**

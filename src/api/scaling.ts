@@ -1,4 +1,5 @@
 import { Size } from 'cdk8s';
+import { AutoscalingOptions } from './autoscaling';
 import { GpuOptions } from './resources';
 
 /**
@@ -29,11 +30,18 @@ export interface ComponentScaling {
  */
 export interface ScalingOptions {
   /**
-   * Replicas in aggregated mode (0 to 32). Providers run at least one replica: 0 is rendered
-   * as 1, as AI Runway does, and draws a warning.
-   * @default 1
+   * Replicas in aggregated mode (0 to 32). 0 runs no pods on providers that can (Direct vLLM,
+   * llm-d, ...); the others run one, as AI Runway does, and warn. Exclusive with `autoscaling`.
+   * @default 1, unless `autoscaling` is set
    */
   readonly replicas?: number;
+
+  /**
+   * Replicas set by an autoscaler on LLM metrics, between its bounds (annotation
+   * `inference.cdk8s.io/autoscaling`). Exclusive with `replicas`.
+   * @default - a fixed replica count
+   */
+  readonly autoscaling?: AutoscalingOptions;
 
   /**
    * Prefill workers; required in disaggregated mode.

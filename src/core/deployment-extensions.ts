@@ -13,7 +13,9 @@ import type { ModelDeploymentObject } from './model-deployment-object';
 import { ResolvedModelDeployment, toResolvedDeployment } from './resolved-model-deployment';
 import { DeploymentFeature } from '../api/deployment-feature';
 import type { InferenceProvider } from '../api/inference-provider';
-import { AUTOSCALING_EXTENSION } from '../autoscaling/autoscaling-annotation';
+import { AUTOSCALING_EXTENSION } from '../autoscaling/autoscaling-extension';
+import { LORA_EXTENSION } from '../lora/lora-extension';
+import { MULTI_NODE_EXTENSION } from '../multinode/extension';
 import type { ProviderCatalog } from '../selection/provider-catalog';
 
 /** A deployment's annotations, as every extension reads them. */
@@ -29,11 +31,15 @@ export interface DeploymentExtension {
   readonly path: string;
   /** Problems of the annotation, alone and against the defaulted deployment. */
   errors(md: ModelDeploymentObject): FieldError[];
+  /** Problems only the selected provider, which supports the feature, can see. */
+  providerErrors?(md: ResolvedModelDeployment, provider: InferenceProvider): FieldError[];
 }
 
 /** Every extension, in the order their errors are reported. */
 export const DEPLOYMENT_EXTENSIONS: readonly DeploymentExtension[] = [
   AUTOSCALING_EXTENSION,
+  MULTI_NODE_EXTENSION,
+  LORA_EXTENSION,
 ];
 
 /** Field path of an annotation of ours, in messages. */
@@ -59,7 +65,10 @@ export function unsupportedFeatureErrors(md: ResolvedModelDeployment, provider: 
   const errors: FieldError[] = [];
   for (const extension of DEPLOYMENT_EXTENSIONS) {
     if (md.annotations[extension.annotation] === undefined) continue;
-    if (supports(provider, extension.feature, md)) continue;
+    if (supports(provider, extension.feature, md)) {
+      errors.push(...extension.providerErrors?.(md, provider) ?? []);
+      continue;
+    }
     const able = providersWith(extension.feature, md, catalog).filter((name) => name !== provider.name);
     errors.push(forbidden(
       extension.path,

@@ -24,6 +24,7 @@ import { FieldError, invalid } from '../core/field-error';
 import type { GpuSpec } from '../core/generated/model-deployment-spec';
 import { gpuTypeOf } from '../core/gpu-type';
 import type { ResolvedModelDeployment } from '../core/resolved-model-deployment';
+import { podGpuCount, podsPerReplica } from '../multinode/layout';
 
 /** Pods per node are counted up to this: more than any node holds. */
 const MAX_PODS_PER_NODE = 256;
@@ -61,10 +62,12 @@ export function podNeeds(md: ResolvedModelDeployment): PodNeed[] {
   for (const component of componentsOf(md.mode)) {
     const requests = deviceRequestsOf(md.annotations, component);
     const { gpu, replicas, path } = componentOf(md, component);
+    // A multi-node replica is a group of pods, each with gpusPerNode of its GPUs.
+    const pods = replicas * podsPerReplica(md, component);
     if (requests.length > 0) {
-      needs.push({ component, path: `${DEVICES_ANNOTATION_PATH}.${component}`, pods: replicas, requests });
+      needs.push({ component, path: `${DEVICES_ANNOTATION_PATH}.${component}`, pods, requests });
     } else if ((gpu?.count ?? 0) > 0) {
-      needs.push({ component, path, pods: replicas, gpu: { resource: gpuTypeOf(gpu), count: gpu!.count! } });
+      needs.push({ component, path, pods, gpu: { resource: gpuTypeOf(gpu), count: podGpuCount(md, component) } });
     }
   }
   return needs;

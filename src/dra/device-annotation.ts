@@ -26,6 +26,8 @@ import { CheckedDeviceRequest, readDeviceRequests } from './device-request';
 import { FieldError, invalid } from '../core/field-error';
 import type { ModelDeploymentSpec } from '../core/generated/model-deployment-spec';
 import { resolvedServingMode, ServingModeName } from '../core/model-deployment-object';
+import { GPUS_PER_NODE_PATH } from '../multinode/annotation';
+import { podGpuCount } from '../multinode/layout';
 
 /** ModelDeployment annotation holding the device requests. */
 export const DEVICES_ANNOTATION = 'inference.cdk8s.io/devices';
@@ -94,11 +96,14 @@ export function devicesAnnotationErrors(annotations: Annotations, spec: ModelDep
     }
     const gpuPath = c === 'resources' ? 'spec.resources.gpu' : `spec.scaling.${c}.gpu`;
     const gpus = (c === 'resources' ? spec.resources?.gpu : spec.scaling?.[c]?.gpu)?.count ?? 0;
+    // Each pod claims its own devices: one pod of a multi-node replica uses gpusPerNode of them.
+    const podGpus = podGpuCount({ annotations, spec }, c);
     const claimed = list.reduce((sum, r) => sum + r.count, 0);
-    if (gpus > claimed) {
+    if (podGpus > claimed) {
+      const uses = podGpus === gpus ? 'every GPU the engine uses' : `the ${podGpus} GPUs (${GPUS_PER_NODE_PATH}) each pod of a multi-node replica uses`;
       errors.push(invalid(`${gpuPath}.count`, gpus,
         `is more than the ${claimed} device(s) claimed under ${DEVICES_ANNOTATION_PATH}.${c}: pods that claim devices request no ${gpuPath}.type, ` +
-          'so the claim must hold every GPU the engine uses; raise the request counts or lower gpu.count'));
+          `so the claim must hold ${uses}; raise the request counts or lower gpu.count`));
     }
   }
   return errors;

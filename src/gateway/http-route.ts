@@ -28,14 +28,20 @@ export interface HttpRouteOptions {
   readonly gateway: { readonly name: string; readonly namespace: string };
   /** Value the `X-Gateway-Model-Name` header must equal exactly. */
   readonly modelName: string;
+  /**
+   * Further model names served by the same pool, each its own match of the rule (the LoRA
+   * adapters a deployment serves beside its base model).
+   * @default - none
+   */
+  readonly adapterNames?: readonly string[];
   /** The InferencePool that serves matching requests: API group, name and namespace. */
   readonly pool: { readonly group: string; readonly name: string; readonly namespace: string };
 }
 
 /**
  * Adds the model's `HTTPRoute` (id `HTTPRoute`) to `scope`: attached to the Gateway, one rule
- * matching every path whose `X-Gateway-Model-Name` header equals the model name, sending it to the
- * InferencePool with a 300 s request timeout.
+ * matching every path whose `X-Gateway-Model-Name` header equals the model name (or one of the
+ * adapter names, a match each), sending it to the InferencePool with a 300 s request timeout.
  *
  * AI Runway sets a controller ownerReference to the ModelDeployment; at build time the uid is
  * unknown, so the labels are what tie the route to its deployment.
@@ -56,12 +62,11 @@ export function addHttpRoute(scope: Construct, options: HttpRouteOptions): ApiOb
       parentRefs: [{ name: options.gateway.name, namespace: options.gateway.namespace }],
       rules: [
         {
-          matches: [
-            {
-              path: { type: HttpRouteSpecRulesMatchesPathType.PATH_PREFIX, value: '/' },
-              headers: [{ type: HttpRouteSpecRulesMatchesHeadersType.EXACT, name: MODEL_NAME_HEADER, value: options.modelName }],
-            },
-          ],
+          // Matches are ORed: one per name, so every name reaches the same pool.
+          matches: [options.modelName, ...(options.adapterNames ?? [])].map((name) => ({
+            path: { type: HttpRouteSpecRulesMatchesPathType.PATH_PREFIX, value: '/' },
+            headers: [{ type: HttpRouteSpecRulesMatchesHeadersType.EXACT, name: MODEL_NAME_HEADER, value: name }],
+          })),
           // No port (an InferencePool is not a Service) and no weight: a single backend.
           backendRefs: [
             {

@@ -18,6 +18,7 @@ import type { GatewayCapabilities } from '../core/generated/inference-provider-c
 import { LABEL_MANAGED_BY, LABEL_MODEL_DEPLOYMENT, MANAGED_BY_VALUE } from '../core/labels';
 import { checkDerivedObjectNames } from '../core/object-names';
 import { ResolvedModelDeployment, toResolvedDeployment } from '../core/resolved-model-deployment';
+import { loraAdapterNames } from '../lora/lora-annotation';
 import type { ProviderConfigEntry } from '../selection/provider-config-entry';
 
 /** Routing settings of the registry in scope (AI Runway's controller flags). */
@@ -49,6 +50,8 @@ export interface RoutingPlan {
   readonly namespace: string;
   readonly gateway: GatewayRef;
   readonly modelName: string;
+  /** The LoRA adapters' names, routed like the model name (`inference.cdk8s.io/lora`). */
+  readonly adapterNames: readonly string[];
   readonly pool: PoolReference;
   readonly poolApiVersion: InferencePoolApiVersionString;
   /** Set for a controller-managed pool (with its endpoint picker); undefined when the provider manages it. */
@@ -85,7 +88,8 @@ export interface RoutingInput {
  * - otherwise an InferencePool `<md>` over the provider's serving pods and an endpoint picker
  *   `<md>-epp` (the capability's image, else the registry's; the configuration the provider
  *   chooses from its capability's, else the default configuration);
- * - an HTTPRoute `<md>` unless `spec.gateway.httpRouteRef` names the user's own.
+ * - an HTTPRoute `<md>` unless `spec.gateway.httpRouteRef` names the user's own, matching the
+ *   model name and the name of each LoRA adapter the deployment serves.
  */
 export function planModelRouting(input: RoutingInput): { plan?: RoutingPlan; errors: FieldError[] } {
   const { md, provider, deployment, defaults } = input;
@@ -143,7 +147,10 @@ export function planModelRouting(input: RoutingInput): { plan?: RoutingPlan; err
   }
   if (errors.length > 0) return { errors };
   return {
-    plan: { md, namespace, gateway, modelName: modelName!, pool, poolApiVersion, controllerManaged, httpRoute: !spec.gateway?.httpRouteRef },
+    plan: {
+      md, namespace, gateway, modelName: modelName!, adapterNames: loraAdapterNames(md.annotations), pool, poolApiVersion, controllerManaged,
+      httpRoute: !spec.gateway?.httpRouteRef,
+    },
     errors,
   };
 }
@@ -185,7 +192,9 @@ export function addModelRouting(scope: Construct, plan: RoutingPlan): ApiObject[
     objects.push(addPoolReferenceGrant(scope, { pool, routeNamespace: namespace, labels }));
   }
   if (plan.httpRoute) {
-    objects.push(addHttpRoute(scope, { name: md.name, namespace, labels, gateway: plan.gateway, modelName: plan.modelName, pool }));
+    objects.push(addHttpRoute(scope, {
+      name: md.name, namespace, labels, gateway: plan.gateway, modelName: plan.modelName, adapterNames: plan.adapterNames, pool,
+    }));
   }
   return objects;
 }

@@ -646,14 +646,8 @@ describe('validateModelDeployment', () => {
       expect(result.warnings).toEqual([]);
     });
 
-    test('warns that scaling.replicas 0 runs one replica', () => {
-      expect(admit({ model: MODEL, scaling: { replicas: 0 } })).toEqual({
-        errors: [],
-        warnings: ['scaling.replicas is 0: providers run one replica (AI Runway treats 0 as 1)'],
-      });
-    });
-
-    test('does not warn about replicas 1, defaulted replicas, or replicas 0 in disaggregated mode', () => {
+    test('does not warn about replicas: whether 0 runs zero depends on the provider, known after admission', () => {
+      expect(admit({ model: MODEL, scaling: { replicas: 0 } })).toEqual({ errors: [], warnings: [] });
       expect(admit({ model: MODEL, scaling: { replicas: 1 } }).warnings).toEqual([]);
       expect(admit({ model: MODEL }).warnings).toEqual([]);
       expect(

@@ -56,10 +56,18 @@ export function deploymentObjectCases({ harness, name }: DeploymentProviderSubje
     for (const m of synthOf({ namespace: null })) expect(m.metadata.namespace).toBeUndefined();
   });
 
-  test('uses scaling.replicas, and 1 when it is 0 or unset', () => {
+  test('uses scaling.replicas, 0 included (scale to zero, where AI Runway runs one), and 1 when unset', () => {
     expect(findManifest(synthOf({ spec: { scaling: { replicas: 3 } } }), 'Deployment', name).spec.replicas).toBe(3);
-    expect(findManifest(synthOf({ spec: { scaling: { replicas: 0 } } }), 'Deployment', name).spec.replicas).toBe(1);
+    expect(findManifest(synthOf({ spec: { scaling: { replicas: 0 } } }), 'Deployment', name).spec.replicas).toBe(0);
     expect(findManifest(synthOf({ spec: { scaling: undefined } }), 'Deployment', name).spec.replicas).toBe(1);
+  });
+
+  test('leaves the replica count to the autoscaler when the deployment is autoscaled', () => {
+    const autoscaled = synthOf({
+      spec: { scaling: undefined },
+      annotations: { 'inference.cdk8s.io/autoscaling': 'maxReplicas: 3\nmetrics: [{type: queueDepth, target: 4}]' },
+    });
+    expect(findManifest(autoscaled, 'Deployment', name).spec).not.toHaveProperty('replicas');
   });
 }
 

@@ -248,6 +248,12 @@ export interface ParallelismTarget {
    * @default - none: the engine's default, 1
    */
   readonly derivedTensorParallel?: number;
+  /**
+   * The pipeline parallel size the provider itself renders for these pods, before the user's
+   * flags (a multi-node replica's layout, `src/multinode/layout.ts`).
+   * @default - none: the engine's default, 1
+   */
+  readonly derivedPipelineParallel?: number;
 }
 
 /** What the parallelism checks found: field errors (the synth fails) and warnings. */
@@ -275,18 +281,27 @@ const CANONICAL_TP = 'tensor-parallel-size';
  * The sizes the engine runs with: the user's (last) flag, else the provider's derived tensor
  * parallel size, else 1. Meaningful only when `user.errors` is empty.
  */
-export function effectiveParallelism(user: UserParallelism, derivedTensorParallel?: number): { tensorParallel: number; pipelineParallel: number } {
-  return { tensorParallel: user.tensorParallel?.size ?? derivedTensorParallel ?? 1, pipelineParallel: user.pipelineParallel?.size ?? 1 };
+export function effectiveParallelism(
+  user: UserParallelism,
+  derivedTensorParallel?: number,
+  derivedPipelineParallel?: number,
+): { tensorParallel: number; pipelineParallel: number } {
+  return {
+    tensorParallel: user.tensorParallel?.size ?? derivedTensorParallel ?? 1,
+    pipelineParallel: user.pipelineParallel?.size ?? derivedPipelineParallel ?? 1,
+  };
 }
 
-function layoutOf(user: UserParallelism, derived: number | undefined, derivedFrom: string): Layout {
+function layoutOf(user: UserParallelism, derived: number | undefined, derivedFrom: string, derivedPp?: number): Layout {
   const tp = user.tensorParallel;
   const pp = user.pipelineParallel;
-  const { tensorParallel, pipelineParallel } = effectiveParallelism(user, derived);
+  const { tensorParallel, pipelineParallel } = effectiveParallelism(user, derived, derivedPp);
   const tpText = tp
     ? `${tp.written} ${tensorParallel}`
     : derived !== undefined ? `${CANONICAL_TP} ${derived} (derived from ${derivedFrom})` : `${CANONICAL_TP} 1 (unset)`;
-  const text = pp ? `${tpText} × ${pp.written} ${pipelineParallel}` : tpText;
+  let text = tpText;
+  if (pp) text = `${tpText} × ${pp.written} ${pipelineParallel}`;
+  else if (derivedPp !== undefined) text = `${tpText} × pipeline-parallel-size ${derivedPp} (derived from ${derivedFrom})`;
   return { tensorParallel, pipelineParallel, world: tensorParallel * pipelineParallel, text };
 }
 
@@ -316,7 +331,7 @@ export function checkParallelism(engine: EngineName, user: UserParallelism, targ
 
   for (const target of targets) {
     if (!(target.gpuCount > 0)) continue;
-    const layout = layoutOf(user, target.derivedTensorParallel, target.gpuPath);
+    const layout = layoutOf(user, target.derivedTensorParallel, target.gpuPath, target.derivedPipelineParallel);
     const nodes = target.nodes?.count ?? 1;
     const mig = isMigGpuType(target.gpuType);
     const allocated = nodes * target.gpuCount;

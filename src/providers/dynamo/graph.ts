@@ -272,13 +272,13 @@ function worker(md: ResolvedModelDeployment, settings: DynamoGraphSettings, w: W
 
 function workers(md: ResolvedModelDeployment, settings: DynamoGraphSettings): DynamoComponent[] {
   if (md.mode !== 'disaggregated') {
-    const configured = md.spec.scaling?.replicas ?? 0;
     const { gpu, memory, cpu } = md.spec.resources ?? {};
     return [worker(md, settings, {
       // Quirk kept: `VllmWorker` whatever the engine (overrides address it by this key).
       name: WORKER_SERVICE,
       role: 'worker',
-      replicas: configured > 0 ? configured : 1,
+      // 0 is honoured (scale to zero; the CRD's minimum is 0), where AI Runway runs one.
+      replicas: md.spec.scaling?.replicas ?? 1,
       resources: gpuResources({ count: gpu?.count ?? 0, gpuType: gpuTypeOf(gpu) }, memory || undefined, cpu || undefined),
     })];
   }

@@ -4,11 +4,13 @@ import { dynamoProviderConfig } from './config';
 import { isMocker } from './services';
 import { reconcileDynamoGraphDeploymentStatus } from './status';
 import { DYNAMO_API_VERSION_ANNOTATION, DYNAMO_DISPLAY_NAME, dynamoApiVersionOf, DynamoSettings, dynamoWarnings, validateDynamo } from './validation';
+import { DeploymentFeature } from '../../api/deployment-feature';
 import { EngineType } from '../../api/engine';
 import { InferenceProvider, SimulatedBackend } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
 import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
 import type { DeploymentDescription, ResolvedDeployment } from '../../api/resolved-deployment';
+import { ServingMode } from '../../api/serving';
 import type { FieldError } from '../../core/field-error';
 import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
 import { JOB_KIND, PERSISTENT_VOLUME_CLAIM_KIND } from '../common/kinds';
@@ -75,6 +77,11 @@ export class DynamoProvider extends InferenceProvider {
    * `mainContainer.resources.claims`, v1beta1 the component's pod template; frontends claim
    * nothing. Not with the mocker backend, whose workers use no GPUs.
    */
+  /** Scale to zero: a worker's `replicas: 0` (aggregated; disaggregated components keep theirs, 0 included). */
+  public supportsFeature(feature: DeploymentFeature, deployment: ResolvedDeployment): boolean {
+    return feature === DeploymentFeature.SCALE_TO_ZERO && deployment.servingMode === ServingMode.AGGREGATED;
+  }
+
   public supportsDeviceClaims(deployment: ResolvedDeployment): boolean {
     // The mocker simulates workers without GPUs: it has nothing to claim devices for.
     return !isMocker(fromResolvedDeployment(deployment));

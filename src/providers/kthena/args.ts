@@ -3,6 +3,7 @@ import { extraArgFlagKey } from '../../admission/engine-args';
 import { FieldError, invalid } from '../../core/field-error';
 import type { EngineName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { loraEngineFlags } from '../../lora/engine-flags';
 import { SpecEngineSetting, specEngineFlags, specEngineSetting, tensorParallelFlag } from '../common/engine-flag-table';
 import {
   explicitEngineFlagKeys,
@@ -142,7 +143,8 @@ function sglangEagerFlag(md: ResolvedModelDeployment, explicit: ReadonlySet<stri
  * 3. `--tensor-parallel-size <gpus>` when the role's pod has more than one GPU;
  * 4. disaggregated: vLLM `--kv-transfer-config` (NIXL), SGLang `--disaggregation-mode <role>`
  *    (its transfer backend is SGLang's default unless `engine.args` names one);
- * 5. `engine.args` sorted by key, then `engine.extraArgs` verbatim.
+ * 5. the LoRA adapters' flags (`loraEngineFlags`; vLLM only, see `kthenaServesLora`);
+ * 6. `engine.args` sorted by key, then `engine.extraArgs` verbatim.
  *
  * A derived setting whose flag the user also sets in `engine.args`/`extraArgs` is skipped, so the
  * engine never receives two values (the flags the provider owns are refused by `kthenaArgErrors`).
@@ -157,6 +159,7 @@ export function renderKthenaArgs(md: ResolvedModelDeployment, role: KthenaRolePl
   if (md.mode === 'disaggregated') {
     out.push(...(engine === 'sglang' ? ['--disaggregation-mode', role.name] : ['--kv-transfer-config', KTHENA_VLLM_KV_TRANSFER_CONFIG]));
   }
+  out.push(...loraEngineFlags(md.annotations));
   out.push(...namedEngineFlags(md.spec));
   out.push(...(md.spec.engine?.extraArgs ?? []));
   return out;

@@ -5,6 +5,7 @@ import { KTHENA_ROLE_LABEL, KthenaRolePlan } from './roles';
 import { LABEL_DEPLOYMENT, LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { podDeviceClaims } from '../../dra/pod-claims';
+import { loraPodParts } from '../../lora/adapter-pod';
 import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
 import { HF_HOME_ENV, modelServerEnv } from '../common/env';
 import { podTolerations } from '../common/gpu-tolerations';
@@ -75,18 +76,22 @@ function engineEnv(md: ResolvedModelDeployment): k8s.EnvVar[] {
  * 30 minutes, the engine downloads the model on start), liveness and readiness probes on
  * `/health`; the role's GPUs under their `gpu.type` (or its DRA claim, see `podDeviceClaims`),
  * memory and CPU; the storage volumes mounted, `/dev/shm` for several GPUs; the user's node
- * selector, tolerations (with the GPU taint's when asked for) and pod annotations.
+ * selector, tolerations (with the GPU taint's when asked for) and pod annotations; the LoRA
+ * adapters' download init containers, volumes and mounts (`loraPodParts`).
  */
 export function entryPodTemplate(md: ResolvedModelDeployment, role: KthenaRolePlan, images: KthenaEngineImages): k8s.PodTemplateSpec {
   const engine = md.engine === 'sglang' ? 'sglang' : 'vllm';
   const sharedMemory = role.gpuCount > 1;
+  const lora = loraPodParts(md);
   const volumes: k8s.Volume[] = [
     ...(sharedMemory ? [{ name: KTHENA_SHM_VOLUME_NAME, emptyDir: { medium: 'Memory', sizeLimit: k8s.Quantity.fromString(KTHENA_SHM_SIZE_LIMIT) } }] : []),
     ...storagePodVolumes(md.name, md.spec),
+    ...(lora?.volumes ?? []),
   ];
   const volumeMounts: k8s.VolumeMount[] = [
     ...(sharedMemory ? [{ name: KTHENA_SHM_VOLUME_NAME, mountPath: '/dev/shm' }] : []),
     ...storageVolumeMounts(md.spec),
+    ...(lora?.volumeMounts ?? []),
   ];
   const deviceClaims = podDeviceClaims(md, role.deviceComponent);
   const component = role.component ? md.spec.scaling?.[role.component] : undefined;
@@ -115,6 +120,7 @@ export function entryPodTemplate(md: ResolvedModelDeployment, role: KthenaRolePl
       ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
     },
     spec: {
+      ...(lora && lora.initContainers.length > 0 ? { initContainers: lora.initContainers } : {}),
       containers: [container],
       ...(deviceClaims ? { resourceClaims: deviceClaims.resourceClaims } : {}),
       ...(volumes.length > 0 ? { volumes } : {}),

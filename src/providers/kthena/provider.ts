@@ -3,9 +3,11 @@ import type { Construct } from 'constructs';
 import { KTHENA_ENGINE_PORT } from './args';
 import { KTHENA_DEFAULT_SCHEDULER, kthenaProviderConfig } from './config';
 import { KTHENA_DEFAULT_SGLANG_IMAGE, KTHENA_DEFAULT_VLLM_IMAGE, KthenaEngineImages } from './images';
+import { kthenaServesLora } from './lora';
 import { deploymentPodSelector } from './roles';
 import { reconcileModelServingStatus } from './status';
 import { KTHENA_DISPLAY_NAME, kthenaWarnings, validateKthena } from './validation';
+import { DeploymentFeature } from '../../api/deployment-feature';
 import { InferencePoolTarget, InferenceProvider } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
 import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
@@ -90,6 +92,23 @@ export class KthenaProvider extends InferenceProvider {
     return true;
   }
 
+  /**
+   * LoRA adapters with vLLM (`kthenaServesLora`): its ModelRoute lists them, its pods load them.
+   * Autoscaling by Kthena's own AutoscalingPolicy, and scale to zero, of an aggregated deployment
+   * (its ServingGroups are the replicas; a disaggregated deployment is one group).
+   */
+  public supportsFeature(feature: DeploymentFeature, deployment: ResolvedDeployment): boolean {
+    switch (feature) {
+      case DeploymentFeature.AUTOSCALING:
+      case DeploymentFeature.SCALE_TO_ZERO:
+        return deployment.servingMode === ServingMode.AGGREGATED;
+      case DeploymentFeature.LORA_ADAPTERS:
+        return kthenaServesLora(deployment.engineType);
+      default:
+        return false;
+    }
+  }
+
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {
     // Loaded on first use: the translator brings cdk8s-plus-34 and the generated bindings, which
     // the controller (validate and mapStatus only) never needs.
@@ -113,6 +132,7 @@ export class KthenaProvider extends InferenceProvider {
       { apiVersion: MODEL_SERVING_API_VERSION, kind: 'ModelServing', resource: 'modelservings' },
       { apiVersion: NETWORKING_API_VERSION, kind: 'ModelServer', resource: 'modelservers' },
       { apiVersion: NETWORKING_API_VERSION, kind: 'ModelRoute', resource: 'modelroutes' },
+      { apiVersion: MODEL_SERVING_API_VERSION, kind: 'AutoscalingPolicy', resource: 'autoscalingpolicies' },
       SERVICE_KIND,
       PERSISTENT_VOLUME_CLAIM_KIND,
     ];

@@ -1,5 +1,6 @@
 import { gpuTypeOf } from '../../core/gpu-type';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
+import { autoscalingOf, isAutoscaled } from '../../autoscaling/autoscaling-annotation';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import type { DeviceComponent } from '../../dra/device-annotation';
 
@@ -45,14 +46,21 @@ export interface KthenaRolePlan {
 }
 
 /**
- * Number of ServingGroups (`spec.replicas`): the aggregated replicas (0 counts as 1, as every
- * other provider reads AI Runway's serialised zero), or one group holding all prefill and decode
- * instances, so that the router can pair any prefill pod with any decode pod of the deployment.
+ * `spec.replicas`, the number of ServingGroups: aggregated, `scaling.replicas` (0 included: scale
+ * to zero), unset when Kthena's autoscaler owns it (annotation `inference.cdk8s.io/autoscaling`);
+ * disaggregated, one group holding all prefill and decode instances, so that the router can pair
+ * any prefill pod with any decode pod of the deployment.
  */
+export function servingGroupReplicas(md: ResolvedModelDeployment): number | undefined {
+  if (md.mode === 'disaggregated') return 1;
+  if (isAutoscaled(md.annotations)) return undefined;
+  return md.spec.scaling?.replicas ?? 1;
+}
+
+/** The most ServingGroups the deployment can run (the autoscaler's bound), for checks of generated names. */
 export function servingGroupCount(md: ResolvedModelDeployment): number {
   if (md.mode === 'disaggregated') return 1;
-  const configured = md.spec.scaling?.replicas ?? 0;
-  return configured > 0 ? configured : 1;
+  return Math.max(autoscalingOf(md.annotations)?.maxReplicas ?? md.spec.scaling?.replicas ?? 1, 1);
 }
 
 /**

@@ -1,8 +1,10 @@
 import type { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
+import { addKthenaAutoscalingPolicy } from './autoscaling';
 import { KTHENA_ENGINE_PORT } from './args';
 import { entryPodTemplate } from './entry-pod';
+import { kthenaRouteLoraAdapters } from './lora';
 import { defaultEngineImage, KTHENA_DEFAULT_SGLANG_IMAGE, KTHENA_DEFAULT_VLLM_IMAGE, KthenaEngineImages } from './images';
 import {
   deploymentPodSelector,
@@ -10,7 +12,7 @@ import {
   KTHENA_POD_ROLE_LABEL,
   KTHENA_ROLE_LABEL,
   kthenaRoles,
-  servingGroupCount,
+  servingGroupReplicas,
   servingRoleName,
 } from './roles';
 import { KTHENA_DISPLAY_NAME, KTHENA_WORKER_REPLICAS } from './validation';
@@ -42,7 +44,7 @@ export interface KthenaTranslationSettings {
 }
 
 /**
- * The ModelServing `<md>`: `spec.replicas` ServingGroups (`servingGroupCount`), each with the
+ * The ModelServing `<md>`: `spec.replicas` ServingGroups (`servingGroupReplicas`), each with the
  * roles of `kthenaRoles` — one entry pod per role instance, no worker pods — and a gang policy
  * naming every role with a minimum of one instance. A minimum of one (not the role's replicas)
  * because `minRoleReplicas` is immutable: with the full count, changing a prefill or decode
@@ -51,10 +53,11 @@ export interface KthenaTranslationSettings {
  */
 function addModelServing(scope: Construct, md: ResolvedModelDeployment, settings: KthenaTranslationSettings): ModelServing {
   const roles = kthenaRoles(md);
+  const replicas = servingGroupReplicas(md);
   const modelServing = new ModelServing(scope, 'ModelServing', {
     metadata: objectMeta(md, md.name, workloadLabels(md)),
     spec: {
-      replicas: servingGroupCount(md),
+      ...(replicas !== undefined && { replicas }),
       schedulerName: settings.schedulerName,
       template: {
         gangPolicy: { minRoleReplicas: Object.fromEntries(roles.map((role) => [role.name, 1])) },
@@ -110,14 +113,17 @@ function addModelServer(scope: Construct, md: ResolvedModelDeployment): ModelSer
  * The ModelRoute `<md>`: requests whose `model` is the deployment's routed name (the one the
  * gateway integration uses: `gateway.modelName`, else the served name, else the model id; see
  * `routedModelName`) go to the ModelServer, through one rule. No parentRefs: the route attaches
- * to every Gateway of the namespace, kthena-router's default.
+ * to every Gateway of the namespace, kthena-router's default. The LoRA adapters' names are its
+ * `loraAdapters` (sorted), so a request for an adapter by name reaches the same ModelServer.
  */
 function addModelRoute(scope: Construct, md: ResolvedModelDeployment): ModelRoute {
+  const adapters = kthenaRouteLoraAdapters(md);
   return new ModelRoute(scope, 'ModelRoute', {
     metadata: objectMeta(md, md.name, commonLabels(md)),
     spec: {
       // validateKthena guarantees a model id, so there is always a name.
       modelName: routedModelName(md.spec, false)!,
+      ...(adapters.length > 0 && { loraAdapters: adapters }),
       rules: [{ name: 'default', targetModels: [{ modelServerName: md.name }] }],
     },
   });
@@ -177,6 +183,7 @@ export function translateKthena(scope: Construct, md: ResolvedModelDeployment, s
     addModelServer(scope, md),
     addModelRoute(scope, md),
     addService(scope, md),
+    ...addKthenaAutoscalingPolicy(scope, md, modelServing),
     ...addManagedClaims(scope, md, commonLabels(md)),
   ];
 }

@@ -1,6 +1,8 @@
 import { extraArgFlagKey } from '../../admission/engine-args';
 import { FieldError, invalid } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
+import type { MultiNodeLayout } from '../../multinode/layout';
+import { multiNodeVllmFlags } from '../../multinode/vllm-flags';
 import { engineFlag, specEngineFlag, specEngineFlags, tensorParallelFlag } from '../common/engine-flag-table';
 import {
   invalidEngineArgKeyError,
@@ -74,6 +76,13 @@ export interface LlmdArgsOptions {
   readonly gpuCount: number;
   /** `--kv-transfer-config` value (disaggregated mode only). */
   readonly kvTransferConfig?: string;
+  /**
+   * The layout of a multi-node replica: its tensor and pipeline parallel sizes and the Ray
+   * executor (`multiNodeVllmFlags`) replace the derived `--tensor-parallel-size`.
+   */
+  readonly multiNode?: MultiNodeLayout;
+  /** LoRA adapter flags (`loraEngineFlags`), rendered after the KV transfer and before `engine.args`. */
+  readonly loraFlags?: readonly string[];
 }
 
 /**
@@ -105,8 +114,9 @@ export function renderLlmdArgs(spec: ModelDeploymentSpec, options: LlmdArgsOptio
   // Always one of the two states: unset counts as on (the CRD default).
   out.push(...engineFlag('vllm', engine.enablePrefixCaching === false ? 'prefixCachingOff' : 'prefixCachingOn'));
   out.push(...specEngineFlag(spec, 'vllm', 'enforceEager'));
-  out.push(...tensorParallelFlag('vllm', options.gpuCount));
+  out.push(...(options.multiNode ? multiNodeVllmFlags(options.multiNode) : tensorParallelFlag('vllm', options.gpuCount)));
   if (options.kvTransferConfig) out.push('--kv-transfer-config', options.kvTransferConfig);
+  out.push(...(options.loraFlags ?? []));
 
   out.push(...namedEngineFlags(spec));
   out.push(...(engine.extraArgs ?? []));

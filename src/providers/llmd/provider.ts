@@ -12,6 +12,9 @@ import { ServingMode } from '../../api/serving';
 import type { FieldError } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
+import { isMultiNodeComponent, servingComponents } from '../../multinode/layout';
+import { LEADER_POD_LABELS, LEADER_WORKER_SET_KIND, leaderWorkerSetRef } from '../../multinode/leader-worker-set-kind';
+import { reconcileLeaderWorkerSetStatus } from '../../multinode/leader-worker-set-status';
 import { reconcileDeploymentStatus } from '../common/deployment-status';
 import { DEPLOYMENT_KIND, SERVICE_KIND } from '../common/kinds';
 import { toStatusReport } from '../common/reconciled-status';
@@ -40,8 +43,9 @@ export class LlmdProvider extends InferenceProvider {
   }
 
   /**
-   * Autoscaling (KEDA or an HPA on its aggregated Deployment) and scale to zero (aggregated; disaggregated components keep their counts, 0 included); multi-node
-   * replicas and LoRA adapters are not carried yet.
+   * Autoscaling (KEDA or an HPA on its aggregated Deployment) and scale to zero (aggregated; disaggregated components keep their counts, 0 included); LoRA
+   * adapters in both modes (prefill and decode pods alike load them); multi-node replicas in both
+   * modes (a LeaderWorkerSet in place of each multi-node component's Deployment).
    */
   public supportsFeature(feature: DeploymentFeature, deployment: ResolvedDeployment): boolean {
     switch (feature) {
@@ -49,16 +53,17 @@ export class LlmdProvider extends InferenceProvider {
       case DeploymentFeature.SCALE_TO_ZERO:
         return deployment.servingMode === ServingMode.AGGREGATED;
       case DeploymentFeature.MULTI_NODE:
-        return false;
+        return true;
       case DeploymentFeature.LORA_ADAPTERS:
-        return false;
+        return true;
       default:
         return false;
     }
   }
 
-  /** The serving Deployment `<md>`. */
+  /** The serving Deployment `<md>`, or the LeaderWorkerSet `<md>` of multi-node replicas. */
   public scaleTarget(deployment: ResolvedDeployment): ScaleTargetRef | undefined {
+    if (isMultiNodeComponent(deployment, 'resources')) return leaderWorkerSetRef(deployment.name);
     return { apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.name };
   }
 
@@ -70,9 +75,15 @@ export class LlmdProvider extends InferenceProvider {
     return translateLlmd(scope, fromResolvedDeployment(deployment));
   }
 
-  /** Prefill and decode pods are one pool; llm-d's endpoint picker tells them apart by their role label. */
+  /**
+   * Prefill and decode pods are one pool; llm-d's endpoint picker tells them apart by their role
+   * label. Workers of multi-node replicas never carry the model-deployment label (they serve no
+   * HTTP); when every component is multi-node the selector names the leaders outright as well.
+   */
   public inferencePoolTarget(deployment: ResolvedDeployment): InferencePoolTarget | undefined {
-    return { selector: { [LABEL_MODEL_DEPLOYMENT]: deployment.name }, targetPort: LLMD_VLLM_PORT };
+    const components = servingComponents(deployment.spec);
+    const allLeaders = components.every((c) => isMultiNodeComponent(deployment, c));
+    return { selector: { [LABEL_MODEL_DEPLOYMENT]: deployment.name, ...(allLeaders ? LEADER_POD_LABELS : {}) }, targetPort: LLMD_VLLM_PORT };
   }
 
   /**
@@ -85,16 +96,23 @@ export class LlmdProvider extends InferenceProvider {
   }
 
   public emittedKinds(): UpstreamKind[] {
-    return [DEPLOYMENT_KIND, SERVICE_KIND];
+    return [DEPLOYMENT_KIND, SERVICE_KIND, LEADER_WORKER_SET_KIND];
   }
 
-  /** The primary Deployment: `<md>`, or `<md>-decode` when disaggregated. */
+  /**
+   * The primary workload: `<md>`, or `<md>-decode` when disaggregated; a LeaderWorkerSet when that
+   * component runs multi-node replicas, else a Deployment.
+   */
   public statusSource(deployment: ResolvedDeployment): UpstreamObjectRef | undefined {
-    const name = deployment.servingMode === ServingMode.DISAGGREGATED ? `${deployment.name}-decode` : deployment.name;
+    const disaggregated = deployment.servingMode === ServingMode.DISAGGREGATED;
+    const name = disaggregated ? `${deployment.name}-decode` : deployment.name;
+    if (isMultiNodeComponent(deployment, disaggregated ? 'decode' : 'resources')) return leaderWorkerSetRef(name);
     return { apiVersion: 'apps/v1', kind: 'Deployment', name };
   }
 
+  /** A Deployment, or a LeaderWorkerSet (multi-node replicas), by its kind. */
   public mapStatus(upstream: any): ProviderStatusReport {
+    if (upstream?.kind === LEADER_WORKER_SET_KIND.kind) return toStatusReport(reconcileLeaderWorkerSetStatus(upstream));
     return toStatusReport(reconcileDeploymentStatus(upstream));
   }
 }

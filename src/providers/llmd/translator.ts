@@ -12,6 +12,11 @@ import { Warnings } from '../../api/warnings';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { podDeviceClaims } from '../../dra/pod-claims';
+import { loraPodParts } from '../../lora/adapter-pod';
+import { loraEngineFlags } from '../../lora/engine-flags';
+import { deploymentMultiNode, MultiNodeLayout, ServingComponent } from '../../multinode/layout';
+import { addLeaderWorkerSet } from '../../multinode/leader-worker-set';
+import { LEADER_POD_LABELS } from '../../multinode/leader-worker-set-kind';
 import { modelServerEnv } from '../common/env';
 import { amdOnCudaImageWarning } from '../common/gpu-image-warning';
 import { podTolerations } from '../common/gpu-tolerations';
@@ -52,24 +57,31 @@ function llmdEnv(md: ResolvedModelDeployment): k8s.EnvVar[] | undefined {
   return env.length > 0 ? env : undefined;
 }
 
-/** No probes, volumes or `/dev/shm` mount: llm-d's container is the image entrypoint and its args. */
+/**
+ * No probes, storage volumes or `/dev/shm` mount: llm-d's container is the image entrypoint and
+ * its args. LoRA adapters are the exception: their init containers and mounts (`loraPodParts`).
+ */
 function llmdPodSpec(md: ResolvedModelDeployment, plan: DeploymentPlan): k8s.PodSpec {
   const { args, sizing } = plan;
   const deviceClaims = podDeviceClaims(md, plan.role ?? 'resources');
   const resources = containerResources(sizing, deviceClaims);
   const env = llmdEnv(md);
+  const lora = loraPodParts(md);
   const container: k8s.Container = {
     name: LLMD_CONTAINER_NAME,
     image: llmdImage(md),
     args,
     ports: [{ name: 'http', containerPort: LLMD_VLLM_PORT, protocol: 'TCP' }],
+    ...(lora ? { volumeMounts: lora.volumeMounts } : {}),
     ...(resources ? { resources } : {}),
     ...(env ? { env } : {}),
   };
   const nodeSelector = nodeSelectorOf(md);
   const tolerations = podTolerations(md, [{ count: sizing.gpuCount, gpuType: sizing.gpuType }]);
   return {
+    ...(lora && lora.initContainers.length > 0 ? { initContainers: lora.initContainers } : {}),
     containers: [container],
+    ...(lora ? { volumes: lora.volumes } : {}),
     ...(deviceClaims ? { resourceClaims: deviceClaims.resourceClaims } : {}),
     ...(nodeSelector ? { nodeSelector } : {}),
     ...(tolerations ? { tolerations } : {}),
@@ -85,11 +97,32 @@ interface DeploymentPlan {
   readonly args: string[];
   /** Disaggregated component: its pods carry `llm-d.ai/role: <component>`. */
   readonly role?: 'decode' | 'prefill';
+  /** A multi-node component: a LeaderWorkerSet of this layout replaces the Deployment (`sizing` is one pod's). */
+  readonly layout?: MultiNodeLayout;
 }
 
-function addDeployment(scope: Construct, md: ResolvedModelDeployment, plan: DeploymentPlan): k8s.KubeDeployment {
+/**
+ * The component's Deployment, or, for a multi-node component, a LeaderWorkerSet with the same
+ * name, metadata, replicas and pod template (construct id `LeaderWorkerSet`, `DecodeLeaderWorkerSet`, ...).
+ */
+function addDeployment(scope: Construct, md: ResolvedModelDeployment, plan: DeploymentPlan): ApiObject {
   const overrides = md.spec.provider?.overrides;
   const annotations = userPodAnnotations(md);
+  if (plan.layout) {
+    return addLeaderWorkerSet(scope, plan.id.replace(/Deployment$/, 'LeaderWorkerSet'), {
+      metadata: objectMeta(md, plan.name, workloadLabels(md), annotations),
+      replicas: plan.replicas,
+      layout: plan.layout,
+      template: {
+        metadata: {
+          labels: { ...podTemplateLabels(md, plan.name), ...(plan.role ? { [LLMD_ROLE_LABEL]: plan.role } : {}) },
+          ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+        },
+        spec: llmdPodSpec(md, plan),
+      },
+      overrides,
+    });
+  }
   const deployment = new k8s.KubeDeployment(scope, plan.id, {
     metadata: objectMeta(md, plan.name, workloadLabels(md), annotations),
     spec: {
@@ -110,17 +143,24 @@ function addDeployment(scope: Construct, md: ResolvedModelDeployment, plan: Depl
 }
 
 
+/** The layout of a multi-node component, and the sizing of one of its pods (`gpusPerNode` GPUs). */
+function multiNodeOf(md: ResolvedModelDeployment, component: ServingComponent, sizing: ContainerSizing): { layout?: MultiNodeLayout; sizing: ContainerSizing } {
+  const layout = deploymentMultiNode(md, 'vllm', { extraArgs: true })?.layouts[component];
+  return layout ? { layout, sizing: { ...sizing, gpuCount: layout.gpusPerNode } } : { sizing };
+}
+
 function addAggregated(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
-  const sizing = aggregatedSizing(md.spec);
+  const { layout, sizing } = multiNodeOf(md, 'resources', aggregatedSizing(md.spec));
   return [
     addDeployment(scope, md, {
       id: 'Deployment',
       name: md.name,
       replicas: scalableReplicas(md),
       sizing,
-      args: renderLlmdArgs(md.spec, { gpuCount: sizing.gpuCount }),
+      args: renderLlmdArgs(md.spec, { gpuCount: sizing.gpuCount, multiNode: layout, loraFlags: loraEngineFlags(md.annotations) }),
+      layout,
     }),
-    addModelServerService(scope, 'Service', md, md.name, LLMD_VLLM_PORT),
+    addModelServerService(scope, 'Service', md, md.name, LLMD_VLLM_PORT, layout ? LEADER_POD_LABELS : {}),
   ];
 }
 
@@ -130,7 +170,7 @@ function componentPlan(
   scaling: SpecComponentScaling,
   kvTransferConfig: string,
 ): DeploymentPlan {
-  const sizing = componentSizing(scaling);
+  const { layout, sizing } = multiNodeOf(md, component, componentSizing(scaling));
   const id = component === 'decode' ? 'Decode' : 'Prefill';
   return {
     id: `${id}Deployment`,
@@ -138,8 +178,9 @@ function componentPlan(
     // Used as given (the CRD defaults component replicas to 1).
     replicas: scaling.replicas ?? 1,
     sizing,
-    args: renderLlmdArgs(md.spec, { gpuCount: sizing.gpuCount, kvTransferConfig }),
+    args: renderLlmdArgs(md.spec, { gpuCount: sizing.gpuCount, kvTransferConfig, multiNode: layout, loraFlags: loraEngineFlags(md.annotations) }),
     role: component,
+    layout,
   };
 }
 
@@ -152,8 +193,8 @@ function addDisaggregated(scope: Construct, md: ResolvedModelDeployment): ApiObj
     addDeployment(scope, md, decode),
     addDeployment(scope, md, prefill),
     // The decode Service is the serving endpoint; the prefill Service is internal.
-    addModelServerService(scope, 'DecodeService', md, decode.name, LLMD_VLLM_PORT),
-    addModelServerService(scope, 'PrefillService', md, prefill.name, LLMD_VLLM_PORT),
+    addModelServerService(scope, 'DecodeService', md, decode.name, LLMD_VLLM_PORT, decode.layout ? LEADER_POD_LABELS : {}),
+    addModelServerService(scope, 'PrefillService', md, prefill.name, LLMD_VLLM_PORT, prefill.layout ? LEADER_POD_LABELS : {}),
   ];
 }
 
@@ -192,6 +233,12 @@ function translationWarnings(md: ResolvedModelDeployment): string[] {
  * GPUs are requested under each component's `gpu.type` (AI Runway's llm-d always requests
  * `nvidia.com/gpu`). Warnings are recorded on the primary Deployment for what llm-d ignores
  * (storage volumes) and for AMD GPUs on the default CUDA image.
+ *
+ * A multi-node component (annotation `inference.cdk8s.io/multi-node`, its `gpu.count` above
+ * `gpusPerNode`) is a LeaderWorkerSet of the same name instead of a Deployment (ids
+ * `LeaderWorkerSet`, `DecodeLeaderWorkerSet`, `PrefillLeaderWorkerSet`): pods of `gpusPerNode`
+ * GPUs, vLLM with the layout's tensor and pipeline parallel sizes on the Ray executor, and its
+ * Service selecting the leaders.
  */
 export function translateLlmd(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
   const objects = md.mode === 'disaggregated' ? addDisaggregated(scope, md) : addAggregated(scope, md);

@@ -3,6 +3,8 @@ import { FieldError, forbidden, invalid, required } from '../../core/field-error
 import { gpuTypeOf } from '../../core/gpu-type';
 import type { ServingModeName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import type { ServingComponent } from '../../multinode/layout';
+import { multiNodeParallelismTarget, vllmMultiNodeFindings } from '../../multinode/vllm-checks';
 import { BLOCKED_OVERRIDE_KEYS, PROVIDER_OVERRIDES_PATH, validateDeploymentOverrides } from '../common/overrides';
 import { checkParallelism, NO_PARALLELISM_FINDINGS, ParallelismFindings, ParallelismTarget, userParallelism } from '../common/parallelism';
 import type { SpecComponentScaling } from '../common/spec-types';
@@ -111,6 +113,7 @@ export function validateLlmd(md: ResolvedModelDeployment): FieldError[] {
   }
   errors.push(...validateLlmdOverrides(md.spec.provider?.overrides, md.mode));
   errors.push(...llmdArgErrors(md.spec));
+  errors.push(...vllmMultiNodeFindings(md).errors);
   errors.push(...llmdParallelism(md).errors);
   return errors;
 }
@@ -129,16 +132,24 @@ function llmdTarget(subject: string, gpuPath: string, gpu: SpecComponentScaling[
 export function llmdParallelism(md: ResolvedModelDeployment): ParallelismFindings {
   if (md.engine !== 'vllm') return NO_PARALLELISM_FINDINGS;
   const scaling = md.spec.scaling;
-  const targets = md.mode === 'disaggregated'
+  const components: Array<[ServingComponent, ParallelismTarget]> = md.mode === 'disaggregated'
     ? [
-      llmdTarget(`${LLMD_DISPLAY_NAME} prefill pods`, 'spec.scaling.prefill.gpu.count', scaling?.prefill?.gpu),
-      llmdTarget(`${LLMD_DISPLAY_NAME} decode pods`, 'spec.scaling.decode.gpu.count', scaling?.decode?.gpu),
+      ['prefill', llmdTarget(`${LLMD_DISPLAY_NAME} prefill pods`, 'spec.scaling.prefill.gpu.count', scaling?.prefill?.gpu)],
+      ['decode', llmdTarget(`${LLMD_DISPLAY_NAME} decode pods`, 'spec.scaling.decode.gpu.count', scaling?.decode?.gpu)],
     ]
-    : [llmdTarget(`${LLMD_DISPLAY_NAME} pods`, 'spec.resources.gpu.count', md.spec.resources?.gpu)];
+    : [['resources', llmdTarget(`${LLMD_DISPLAY_NAME} pods`, 'spec.resources.gpu.count', md.spec.resources?.gpu)]];
+  // A multi-node component's engine spans the pods of its group (`multiNodeParallelismTarget`).
+  const multiNode = vllmMultiNodeFindings(md);
+  const targets = components
+    .map(([component, target]) => multiNodeParallelismTarget(md, multiNode, component, target))
+    .filter((t): t is ParallelismTarget => t !== undefined);
   return checkParallelism(md.engine, userParallelism(md.spec, md.engine, { extraArgs: true }), targets);
 }
 
-/** llm-d's warnings about a deployment it accepts: GPUs a component's layout leaves idle. */
+/**
+ * llm-d's warnings about a deployment it accepts: GPUs a component's layout leaves idle, and a
+ * multi-node annotation that made no component span nodes.
+ */
 export function llmdWarnings(md: ResolvedModelDeployment): string[] {
-  return llmdParallelism(md).warnings;
+  return [...vllmMultiNodeFindings(md).warnings, ...llmdParallelism(md).warnings];
 }

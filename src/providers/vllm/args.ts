@@ -1,6 +1,8 @@
 import { extraArgFlagKey, validateEngineArgs } from '../../admission/engine-args';
 import { FieldError, invalid } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
+import type { MultiNodeLayout } from '../../multinode/layout';
+import { multiNodeVllmFlags } from '../../multinode/vllm-flags';
 import { SpecEngineSetting, specEngineFlags, tensorParallelFlag } from '../common/engine-flag-table';
 import {
   explicitEngineFlagKeys,
@@ -80,6 +82,13 @@ export interface DirectVllmArgsOptions {
    * `--tensor-parallel-size` is emitted when it exceeds 1.
    */
   readonly gpuCount?: number;
+  /**
+   * The layout of a multi-node replica: its tensor and pipeline parallel sizes and the Ray
+   * executor (`multiNodeVllmFlags`) replace the derived `--tensor-parallel-size`.
+   */
+  readonly multiNode?: MultiNodeLayout;
+  /** LoRA adapter flags (`loraEngineFlags`), rendered after the derived flags and before `engine.args`. */
+  readonly loraFlags?: readonly string[];
 }
 
 /**
@@ -106,7 +115,8 @@ export function renderDirectVllmArgs(spec: ModelDeploymentSpec, options: DirectV
   const out: string[] = ['--host', DIRECT_VLLM_HOST, '--port', String(DIRECT_VLLM_PORT)];
   out.push(...specEngineFlags(spec, 'vllm', DIRECT_VLLM_SETTINGS, explicit));
   const tensorParallel = options.gpuCount || spec.resources?.gpu?.count || 0;
-  out.push(...tensorParallelFlag('vllm', tensorParallel, explicit));
+  out.push(...(options.multiNode ? multiNodeVllmFlags(options.multiNode, explicit) : tensorParallelFlag('vllm', tensorParallel, explicit)));
+  out.push(...(options.loraFlags ?? []));
 
   out.push(...namedEngineFlags(spec));
   out.push(...(spec.engine?.extraArgs ?? []));

@@ -11,6 +11,9 @@ import type { ResolvedDeployment } from '../../api/resolved-deployment';
 import type { FieldError } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
+import { isMultiNodeComponent } from '../../multinode/layout';
+import { LEADER_POD_LABELS, LEADER_WORKER_SET_KIND, leaderWorkerSetRef } from '../../multinode/leader-worker-set-kind';
+import { reconcileLeaderWorkerSetStatus } from '../../multinode/leader-worker-set-status';
 import { reconcileDeploymentStatus } from '../common/deployment-status';
 import { DEPLOYMENT_KIND, PERSISTENT_VOLUME_CLAIM_KIND, SERVICE_KIND } from '../common/kinds';
 import { toStatusReport } from '../common/reconciled-status';
@@ -39,8 +42,8 @@ export class DirectVllmProvider extends InferenceProvider {
   }
 
   /**
-   * Autoscaling (KEDA or an HPA on its serving Deployment) and scale to zero; multi-node
-   * replicas and LoRA adapters are not carried yet.
+   * Autoscaling (KEDA or an HPA on its serving Deployment), scale to zero, LoRA adapters, and
+   * multi-node replicas (a LeaderWorkerSet in place of the Deployment, vLLM on a Ray cluster per replica).
    */
   public supportsFeature(feature: DeploymentFeature, _deployment: ResolvedDeployment): boolean {
     switch (feature) {
@@ -48,16 +51,17 @@ export class DirectVllmProvider extends InferenceProvider {
       case DeploymentFeature.SCALE_TO_ZERO:
         return true;
       case DeploymentFeature.MULTI_NODE:
-        return false;
+        return true;
       case DeploymentFeature.LORA_ADAPTERS:
-        return false;
+        return true;
       default:
         return false;
     }
   }
 
-  /** The serving Deployment `<md>`. */
+  /** The serving Deployment `<md>`, or the LeaderWorkerSet `<md>` of multi-node replicas. */
   public scaleTarget(deployment: ResolvedDeployment): ScaleTargetRef | undefined {
+    if (isMultiNodeComponent(deployment, 'resources')) return leaderWorkerSetRef(deployment.name);
     return { apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.name };
   }
 
@@ -69,19 +73,25 @@ export class DirectVllmProvider extends InferenceProvider {
     return translateDirectVllm(scope, fromResolvedDeployment(deployment));
   }
 
+  /** The model server pods; of multi-node replicas, only the leaders (the workers serve no HTTP). */
   public inferencePoolTarget(deployment: ResolvedDeployment): InferencePoolTarget | undefined {
-    return { selector: { [LABEL_MODEL_DEPLOYMENT]: deployment.name }, targetPort: DIRECT_VLLM_PORT };
+    const leaders = isMultiNodeComponent(deployment, 'resources') ? LEADER_POD_LABELS : {};
+    return { selector: { [LABEL_MODEL_DEPLOYMENT]: deployment.name, ...leaders }, targetPort: DIRECT_VLLM_PORT };
   }
 
   public emittedKinds(): UpstreamKind[] {
-    return [DEPLOYMENT_KIND, SERVICE_KIND, PERSISTENT_VOLUME_CLAIM_KIND];
+    return [DEPLOYMENT_KIND, SERVICE_KIND, PERSISTENT_VOLUME_CLAIM_KIND, LEADER_WORKER_SET_KIND];
   }
 
+  /** The Deployment `<md>`, or the LeaderWorkerSet `<md>` of multi-node replicas. */
   public statusSource(deployment: ResolvedDeployment): UpstreamObjectRef | undefined {
+    if (isMultiNodeComponent(deployment, 'resources')) return leaderWorkerSetRef(deployment.name);
     return { apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.name };
   }
 
+  /** A Deployment, or a LeaderWorkerSet (multi-node replicas), by its kind. */
   public mapStatus(upstream: any): ProviderStatusReport {
+    if (upstream?.kind === LEADER_WORKER_SET_KIND.kind) return toStatusReport(reconcileLeaderWorkerSetStatus(upstream));
     return toStatusReport(reconcileDeploymentStatus(upstream));
   }
 }

@@ -7,6 +7,11 @@ import { Warnings } from '../../api/warnings';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { podDeviceClaims } from '../../dra/pod-claims';
+import { loraPodParts } from '../../lora/adapter-pod';
+import { loraEngineFlags } from '../../lora/engine-flags';
+import { deploymentMultiNode, MultiNodeLayout } from '../../multinode/layout';
+import { addLeaderWorkerSet } from '../../multinode/leader-worker-set';
+import { LEADER_POD_LABELS } from '../../multinode/leader-worker-set-kind';
 import { addManagedClaims } from '../../storage/managed-claim';
 import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
 import { HF_HOME_ENV, modelServerEnv } from '../common/env';
@@ -81,13 +86,16 @@ function directVllmEnv(md: ResolvedModelDeployment): k8s.EnvVar[] | undefined {
 function directVllmPodSpec(md: ResolvedModelDeployment, args: string[], sizing: ContainerSizing): k8s.PodSpec {
   // Tensor parallelism across GPUs needs more shared memory than the runtime's 64Mi default.
   const sharedMemory = sizing.gpuCount > 1;
+  const lora = loraPodParts(md);
   const volumes: k8s.Volume[] = [
     ...(sharedMemory ? [{ name: SHM_VOLUME_NAME, emptyDir: { medium: 'Memory', sizeLimit: k8s.Quantity.fromString(SHM_SIZE_LIMIT) } }] : []),
     ...storagePodVolumes(md.name, md.spec),
+    ...(lora?.volumes ?? []),
   ];
   const volumeMounts: k8s.VolumeMount[] = [
     ...(sharedMemory ? [{ name: SHM_VOLUME_NAME, mountPath: '/dev/shm' }] : []),
     ...storageVolumeMounts(md.spec),
+    ...(lora?.volumeMounts ?? []),
   ];
   const deviceClaims = podDeviceClaims(md, 'resources');
   const resources = containerResources(sizing, deviceClaims);
@@ -107,6 +115,7 @@ function directVllmPodSpec(md: ResolvedModelDeployment, args: string[], sizing: 
   const nodeSelector = nodeSelectorOf(md);
   const tolerations = podTolerations(md, [{ count: sizing.gpuCount, gpuType: sizing.gpuType }]);
   return {
+    ...(lora && lora.initContainers.length > 0 ? { initContainers: lora.initContainers } : {}),
     containers: [container],
     ...(deviceClaims ? { resourceClaims: deviceClaims.resourceClaims } : {}),
     ...(volumes.length > 0 ? { volumes } : {}),
@@ -143,6 +152,35 @@ function addDeployment(
 }
 
 /**
+ * The LeaderWorkerSet `<md>` (id `LeaderWorkerSet`) of a multi-node deployment: the Deployment's
+ * metadata, replicas and pod template, split into a leader and `layout.groupSize - 1` workers
+ * per replica, each pod with `gpusPerNode` GPUs (`sizing`).
+ */
+function addLeaderWorkerSetOf(
+  scope: Construct,
+  md: ResolvedModelDeployment,
+  replicas: number | undefined,
+  sizing: ContainerSizing,
+  args: string[],
+  layout: MultiNodeLayout,
+): ApiObject {
+  const annotations = userPodAnnotations(md);
+  return addLeaderWorkerSet(scope, 'LeaderWorkerSet', {
+    metadata: objectMeta(md, md.name, workloadLabels(md), annotations),
+    replicas,
+    layout,
+    template: {
+      metadata: {
+        labels: podTemplateLabels(md, md.name),
+        ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+      },
+      spec: directVllmPodSpec(md, args, sizing),
+    },
+    overrides: md.spec.provider?.overrides,
+  });
+}
+
+/**
  * Creates the Direct vLLM objects under `scope` and returns them, primary Deployment first:
  * Deployment `<md>` and Service `<md>` (ids `Deployment`, `Service`), then one PVC per managed
  * storage volume. AI Runway's Direct vLLM mounts those claims but never creates them; we
@@ -153,16 +191,24 @@ function addDeployment(
  * build time; the common labels tie the objects to it instead. GPUs are requested under
  * `gpu.type` (AI Runway's Direct vLLM always requests `nvidia.com/gpu`, whatever the type says);
  * a warning is recorded on the Deployment when AMD GPUs would run the default CUDA image.
+ *
+ * Multi-node replicas (annotation `inference.cdk8s.io/multi-node`, `spec.resources.gpu.count`
+ * above its `gpusPerNode`): a LeaderWorkerSet `<md>` (id `LeaderWorkerSet`) takes the
+ * Deployment's place, its pods request `gpusPerNode` GPUs each, vLLM runs with the layout's
+ * tensor and pipeline parallel sizes on the Ray executor, and the Service selects the leaders.
  */
 export function translateDirectVllm(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
-  const sizing = aggregatedSizing(md.spec);
-  const args = renderDirectVllmArgs(md.spec, { gpuCount: sizing.gpuCount });
-  const deployment = addDeployment(scope, md, scalableReplicas(md), sizing, args);
+  const layout = deploymentMultiNode(md, 'vllm', { extraArgs: true })?.layouts.resources;
+  const sizing = layout ? { ...aggregatedSizing(md.spec), gpuCount: layout.gpusPerNode } : aggregatedSizing(md.spec);
+  const args = renderDirectVllmArgs(md.spec, { gpuCount: sizing.gpuCount, multiNode: layout, loraFlags: loraEngineFlags(md.annotations) });
+  const deployment = layout
+    ? addLeaderWorkerSetOf(scope, md, scalableReplicas(md), sizing, args, layout)
+    : addDeployment(scope, md, scalableReplicas(md), sizing, args);
   const imageWarning = amdOnCudaImageWarning(VLLM_DISPLAY_NAME, DIRECT_VLLM_DEFAULT_IMAGE, md);
   if (imageWarning) Warnings.add(deployment, imageWarning);
   return [
     deployment,
-    addModelServerService(scope, 'Service', md, md.name, DIRECT_VLLM_PORT),
+    addModelServerService(scope, 'Service', md, md.name, DIRECT_VLLM_PORT, layout ? LEADER_POD_LABELS : {}),
     ...addManagedClaims(scope, md, commonLabels(md)),
   ];
 }

@@ -2,6 +2,7 @@ import { directVllmArgErrors } from './args';
 import { FieldError, invalid, required } from '../../core/field-error';
 import { gpuTypeOf } from '../../core/gpu-type';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { multiNodeParallelismTarget, vllmMultiNodeFindings } from '../../multinode/vllm-checks';
 import { DeploymentOverrideRules, validateDeploymentOverrides } from '../common/overrides';
 import { checkParallelism, NO_PARALLELISM_FINDINGS, ParallelismFindings, userParallelism } from '../common/parallelism';
 import { isJsonObject } from '../common/unstructured';
@@ -50,6 +51,7 @@ export function validateDirectVllm(md: ResolvedModelDeployment): FieldError[] {
   }
   errors.push(...validateDeploymentOverrides(md.spec.provider?.overrides, OVERRIDE_RULES));
   errors.push(...directVllmArgErrors(md.spec));
+  errors.push(...vllmMultiNodeFindings(md).errors);
   errors.push(...directVllmParallelism(md).errors);
   return errors;
 }
@@ -72,16 +74,21 @@ export function directVllmParallelism(md: ResolvedModelDeployment): ParallelismF
   if (md.engine !== 'vllm' || md.mode !== 'aggregated' || overridesReplaceContainers(md.spec.provider?.overrides)) return NO_PARALLELISM_FINDINGS;
   const gpu = md.spec.resources?.gpu;
   const gpuCount = gpu?.count ?? 0;
-  return checkParallelism(md.engine, userParallelism(md.spec, md.engine, { extraArgs: true }), [{
+  // A multi-node replica's engine spans the pods of its group (`multiNodeParallelismTarget`).
+  const target = multiNodeParallelismTarget(md, vllmMultiNodeFindings(md), 'resources', {
     subject: 'Direct vLLM pods',
     gpuPath: 'spec.resources.gpu.count',
     gpuCount,
     gpuType: gpuTypeOf(gpu),
     ...(gpuCount > 1 && { derivedTensorParallel: gpuCount }),
-  }]);
+  });
+  return checkParallelism(md.engine, userParallelism(md.spec, md.engine, { extraArgs: true }), target ? [target] : []);
 }
 
-/** Direct vLLM's warnings about a deployment it accepts: GPUs its layout leaves idle. */
+/**
+ * Direct vLLM's warnings about a deployment it accepts: GPUs its layout leaves idle, and a
+ * multi-node annotation that made no replica span nodes.
+ */
 export function directVllmWarnings(md: ResolvedModelDeployment): string[] {
-  return directVllmParallelism(md).warnings;
+  return [...vllmMultiNodeFindings(md).warnings, ...directVllmParallelism(md).warnings];
 }

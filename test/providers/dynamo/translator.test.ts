@@ -176,9 +176,9 @@ describe('DynamoProvider', () => {
         }
       });
 
-      test('uses scaling.replicas, and 1 when it is 0 or unset', () => {
+      test('uses scaling.replicas, 0 included (scale to zero, where AI Runway runs one), and 1 when unset', () => {
         expect(serviceOf(agg({ spec: { scaling: { replicas: 3 } } }), 'VllmWorker').replicas).toBe(3);
-        expect(serviceOf(agg({ spec: { scaling: { replicas: 0 } } }), 'VllmWorker').replicas).toBe(1);
+        expect(serviceOf(agg({ spec: { scaling: { replicas: 0 } } }), 'VllmWorker').replicas).toBe(0);
         expect(serviceOf(agg({ spec: { scaling: undefined } }), 'VllmWorker').replicas).toBe(1);
       });
 

@@ -168,6 +168,7 @@ describe('KthenaProvider status facts', () => {
       { apiVersion: 'workload.serving.volcano.sh/v1alpha1', kind: 'ModelServing', resource: 'modelservings' },
       { apiVersion: 'networking.serving.volcano.sh/v1alpha1', kind: 'ModelServer', resource: 'modelservers' },
       { apiVersion: 'networking.serving.volcano.sh/v1alpha1', kind: 'ModelRoute', resource: 'modelroutes' },
+      { apiVersion: 'workload.serving.volcano.sh/v1alpha1', kind: 'AutoscalingPolicy', resource: 'autoscalingpolicies' },
       { apiVersion: 'v1', kind: 'Service', resource: 'services' },
       { apiVersion: 'v1', kind: 'PersistentVolumeClaim', resource: 'persistentvolumeclaims' },
     ]);

@@ -64,8 +64,13 @@ describe('KthenaProvider', () => {
       expect(spec.template.roles.map((r: any) => [r.name, r.replicas, r.workerReplicas, r.workerTemplate])).toEqual([['server', 1, 0, undefined]]);
     });
 
-    test('reads 0 replicas as 1, as the other providers do', () => {
-      expect(modelServingOf(synthOf({ spec: { scaling: { replicas: 0 } } })).spec.replicas).toBe(1);
+    test('runs 0 ServingGroups for replicas 0 (scale to zero), and leaves the count to the AutoscalingPolicy when autoscaled', () => {
+      expect(modelServingOf(synthOf({ spec: { scaling: { replicas: 0 } } })).spec.replicas).toBe(0);
+      const autoscaled = modelServingOf(synthOf({
+        spec: { scaling: undefined },
+        annotations: { 'inference.cdk8s.io/autoscaling': 'maxReplicas: 3\nmetrics: [{type: queueDepth, target: 4}]' },
+      }));
+      expect(autoscaled.spec).not.toHaveProperty('replicas');
     });
 
     test('labels the entry pods with the stable model-deployment, deployment and role labels after the user\'s', () => {

@@ -1,0 +1,30 @@
+/**
+ * Which autoscaler a deployment gets, decided once the provider is known: KEDA or an HPA on the
+ * workload the provider names (`InferenceProvider.scaleTarget`), or the target's own autoscaler
+ * when it names none. Free of cdk8s-plus-34 and the bindings: the controller's re-validation runs it.
+ */
+import { AUTOSCALING_ANNOTATION_PATH, autoscalingOf } from './autoscaling-annotation';
+import type { InferenceProvider } from '../api/inference-provider';
+import { FieldError, invalid } from '../core/field-error';
+import { ResolvedModelDeployment, toResolvedDeployment } from '../core/resolved-model-deployment';
+
+/**
+ * The autoscaling settings a provider cannot honour: an autoscaler chosen by name on a target that
+ * scales itself, or model server metrics to scrape from a provider that names no pods.
+ */
+export function autoscalerProviderErrors(md: ResolvedModelDeployment, provider: InferenceProvider): FieldError[] {
+  const spec = autoscalingOf(md.annotations);
+  if (!spec) return [];
+  const view = toResolvedDeployment(md);
+  if (provider.scaleTarget(view) === undefined) {
+    return spec.autoscaler === undefined ? [] : [invalid(`${AUTOSCALING_ANNOTATION_PATH}.autoscaler`, spec.autoscaler,
+      `provider ${provider.displayName} scales the deployment with its target's own autoscaler; remove autoscaler`)];
+  }
+  const readsPods = spec.metrics.some((m) => m.type !== 'prometheus');
+  if (spec.podMonitor && readsPods && provider.inferencePoolTarget(view) === undefined) {
+    return [invalid(`${AUTOSCALING_ANNOTATION_PATH}.podMonitor`, true,
+      `provider ${provider.displayName} names no model server pods to scrape for this deployment; set podMonitor: false and scrape them yourself, ` +
+        'with the label model_deployment on their series')];
+  }
+  return [];
+}

@@ -1,0 +1,110 @@
+/**
+ * Where a deployment asks for multi-node replicas: AI Runway's ModelDeployment has no field for
+ * the GPUs of one node, so it is the annotation `inference.cdk8s.io/multi-node`, whose value is a
+ * YAML (or JSON) mapping:
+ *
+ * ```yaml
+ * metadata:
+ *   annotations:
+ *     inference.cdk8s.io/multi-node: |
+ *       gpusPerNode: 8
+ * ```
+ *
+ * `gpu.count` keeps meaning the GPUs of one replica (the engine's world size); a component whose
+ * count exceeds `gpusPerNode` runs each replica as a group of pods, one per node
+ * (`./layout.ts`). The typed construct writes the same annotation from `ModelDeploymentProps.multiNode`.
+ */
+import { parse } from 'yaml';
+import { FieldError, invalid, required } from '../core/field-error';
+
+/** ModelDeployment annotation asking for multi-node replicas. */
+export const MULTI_NODE_ANNOTATION = 'inference.cdk8s.io/multi-node';
+
+/** Field path of the annotation, in messages. */
+export const MULTI_NODE_ANNOTATION_PATH = `metadata.annotations[${JSON.stringify(MULTI_NODE_ANNOTATION)}]`;
+
+/** Field path of `gpusPerNode` under the annotation, in messages. */
+export const GPUS_PER_NODE_PATH = `${MULTI_NODE_ANNOTATION_PATH}.gpusPerNode`;
+
+/**
+ * The largest `gpusPerNode` accepted: more than any node ships with today (8 is usual, 16 rare),
+ * so a larger value is a typo rather than hardware.
+ */
+export const MAX_GPUS_PER_NODE = 64;
+
+/** Larger values are refused before parsing: the mapping holds one small number. */
+export const MAX_MULTI_NODE_ANNOTATION_BYTES = 4 * 1024;
+
+/** What the annotation says. */
+export interface MultiNodeSettings {
+  /** GPUs each node gives one pod of a multi-node replica. */
+  readonly gpusPerNode: number;
+}
+
+/** The annotation read: its settings, or the problems that prevent reading them. */
+export interface MultiNodeAnnotation {
+  readonly settings?: MultiNodeSettings;
+  readonly errors: FieldError[];
+}
+
+const KEYS = ['gpusPerNode'] as const;
+
+/**
+ * Parsed annotations by value: admission, every provider's validation, translation and warnings
+ * and the capacity check all read the same text.
+ */
+const parsedByValue = new Map<string, MultiNodeAnnotation>();
+const PARSED_CACHE_SIZE = 64;
+
+/** The annotation of a deployment. No annotation: no settings, no errors. */
+export function readMultiNodeAnnotation(annotations: Readonly<Record<string, string>> | undefined): MultiNodeAnnotation {
+  const value = annotations?.[MULTI_NODE_ANNOTATION];
+  if (value === undefined) return { errors: [] };
+  const known = parsedByValue.get(value);
+  if (known) return known;
+  const result = parseMultiNode(value);
+  if (parsedByValue.size >= PARSED_CACHE_SIZE) parsedByValue.delete(parsedByValue.keys().next().value!);
+  parsedByValue.set(value, result);
+  return result;
+}
+
+/** The settings of a deployment that asks for multi-node replicas with a valid annotation. */
+export function multiNodeSettings(annotations: Readonly<Record<string, string>> | undefined): MultiNodeSettings | undefined {
+  return readMultiNodeAnnotation(annotations).settings;
+}
+
+/** The annotation value for `settings`, as the construct writes it. */
+export function multiNodeAnnotationValue(settings: MultiNodeSettings): string {
+  return `gpusPerNode: ${settings.gpusPerNode}\n`;
+}
+
+function parseMultiNode(value: string): MultiNodeAnnotation {
+  const fail = (message: string, shown: unknown = value): MultiNodeAnnotation => ({ errors: [invalid(MULTI_NODE_ANNOTATION_PATH, shown, message)] });
+  const bytes = Buffer.byteLength(value);
+  if (bytes > MAX_MULTI_NODE_ANNOTATION_BYTES) {
+    return fail(`is ${bytes} bytes, more than the ${MAX_MULTI_NODE_ANNOTATION_BYTES} allowed`, `${value.slice(0, 40)}…`);
+  }
+  let doc: unknown;
+  try {
+    doc = parse(value, { maxAliasCount: 0, uniqueKeys: true, prettyErrors: false });
+  } catch (e) {
+    return fail(`is not YAML or JSON: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}`);
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+    return fail(`must be a mapping such as "gpusPerNode: 8" (the GPUs of one node)`);
+  }
+  const errors: FieldError[] = [];
+  for (const key of Object.keys(doc)) {
+    if (!(KEYS as readonly string[]).includes(key)) {
+      errors.push(invalid(`${MULTI_NODE_ANNOTATION_PATH}.${key}`, (doc as Record<string, unknown>)[key], `unknown key; allowed: ${KEYS.join(', ')}`));
+    }
+  }
+  const gpusPerNode = (doc as Record<string, unknown>).gpusPerNode;
+  if (gpusPerNode === undefined || gpusPerNode === null) {
+    errors.push(required(GPUS_PER_NODE_PATH, 'the GPUs of one node (an integer from 1 to 64) are required'));
+  } else if (typeof gpusPerNode !== 'number' || !Number.isInteger(gpusPerNode) || gpusPerNode < 1 || gpusPerNode > MAX_GPUS_PER_NODE) {
+    errors.push(invalid(GPUS_PER_NODE_PATH, gpusPerNode, `must be an integer from 1 to ${MAX_GPUS_PER_NODE} (the GPUs each node gives one pod)`));
+  }
+  if (errors.length > 0) return { errors };
+  return { settings: { gpusPerNode: gpusPerNode as number }, errors: [] };
+}

@@ -1,0 +1,241 @@
+import { Chart, Duration, Testing } from 'cdk8s';
+import { parse } from 'yaml';
+import { Autoscaler, AutoscalingMetric, ModelDeployment, ModelDeploymentProps, ServingMode } from '../../src';
+import { AUTOSCALING_ANNOTATION } from '../../src/autoscaling/autoscaling-annotation';
+import { expectValidManifests } from '../support/schema-validator';
+
+const MODEL = { id: 'Qwen/Qwen3-0.6B' };
+const QUEUE_AND_CACHE = 'maxReplicas: 4\nmetrics: [{type: queueDepth, target: 5}, {type: kvCacheUsage, target: 80}]';
+
+function synth(props: Partial<ModelDeploymentProps>) {
+  const app = Testing.app();
+  const chart = new Chart(app, 'test', { namespace: 'ml' });
+  const md = new ModelDeployment(chart, 'qwen', { model: MODEL, resources: { gpu: { count: 1 } }, ...props });
+  const errors = app.node.findAll().flatMap((c) => c.node.validate());
+  return { md, errors, manifests: errors.length === 0 ? Testing.synth(chart) : [] };
+}
+
+const annotated = (provider: string, value: string, extra: Partial<ModelDeploymentProps> = {}) =>
+  synth({ provider: { name: provider }, metadata: { annotations: { [AUTOSCALING_ANNOTATION]: value } }, ...extra });
+const find = (manifests: any[], kind: string) => manifests.find((m) => m.kind === kind);
+
+describe('KEDA (the default) on the Deployment-based providers', () => {
+  test.each(['vllm', 'llmd'])('%s: a ScaledObject with one Prometheus trigger per metric, a PodMonitor, and a Deployment without a replica count', (provider) => {
+    const { errors, manifests } = annotated(provider, QUEUE_AND_CACHE);
+    expect(errors).toEqual([]);
+    expectValidManifests(manifests);
+    expect(find(manifests, 'Deployment').spec).not.toHaveProperty('replicas');
+    expect(find(manifests, 'ScaledObject').spec).toEqual({
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'qwen' },
+      minReplicaCount: 1,
+      maxReplicaCount: 4,
+      triggers: [
+        {
+          type: 'prometheus',
+          name: 'queue-depth',
+          metadata: {
+            serverAddress: 'http://prometheus-operated.monitoring.svc:9090',
+            query: 'sum(vllm:num_requests_waiting{namespace="ml",model_deployment="qwen"})',
+            threshold: '5',
+          },
+        },
+        {
+          type: 'prometheus',
+          name: 'kv-cache-usage',
+          metadata: {
+            serverAddress: 'http://prometheus-operated.monitoring.svc:9090',
+            query: 'sum(vllm:kv_cache_usage_perc{namespace="ml",model_deployment="qwen"})',
+            threshold: '0.8',
+          },
+        },
+      ],
+    });
+    const monitor = find(manifests, 'PodMonitor');
+    expect(monitor.metadata).toMatchObject({ name: 'qwen', namespace: 'ml' });
+    expect(monitor.spec).toEqual({
+      selector: { matchLabels: { 'airunway.ai/model-deployment': 'qwen' } },
+      podMetricsEndpoints: [{ portNumber: 8000, path: '/metrics', relabelings: [{ action: 'replace', targetLabel: 'model_deployment', replacement: 'qwen' }] }],
+    });
+    // The pods the PodMonitor selects are the serving pods.
+    expect(find(manifests, 'Deployment').spec.template.metadata.labels).toMatchObject(monitor.spec.selector.matchLabels);
+  });
+
+  test('scale to zero: minReplicaCount 0, the cooldown, and the activation threshold of the demand metric', () => {
+    const { errors, manifests } = annotated('vllm', [
+      'minReplicas: 0',
+      'maxReplicas: 2',
+      'cooldownSeconds: 900',
+      'metrics:',
+      '  - {type: queueDepth, target: 3}',
+      '  - {type: prometheus, query: \'sum(rate(envoy_cluster_upstream_rq_total{envoy_cluster_name=~".*qwen.*"}[1m]))\', target: 2, activationTarget: 0.1}',
+    ].join('\n'));
+    expect(errors).toEqual([]);
+    expectValidManifests(manifests);
+    const spec = find(manifests, 'ScaledObject').spec;
+    expect(spec).toMatchObject({
+      minReplicaCount: 0,
+      maxReplicaCount: 2,
+      cooldownPeriod: 900,
+      advanced: { horizontalPodAutoscalerConfig: { behavior: { scaleDown: { stabilizationWindowSeconds: 900 } } } },
+    });
+    expect(spec.triggers[1]).toEqual({
+      type: 'prometheus',
+      name: 'prometheus-query',
+      metadata: {
+        serverAddress: 'http://prometheus-operated.monitoring.svc:9090',
+        query: 'sum(rate(envoy_cluster_upstream_rq_total{envoy_cluster_name=~".*qwen.*"}[1m]))',
+        threshold: '2',
+        activationThreshold: '0.1',
+      },
+    });
+  });
+
+  test('requestRate and inFlightRequests queries; no PodMonitor when podMonitor is false or only PromQL is read', () => {
+    const { manifests } = annotated('vllm', 'maxReplicas: 3\npodMonitor: false\nmetrics: [{type: requestRate, target: 2}, {type: inFlightRequests, target: 16}]');
+    expect(find(manifests, 'PodMonitor')).toBeUndefined();
+    expect(find(manifests, 'ScaledObject').spec.triggers.map((t: any) => t.metadata.query)).toEqual([
+      'sum(rate(vllm:request_success_total{namespace="ml",model_deployment="qwen"}[2m]))',
+      'sum(vllm:num_requests_running{namespace="ml",model_deployment="qwen"}) + sum(vllm:num_requests_waiting{namespace="ml",model_deployment="qwen"})',
+    ]);
+    expect(find(annotated('vllm', 'maxReplicas: 3\nmetrics: [{type: prometheus, query: up, target: 2}]').manifests, 'PodMonitor')).toBeUndefined();
+  });
+});
+
+describe('an HPA when asked for', () => {
+  test('autoscaling/v2 on pods metrics, averaged per replica, with the cooldown as the scale-down window', () => {
+    const { errors, manifests } = annotated('vllm', 'maxReplicas: 6\nminReplicas: 2\nautoscaler: hpa\ncooldownSeconds: 120\nmetrics: [{type: queueDepth, target: 5}, {type: kvCacheUsage, target: 75}, {type: requestRate, target: 1.5}]');
+    expect(errors).toEqual([]);
+    expectValidManifests(manifests);
+    expect(find(manifests, 'ScaledObject')).toBeUndefined();
+    const hpa = find(manifests, 'HorizontalPodAutoscaler');
+    expect(hpa.apiVersion).toBe('autoscaling/v2');
+    expect(hpa.spec).toEqual({
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'qwen' },
+      minReplicas: 2,
+      maxReplicas: 6,
+      metrics: [
+        { type: 'Pods', pods: { metric: { name: 'vllm:num_requests_waiting' }, target: { type: 'AverageValue', averageValue: '5' } } },
+        { type: 'Pods', pods: { metric: { name: 'vllm:kv_cache_usage_perc' }, target: { type: 'AverageValue', averageValue: '0.75' } } },
+        { type: 'Pods', pods: { metric: { name: 'vllm:request_success' }, target: { type: 'AverageValue', averageValue: '1.5' } } },
+      ],
+      behavior: { scaleDown: { stabilizationWindowSeconds: 120 } },
+    });
+  });
+});
+
+describe("Kthena's own AutoscalingPolicy", () => {
+  test('a homogeneous target on the ModelServing, metrics scraped from the engine port, no ServingGroup count', () => {
+    const { errors, manifests } = annotated('kthena', QUEUE_AND_CACHE);
+    expect(errors).toEqual([]);
+    expectValidManifests(manifests);
+    expect(find(manifests, 'ScaledObject')).toBeUndefined();
+    expect(find(manifests, 'ModelServing').spec).not.toHaveProperty('replicas');
+    expect(find(manifests, 'AutoscalingPolicy').spec).toEqual({
+      metrics: [{ name: 'queueDepth', targetValue: 5 }, { name: 'kvCacheUsage', targetValue: '0.8' }],
+      homogeneousTarget: {
+        minReplicas: 1,
+        maxReplicas: 4,
+        target: {
+          targetRef: { kind: 'ModelServing', name: 'qwen' },
+          metricSources: {
+            queueDepth: { pod: { name: 'vllm:num_requests_waiting', port: 8000 } },
+            kvCacheUsage: { pod: { name: 'vllm:kv_cache_usage_perc', port: 8000 } },
+          },
+        },
+      },
+    });
+  });
+
+  test('a metric Kthena cannot scrape, or an autoscaler by name, is a field error', () => {
+    expect(annotated('kthena', 'maxReplicas: 3\nmetrics: [{type: requestRate, target: 2}]').errors.join('\n')).toContain(
+      'metadata.annotations["inference.cdk8s.io/autoscaling"].metrics[0].type: Invalid value: "requestRate": Kthena\'s autoscaler scrapes gauges from the pods: queueDepth or kvCacheUsage',
+    );
+    expect(annotated('kthena', 'maxReplicas: 3\nautoscaler: keda\nmetrics: [{type: queueDepth, target: 2}]').errors.join('\n')).toContain(
+      'metadata.annotations["inference.cdk8s.io/autoscaling"].autoscaler: Invalid value: "keda": provider Kthena scales the deployment with its target\'s own autoscaler; remove autoscaler',
+    );
+  });
+});
+
+describe('targets without autoscaling', () => {
+  test.each(['kaito', 'modelplane', 'flexinfer'])('%s: Forbidden, naming the targets that autoscale', (provider) => {
+    const { errors, manifests } = annotated(provider, QUEUE_AND_CACHE);
+    expect(manifests).toEqual([]);
+    expect(errors.join('\n')).toMatch(
+      /metadata\.annotations\["inference\.cdk8s\.io\/autoscaling"\]: Forbidden: provider .* does not support autoscaling; targets that support it: kthena, llmd, vllm/,
+    );
+  });
+
+  test('llm-d disaggregated: Forbidden (its prefill and decode Deployments are scaled by their counts)', () => {
+    const { errors } = annotated('llmd', QUEUE_AND_CACHE, {
+      servingMode: ServingMode.DISAGGREGATED,
+      resources: undefined,
+      scaling: { prefill: { gpu: { count: 1 } }, decode: { gpu: { count: 1 } } },
+    });
+    // Kthena's autoscaler scales ServingGroups, and a disaggregated Kthena deployment is one group.
+    expect(errors.join('\n')).toContain('does not support autoscaling; targets that support it: vllm');
+  });
+});
+
+describe('the typed API', () => {
+  test('scaling.autoscaling writes the annotation a YAML user writes, and synthesizes the same objects', () => {
+    const typed = synth({
+      provider: { name: 'vllm' },
+      scaling: {
+        autoscaling: {
+          maxReplicas: 4,
+          metrics: [AutoscalingMetric.queueDepth(5), AutoscalingMetric.kvCacheUsage(80)],
+          autoscaler: Autoscaler.KEDA,
+          cooldown: Duration.minutes(10),
+        },
+      },
+    });
+    expect(typed.errors).toEqual([]);
+    const written = parse(find(typed.manifests, 'ModelDeployment').metadata.annotations[AUTOSCALING_ANNOTATION]);
+    expect(written).toEqual({
+      maxReplicas: 4,
+      autoscaler: 'keda',
+      metrics: [{ type: 'queueDepth', target: 5 }, { type: 'kvCacheUsage', target: 80 }],
+      cooldownSeconds: 600,
+    });
+    const yaml = annotated('vllm', JSON.stringify(written));
+    const strip = (ms: any[]) => ms.filter((m) => m.kind !== 'ModelDeployment');
+    expect(strip(typed.manifests)).toEqual(strip(yaml.manifests));
+  });
+
+  test('scaling.replicas with scaling.autoscaling is the mutual-exclusion error; the annotation written twice is Forbidden', () => {
+    const both = synth({ provider: { name: 'vllm' }, scaling: { replicas: 2, autoscaling: { maxReplicas: 3, metrics: [AutoscalingMetric.queueDepth(5)] } } });
+    expect(both.errors.join('\n')).toContain('spec.scaling.replicas: Invalid value: 2: a fixed replica count and autoscaling');
+    const twice = synth({
+      provider: { name: 'vllm' },
+      metadata: { annotations: { [AUTOSCALING_ANNOTATION]: QUEUE_AND_CACHE } },
+      scaling: { autoscaling: { maxReplicas: 3, metrics: [AutoscalingMetric.queueDepth(5)] } },
+    });
+    expect(twice.errors.join('\n')).toContain(
+      'metadata.annotations["inference.cdk8s.io/autoscaling"]: Forbidden: is set in metadata.annotations and by scaling.autoscaling; set only one of them',
+    );
+  });
+
+  test('the record lists the autoscaler objects as rendered, so the controller can own them', () => {
+    const { manifests } = annotated('vllm', QUEUE_AND_CACHE);
+    const rendered: string = find(manifests, 'ModelDeployment').metadata.annotations['inference.cdk8s.io/rendered-objects'];
+    expect(rendered).toContain('keda.sh/v1alpha1');
+    expect(rendered).toContain('monitoring.coreos.com/v1');
+  });
+});
+
+describe('scale to zero (scaling.replicas: 0)', () => {
+  test.each([['vllm', 'Deployment'], ['llmd', 'Deployment'], ['kthena', 'ModelServing']])('%s runs no pods and does not warn', (provider, kind) => {
+    const { md, errors, manifests } = synth({ provider: { name: provider }, scaling: { replicas: 0 } });
+    expect(errors).toEqual([]);
+    expect(find(manifests, kind).spec.replicas).toBe(0);
+    expect(md.warnings.filter((w) => w.includes('replicas is 0'))).toEqual([]);
+  });
+
+  test('a target that cannot run zero runs one and says which targets can', () => {
+    const { md, manifests } = synth({ provider: { name: 'kuberay' }, scaling: { replicas: 0 } });
+    expect(manifests.length).toBeGreaterThan(0);
+    expect(md.warnings).toContain(
+      'scaling.replicas is 0: provider kuberay cannot run zero replicas and runs one (as AI Runway does); targets that run zero: dynamo, kthena, llmd, vllm',
+    );
+  });
+});
