@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
-import { deviceRequestSpec } from './devices';
 import { autoscalingAnnotationValue } from './autoscaling';
+import { deviceRequestSpec } from './devices';
 import { loraAnnotationValue } from './lora';
 import type { ModelDeploymentProps } from './model-deployment';
 import { multiNodeAnnotationSpec } from './multi-node';
@@ -10,9 +10,9 @@ import { annotationPath } from '../core/deployment-extensions';
 import { FieldError, forbidden, invalid } from '../core/field-error';
 import { TOLERATE_GPU_TAINT_ANNOTATION, TOLERATE_GPU_TAINT_PATH } from '../core/gpu-taint-toleration';
 import { DEVICES_ANNOTATION, DEVICES_ANNOTATION_PATH } from '../dra/device-annotation';
+import type { DeviceRequestSpec } from '../dra/device-request';
 import { LORA_ANNOTATION } from '../lora/lora-annotation';
 import { MULTI_NODE_ANNOTATION } from '../multinode/annotation';
-import type { DeviceRequestSpec } from '../dra/device-request';
 
 /*
  * Props that AI Runway's ModelDeployment has no spec field for become annotations of ours on the

@@ -10,7 +10,8 @@ import { ResolvedModelDeployment, toResolvedDeployment } from '../core/resolved-
 
 /**
  * The autoscaling settings a provider cannot honour: an autoscaler chosen by name on a target that
- * scales itself, or model server metrics to scrape from a provider that names no pods.
+ * scales itself; with KEDA or an HPA, scale to zero without a metric that outlives the pods, or
+ * model server metrics to scrape from a provider that names no pods.
  */
 export function autoscalerProviderErrors(md: ResolvedModelDeployment, provider: InferenceProvider): FieldError[] {
   const spec = autoscalingOf(md.annotations);
@@ -19,6 +20,11 @@ export function autoscalerProviderErrors(md: ResolvedModelDeployment, provider: 
   if (provider.scaleTarget(view) === undefined) {
     return spec.autoscaler === undefined ? [] : [invalid(`${AUTOSCALING_ANNOTATION_PATH}.autoscaler`, spec.autoscaler,
       `provider ${provider.displayName} scales the deployment with its target's own autoscaler; remove autoscaler`)];
+  }
+  if (spec.minReplicas === 0 && !spec.metrics.some((m) => m.type === 'prometheus')) {
+    return [invalid(`${AUTOSCALING_ANNOTATION_PATH}.minReplicas`, 0,
+      'scaling to zero needs a demand signal that exists while no pod runs, and the model server metrics vanish with the last pod; ' +
+        'add a metric of type prometheus whose query measures requests in front of the pods (e.g. the gateway\'s request rate for this model), or set minReplicas to 1')];
   }
   const readsPods = spec.metrics.some((m) => m.type !== 'prometheus');
   if (spec.podMonitor && readsPods && provider.inferencePoolTarget(view) === undefined) {

@@ -169,11 +169,6 @@ function parseAutoscaling(value: string): { spec?: AutoscalingSpec; errors: Fiel
       }
     });
   }
-  if (minReplicas === 0 && !metrics.some((m) => m.type === 'prometheus')) {
-    errors.push(invalid(`${P}.minReplicas`, 0,
-      'scaling to zero needs a demand signal that exists while no pod runs, and the model server metrics vanish with the last pod; ' +
-        'add a metric of type prometheus whose query measures requests in front of the pods (e.g. the gateway\'s request rate for this model), or set minReplicas to 1'));
-  }
   if (errors.length > 0) return { errors };
   return {
     spec: {

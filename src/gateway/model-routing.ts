@@ -148,7 +148,14 @@ export function planModelRouting(input: RoutingInput): { plan?: RoutingPlan; err
   if (errors.length > 0) return { errors };
   return {
     plan: {
-      md, namespace, gateway, modelName: modelName!, adapterNames: loraAdapterNames(md.annotations), pool, poolApiVersion, controllerManaged,
+      md,
+      namespace,
+      gateway,
+      modelName: modelName!,
+      adapterNames: loraAdapterNames(md.annotations),
+      pool,
+      poolApiVersion,
+      controllerManaged,
       httpRoute: !spec.gateway?.httpRouteRef,
     },
     errors,

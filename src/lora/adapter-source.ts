@@ -53,7 +53,7 @@ function parseHuggingFace(rest: string): { source?: ParsedAdapterSource; problem
   const parts = id.split('/');
   if (parts.length !== 2 || !parts.every((p) => HF_ID_PART.test(p) && !p.includes('--') && !p.includes('..'))) {
     return {
-      problem: `must name a Hugging Face repository as hf://<org>/<repo>: two parts of letters, digits, "-", "_" and ".", ` +
+      problem: 'must name a Hugging Face repository as hf://<org>/<repo>: two parts of letters, digits, "-", "_" and ".", ' +
         'each starting and ending with a letter or digit, at most 96 characters, without "--" or ".."',
     };
   }

@@ -90,6 +90,12 @@ describe('KEDA (the default) on the Deployment-based providers', () => {
     });
   });
 
+  test('scale to zero with only model server metrics is a field error: nothing would wake the model', () => {
+    expect(annotated('vllm', 'minReplicas: 0\nmaxReplicas: 3\nmetrics: [{type: queueDepth, target: 5}]').errors.join('\n')).toContain(
+      'metadata.annotations["inference.cdk8s.io/autoscaling"].minReplicas: Invalid value: 0: scaling to zero needs a demand signal that exists while no pod runs',
+    );
+  });
+
   test('requestRate and inFlightRequests queries; no PodMonitor when podMonitor is false or only PromQL is read', () => {
     const { manifests } = annotated('vllm', 'maxReplicas: 3\npodMonitor: false\nmetrics: [{type: requestRate, target: 2}, {type: inFlightRequests, target: 16}]');
     expect(find(manifests, 'PodMonitor')).toBeUndefined();
@@ -146,7 +152,10 @@ describe("Kthena's own AutoscalingPolicy", () => {
     });
   });
 
-  test('a metric Kthena cannot scrape, or an autoscaler by name, is a field error', () => {
+  test('a metric Kthena cannot scrape, scaling to zero, or an autoscaler by name, is a field error', () => {
+    expect(annotated('kthena', 'minReplicas: 0\nmaxReplicas: 3\nmetrics: [{type: queueDepth, target: 2}]').errors.join('\n')).toContain(
+      'metadata.annotations["inference.cdk8s.io/autoscaling"].minReplicas: Invalid value: 0: Kthena\'s autoscaler reads its metrics from the serving pods',
+    );
     expect(annotated('kthena', 'maxReplicas: 3\nmetrics: [{type: requestRate, target: 2}]').errors.join('\n')).toContain(
       'metadata.annotations["inference.cdk8s.io/autoscaling"].metrics[0].type: Invalid value: "requestRate": Kthena\'s autoscaler scrapes gauges from the pods: queueDepth or kvCacheUsage',
     );
@@ -156,12 +165,33 @@ describe("Kthena's own AutoscalingPolicy", () => {
   });
 });
 
+describe("KubeRay's own autoscaling (Ray Serve and the in-tree Ray autoscaler)", () => {
+  test('autoscaling_config on in-flight requests, the in-tree autoscaler on, the worker group between the bounds', () => {
+    const { errors, manifests } = annotated('kuberay', 'minReplicas: 0\nmaxReplicas: 4\ncooldownSeconds: 300\nmetrics: [{type: inFlightRequests, target: 8}]');
+    expect(errors).toEqual([]);
+    expectValidManifests(manifests);
+    const spec = find(manifests, 'RayService').spec;
+    expect(parse(spec.serveConfigV2).applications[0].deployments).toEqual([
+      { name: 'VLLMDeployment', autoscaling_config: { min_replicas: 0, max_replicas: 4, target_ongoing_requests: 8, downscale_delay_s: 300 } },
+    ]);
+    expect(spec.rayClusterConfig.enableInTreeAutoscaling).toBe(true);
+    expect(spec.rayClusterConfig.workerGroupSpecs[0]).toMatchObject({ groupName: 'gpu-workers', replicas: 0, minReplicas: 0, maxReplicas: 4 });
+    expect(find(manifests, 'ScaledObject')).toBeUndefined();
+  });
+
+  test('another metric is a field error naming the one Ray Serve scales on', () => {
+    expect(annotated('kuberay', QUEUE_AND_CACHE).errors.join('\n')).toContain(
+      'metadata.annotations["inference.cdk8s.io/autoscaling"].metrics[0].type: Invalid value: "queueDepth": Ray Serve scales on the requests each replica has in flight: use inFlightRequests',
+    );
+  });
+});
+
 describe('targets without autoscaling', () => {
   test.each(['kaito', 'modelplane', 'flexinfer'])('%s: Forbidden, naming the targets that autoscale', (provider) => {
     const { errors, manifests } = annotated(provider, QUEUE_AND_CACHE);
     expect(manifests).toEqual([]);
     expect(errors.join('\n')).toMatch(
-      /metadata\.annotations\["inference\.cdk8s\.io\/autoscaling"\]: Forbidden: provider .* does not support autoscaling; targets that support it: kthena, llmd, vllm/,
+      /metadata\.annotations\["inference\.cdk8s\.io\/autoscaling"\]: Forbidden: provider .* does not support autoscaling; targets that support it: kthena, kuberay, llmd, vllm/,
     );
   });
 

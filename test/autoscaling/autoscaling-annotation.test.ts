@@ -53,7 +53,6 @@ describe('the autoscaling annotation', () => {
     ['a negative activation target', 'maxReplicas: 3\nmetrics: [{type: queueDepth, target: 5, activationTarget: -1}]', `${P}.metrics[0].activationTarget: Invalid value: -1: must be a number from 0 to 1000000000`],
     ['a Prometheus address that is no URL', 'maxReplicas: 3\nprometheusAddress: prometheus:9090\nmetrics: [{type: queueDepth, target: 5}]', `${P}.prometheusAddress: Invalid value: "prometheus:9090": must be an http:// or https:// URL`],
     ['podMonitor as a string', 'maxReplicas: 3\npodMonitor: "yes"\nmetrics: [{type: queueDepth, target: 5}]', `${P}.podMonitor: Invalid value: "yes": must be true or false`],
-    ['scale to zero with only pod metrics', 'minReplicas: 0\nmaxReplicas: 3\nmetrics: [{type: queueDepth, target: 5}]', `${P}.minReplicas: Invalid value: 0: scaling to zero needs a demand signal that exists while no pod runs`],
     ['scale to zero with an HPA', 'minReplicas: 0\nmaxReplicas: 3\nautoscaler: hpa\nmetrics: [{type: queueDepth, target: 5}]', `${P}.minReplicas: Invalid value: 0: a HorizontalPodAutoscaler runs at least one replica`],
     ['a PromQL metric with an HPA', 'maxReplicas: 3\nautoscaler: hpa\nmetrics: [{type: prometheus, query: up, target: 5}]', `${P}.metrics[0].type: Invalid value: "prometheus": an HPA reads one pods metric per entry`],
     ['an activation target with an HPA', 'maxReplicas: 3\nautoscaler: hpa\nmetrics: [{type: queueDepth, target: 5, activationTarget: 1}]', `${P}.metrics[0].activationTarget: Invalid value: 1: only KEDA wakes a workload from zero`],

@@ -2,9 +2,9 @@
  * The annotation `inference.cdk8s.io/lora` read alone: what it accepts, and for every problem the
  * field path under the annotation, the value and what is allowed.
  */
+import { loraAnnotations, TWO_ADAPTERS } from './support';
 import { formatFieldError } from '../../src/core/field-error';
 import { LoraSettings, MAX_LORA_ANNOTATION_BYTES, readLoraAnnotation } from '../../src/lora/lora-annotation';
-import { loraAnnotations, TWO_ADAPTERS } from './support';
 
 const AT = 'metadata.annotations["inference.cdk8s.io/lora"]';
 

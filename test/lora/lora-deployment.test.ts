@@ -4,9 +4,9 @@
  * that cannot have them. Every synthesized object is checked against its upstream schema.
  */
 import { stringify } from 'yaml';
+import { loraAnnotations, podSpecOf, synthLora, TWO_ADAPTERS } from './support';
 import { EngineType, LoraSource, ServingMode } from '../../src';
 import { LORA_ANNOTATION } from '../../src/lora/lora-annotation';
-import { loraAnnotations, podSpecOf, synthLora, TWO_ADAPTERS } from './support';
 
 const AT = 'metadata.annotations["inference.cdk8s.io/lora"]';
 
@@ -194,10 +194,15 @@ describe('routing by adapter name', () => {
 
 describe('deployments that cannot have the adapters', () => {
   test.each(['dynamo', 'kuberay', 'kaito', 'modelplane', 'flexinfer'])('fails on %s, naming the targets that carry them', (provider) => {
-    const { errors } = synthLora({ provider: { name: provider }, engine: { engineType: EngineType.VLLM }, metadata: { annotations: loraAnnotations(TWO_ADAPTERS) } });
-    expect(errors).toContainEqual(expect.stringMatching(
-      new RegExp(`^${AT.replace(/[.[\]]/g, '\\$&')}: Forbidden: provider \\S+ \\(explicit provider selection\\) does not support lora-adapters; targets that support it: kthena, llmd, vllm$`),
-    ));
+    const { errors } = synthLora({
+      provider: { name: provider },
+      engine: { engineType: EngineType.VLLM },
+      metadata: { annotations: loraAnnotations(TWO_ADAPTERS) },
+    });
+    const forbidden = errors.filter((e) => e.includes(`${AT}: Forbidden: `));
+    expect(forbidden).toEqual([expect.stringMatching(
+      /: Forbidden: provider \S+ \(explicit provider selection\) does not support lora-adapters; targets that support it: kthena, llmd, vllm$/,
+    )]);
   });
 
   test('fails on engine flags the adapters set, in every spelling', () => {
@@ -209,8 +214,8 @@ describe('deployments that cannot have the adapters', () => {
     const remedy = `remove it and set ${AT}.maxRank or ${AT}.maxLoras instead`;
     expect(errors).toEqual([
       expect.stringContaining(`spec.engine.args.max_lora_rank: Invalid value: "64": sets --max-lora-rank, which the LoRA adapters (${AT}) set from their annotation; ${remedy}`),
-      expect.stringContaining(`spec.engine.extraArgs[0]: Invalid value: "--enable-lora": sets --enable-lora`),
-      expect.stringContaining(`spec.engine.extraArgs[1]: Invalid value: "--max-loras=4": sets --max-loras`),
+      expect.stringContaining('spec.engine.extraArgs[0]: Invalid value: "--enable-lora": sets --enable-lora'),
+      expect.stringContaining('spec.engine.extraArgs[1]: Invalid value: "--max-loras=4": sets --max-loras'),
     ]);
   });
 

@@ -32,6 +32,10 @@ export function kthenaAutoscalingErrors(md: ResolvedModelDeployment): FieldError
   if (!spec) return [];
   const series = SERIES[md.engine] ?? {};
   const errors: FieldError[] = [];
+  if (spec.minReplicas === 0) {
+    errors.push(invalid(`${AUTOSCALING_ANNOTATION_PATH}.minReplicas`, 0,
+      'Kthena\'s autoscaler reads its metrics from the serving pods, so with none left nothing would scale it up again; set minReplicas to 1 at least'));
+  }
   spec.metrics.forEach((m, i) => {
     if (series[m.type] === undefined) {
       errors.push(invalid(`${AUTOSCALING_ANNOTATION_PATH}.metrics[${i}].type`, m.type,

@@ -1,6 +1,6 @@
+import { autoscalingOf, isAutoscaled } from '../../autoscaling/autoscaling-annotation';
 import { gpuTypeOf } from '../../core/gpu-type';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
-import { autoscalingOf, isAutoscaled } from '../../autoscaling/autoscaling-annotation';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import type { DeviceComponent } from '../../dra/device-annotation';
 

@@ -1,11 +1,11 @@
 import type { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
-import { addKthenaAutoscalingPolicy } from './autoscaling';
 import { KTHENA_ENGINE_PORT } from './args';
+import { addKthenaAutoscalingPolicy } from './autoscaling';
 import { entryPodTemplate } from './entry-pod';
-import { kthenaRouteLoraAdapters } from './lora';
 import { defaultEngineImage, KTHENA_DEFAULT_SGLANG_IMAGE, KTHENA_DEFAULT_VLLM_IMAGE, KthenaEngineImages } from './images';
+import { kthenaRouteLoraAdapters } from './lora';
 import {
   deploymentPodSelector,
   KTHENA_POD_GROUP_LABEL,

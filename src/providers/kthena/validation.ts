@@ -1,14 +1,14 @@
 import { kthenaArgErrors } from './args';
-import { generatedNameErrors } from './generated-names';
-import { validateKthenaOverrides } from './overrides';
 import { kthenaAutoscalingErrors } from './autoscaling';
+import { generatedNameErrors } from './generated-names';
+import { kthenaLoraErrors } from './lora';
+import { validateKthenaOverrides } from './overrides';
 import { KthenaRolePlan, kthenaRoles, servingGroupCount } from './roles';
 import { FieldError, forbidden, invalid, required } from '../../core/field-error';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { hasDeviceRequests } from '../../dra/device-annotation';
 import { imageProblem } from '../../kthena/checks';
 import { checkParallelism, isParallelEngine, NO_PARALLELISM_FINDINGS, ParallelismFindings, userParallelism } from '../common/parallelism';
-import { kthenaLoraErrors } from './lora';
 
 /*
  * What the Kthena provider refuses: everything Kthena's CRD schemas, CEL rules and webhooks would

@@ -3,10 +3,12 @@ import type { Construct } from 'constructs';
 import { kuberayProviderConfig } from './config';
 import { RAY_SERVE_PORT, reconcileRayServiceStatus } from './status';
 import { KUBERAY_DISPLAY_NAME, kuberayWarnings, validateKubeRay } from './validation';
+import { DeploymentFeature } from '../../api/deployment-feature';
 import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
 import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
 import type { ResolvedDeployment } from '../../api/resolved-deployment';
+import { ServingMode } from '../../api/serving';
 import type { FieldError } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
@@ -34,6 +36,14 @@ export class KubeRayProvider extends InferenceProvider {
   /** Its worker pods carry the claims (`spec.resourceClaims`, the `ray-worker` container's `resources.claims`); the head claims nothing. */
   public supportsDeviceClaims(_deployment: ResolvedDeployment): boolean {
     return true;
+  }
+
+  /**
+   * Autoscaling by Ray (Serve replicas on in-flight requests, worker pods by the in-tree
+   * autoscaler) of an aggregated deployment; see `kuberayAutoscalingErrors` for the metric.
+   */
+  public supportsFeature(feature: DeploymentFeature, deployment: ResolvedDeployment): boolean {
+    return feature === DeploymentFeature.AUTOSCALING && deployment.servingMode === ServingMode.AGGREGATED;
   }
 
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {

@@ -22,17 +22,20 @@ export function serveReplicas(configuredReplicas: number | undefined): number {
 
 /**
  * `spec.serveConfigV2`: a YAML document with one application (`llm` on `/`, import path
- * `vllm_serve:deployment`) holding one deployment (`VLLMDeployment`) with `numReplicas` replicas.
+ * `vllm_serve:deployment`) holding one deployment (`VLLMDeployment`) with `numReplicas` replicas,
+ * or, when the deployment is autoscaled, Ray Serve's `autoscaling_config` instead.
  * Rendered with a YAML library rather than a text template, so it is always well-formed.
  */
-export function kuberayServeConfig(numReplicas: number): string {
+export function kuberayServeConfig(numReplicas: number, autoscalingConfig?: Record<string, number>): string {
+  // Ray Serve takes a fixed `num_replicas` or an `autoscaling_config`, not both.
+  const replicas = autoscalingConfig ? { autoscaling_config: autoscalingConfig } : { num_replicas: numReplicas };
   return stringify({
     applications: [
       {
         name: SERVE_APPLICATION_NAME,
         route_prefix: SERVE_ROUTE_PREFIX,
         import_path: SERVE_IMPORT_PATH,
-        deployments: [{ name: SERVE_DEPLOYMENT_NAME, num_replicas: numReplicas }],
+        deployments: [{ name: SERVE_DEPLOYMENT_NAME, ...replicas }],
       },
     ],
   });

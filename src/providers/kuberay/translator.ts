@@ -2,6 +2,7 @@ import type { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { MODEL_ID_ENV, kuberayEngineArgString, VLLM_ENGINE_ARGS_ENV } from './args';
+import { rayAutoscalingOf, serveAutoscalingConfig } from './autoscaling';
 import { kuberayServeConfig, serveReplicas } from './serve-config';
 import { KUBERAY_DISPLAY_NAME } from './validation';
 import { DECODE_WORKER_GROUP, kuberayGpusPerWorker, PREFILL_WORKER_GROUP, WorkerGroupPlan, workerGroupPlans } from './worker-groups';
@@ -178,8 +179,8 @@ function workerGroupSpec(md: ResolvedModelDeployment, plan: WorkerGroupPlan): Ra
   return {
     groupName: plan.groupName,
     replicas: plan.replicas,
-    minReplicas: plan.replicas,
-    maxReplicas: plan.replicas,
+    minReplicas: plan.minReplicas,
+    maxReplicas: plan.maxReplicas,
     rayStartParams: workerRayStartParams(plan, deviceClaims !== undefined),
     template: k8s.toJson_PodTemplateSpec(template),
   };
@@ -187,7 +188,7 @@ function workerGroupSpec(md: ResolvedModelDeployment, plan: WorkerGroupPlan): Ra
 
 /**
  * `workerGroupSpecs`: one group per {@link workerGroupPlans} entry, a fixed size (replicas =
- * min = max), one `ray-worker` container with memory and GPU limits (and `resources.cpu` as a
+ * min = max) unless Ray autoscales it, one `ray-worker` container with memory and GPU limits (and `resources.cpu` as a
  * CPU limit in aggregated mode, which Ray reads as the worker's CPU count; AI Runway drops it),
  * the shared env plus `HF_HOME`, the storage volumes mounted, and the scheduling constraints
  * (with the GPU taint toleration when asked for, see `podTolerations`). GPUs are limited under
@@ -225,11 +226,14 @@ function hasOverrides(overrides: unknown): boolean {
  *   and no KV transfer.
  */
 export function translateKubeRay(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
+  const autoscaling = rayAutoscalingOf(md);
   const rayService = new RayService(scope, 'RayService', {
     metadata: objectMeta(md, md.name, workloadLabels(md), userPodAnnotations(md)),
     spec: {
-      serveConfigV2: kuberayServeConfig(serveReplicas(md.spec.scaling?.replicas)),
+      serveConfigV2: kuberayServeConfig(serveReplicas(md.spec.scaling?.replicas), autoscaling && serveAutoscalingConfig(autoscaling)),
       rayClusterConfig: {
+        // Ray Serve asks for replicas; the in-tree autoscaler adds the worker pods they need.
+        ...(autoscaling && { enableInTreeAutoscaling: true }),
         headGroupSpec: kuberayHeadGroupSpec(md),
         workerGroupSpecs: kuberayWorkerGroupSpecs(md),
       },

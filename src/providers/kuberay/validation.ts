@@ -1,4 +1,5 @@
 import { VLLM_ENGINE_ARGS_ENV } from './args';
+import { kuberayAutoscalingErrors } from './autoscaling';
 import { serveReplicas } from './serve-config';
 import { AGGREGATED_WORKER_GROUP, kuberayGpusPerWorker, workerGroupPlans } from './worker-groups';
 import { FieldError, invalid, required } from '../../core/field-error';
@@ -58,6 +59,7 @@ export function validateKubeRay(md: ResolvedModelDeployment): FieldError[] {
     errors.push(count === undefined || count === null ? required(path, KUBERAY_GPU_REQUIRED) : invalid(path, count, KUBERAY_GPU_REQUIRED));
   }
   errors.push(...kuberayParallelism(md).errors);
+  errors.push(...kuberayAutoscalingErrors(md));
   return errors;
 }
 

@@ -1,3 +1,4 @@
+import { rayAutoscalingOf } from './autoscaling';
 import { serveReplicas } from './serve-config';
 import { gpuTypeOf } from '../../core/gpu-type';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
@@ -26,6 +27,9 @@ export interface WorkerGroupPlan {
   /** Which pods of the deployment the group runs, as the DRA device requests name them. */
   readonly component: DeviceComponent;
   readonly replicas: number;
+  /** The Ray autoscaler's bounds of the group (both `replicas` when Ray does not autoscale). */
+  readonly minReplicas: number;
+  readonly maxReplicas: number;
   readonly gpuCount: number;
   readonly gpuResource: string;
   readonly memory: string;
@@ -35,7 +39,8 @@ export interface WorkerGroupPlan {
 /**
  * The worker groups of a deployment, in output order:
  *
- * - aggregated: `gpu-workers` with `scaling.replicas` (0 or unset → 1) pods, each with
+ * - aggregated: `gpu-workers` with `scaling.replicas` (0 or unset → 1) pods, or from minReplicas
+ *   to maxReplicas pods when Ray autoscales (`rayAutoscalingOf`), each with
  *   `resources.gpu.count` GPUs and `resources.memory` (default 32Gi);
  * - disaggregated: `prefill-workers` then `decode-workers`, each only when the component is
  *   set, with the component's replicas (unset → 1, the CRD default), GPUs and memory.
@@ -47,10 +52,13 @@ export function workerGroupPlans(md: ResolvedModelDeployment): WorkerGroupPlan[]
     const plans: WorkerGroupPlan[] = [];
     const component = (groupName: string, name: DeviceComponent, c: SpecComponentScaling | undefined) => {
       if (!c) return;
+      const replicas = c.replicas ?? 1;
       plans.push({
         groupName,
         component: name,
-        replicas: c.replicas ?? 1,
+        replicas,
+        minReplicas: replicas,
+        maxReplicas: replicas,
         gpuCount: c.gpu?.count ?? 0,
         gpuResource: gpuTypeOf(c.gpu),
         memory: c.memory || RAY_WORKER_DEFAULT_MEMORY,
@@ -61,11 +69,16 @@ export function workerGroupPlans(md: ResolvedModelDeployment): WorkerGroupPlan[]
     return plans;
   }
   const resources = md.spec.resources;
+  // One worker pod per Serve replica: the same positive-or-1 rule, or the autoscaler's bounds
+  // (starting at the lower one).
+  const autoscaling = rayAutoscalingOf(md);
+  const replicas = autoscaling ? autoscaling.minReplicas : serveReplicas(md.spec.scaling?.replicas);
   return [{
     groupName: AGGREGATED_WORKER_GROUP,
     component: 'resources',
-    // One worker pod per Serve replica, so the same positive-or-1 rule.
-    replicas: serveReplicas(md.spec.scaling?.replicas),
+    replicas,
+    minReplicas: replicas,
+    maxReplicas: autoscaling ? autoscaling.maxReplicas : replicas,
     gpuCount: resources?.gpu?.count ?? 0,
     gpuResource: gpuTypeOf(resources?.gpu),
     memory: resources?.memory || RAY_WORKER_DEFAULT_MEMORY,

@@ -178,7 +178,12 @@ function componentPlan(
     // Used as given (the CRD defaults component replicas to 1).
     replicas: scaling.replicas ?? 1,
     sizing,
-    args: renderLlmdArgs(md.spec, { gpuCount: sizing.gpuCount, kvTransferConfig, multiNode: layout, loraFlags: loraEngineFlags(md.annotations) }),
+    args: renderLlmdArgs(md.spec, {
+      gpuCount: sizing.gpuCount,
+      kvTransferConfig,
+      multiNode: layout,
+      loraFlags: loraEngineFlags(md.annotations),
+    }),
     role: component,
     layout,
   };
