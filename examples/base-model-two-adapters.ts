@@ -3,7 +3,7 @@
  * Face repository pinned to a revision (downloaded by an init container before vLLM starts) and
  * `support` from a directory of a PersistentVolumeClaim (mounted read-only). Clients send
  * `"model": "qwen3-8b"`, `"sql"` or `"support"`; the HTTPRoute matches all three names and sends
- * them to the same InferencePool, whose endpoint picker knows which pods have which adapter loaded.
+ * them to the same InferencePool, every pod of which serves the base model and both adapters.
  */
 import { App, Chart } from 'cdk8s';
 import { gateway, GatewayRef, LoraSource, ModelDeployment, ProviderRegistry } from '../src';

@@ -91,7 +91,7 @@ function parseMultiNode(value: string): MultiNodeAnnotation {
     return fail(`is not YAML or JSON: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}`);
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
-    return fail(`must be a mapping such as "gpusPerNode: 8" (the GPUs of one node)`);
+    return fail('must be a mapping such as "gpusPerNode: 8" (the GPUs of one node)');
   }
   const errors: FieldError[] = [];
   for (const key of Object.keys(doc)) {

@@ -23,12 +23,12 @@
  * GPUs of a node, not the pipeline size: a TP group spanning two nodes makes a group of two pods
  * even with PP 1, which a count of pipeline stages would miss.
  */
+import { GPUS_PER_NODE_PATH, multiNodeSettings, MULTI_NODE_ANNOTATION_PATH } from './annotation';
 import { FieldError, invalid } from '../core/field-error';
 import type { ModelDeploymentSpec } from '../core/generated/model-deployment-spec';
 import { gpuTypeOf, isMigGpuType } from '../core/gpu-type';
 import { resolvedServingMode } from '../core/model-deployment-object';
 import { ParallelEngine, ParallelFlag, userParallelism } from '../providers/common/parallelism';
-import { GPUS_PER_NODE_PATH, multiNodeSettings, MULTI_NODE_ANNOTATION_PATH } from './annotation';
 
 /** The pods a `gpu` block sizes: the aggregated serving pods, or one disaggregated component's. */
 export type ServingComponent = 'resources' | 'prefill' | 'decode';

@@ -1,6 +1,6 @@
+import { mapLeaderWorkerSetStatus, reconcileLeaderWorkerSetStatus } from '../../src/multinode/leader-worker-set-status';
 import { LlmdProvider } from '../../src/providers/llmd';
 import { DirectVllmProvider } from '../../src/providers/vllm';
-import { mapLeaderWorkerSetStatus, reconcileLeaderWorkerSetStatus } from '../../src/multinode/leader-worker-set-status';
 import { expectValidManifests } from '../support/schema-validator';
 import { crdCondition as condition } from '../support/status-conditions';
 

@@ -3,24 +3,17 @@
  * homogeneous target is the ModelServing (its ServingGroups are the replicas), with each metric
  * scraped by Kthena from the serving pods. Kthena reads gauges from the pods, so the metrics it
  * takes are the queue and the KV cache, in the engine's own series; request rates and PromQL
- * need KEDA (the vllm and llmd providers).
+ * need KEDA (the vllm and llmd providers). The policy itself is `./autoscaling-policy.ts`; this
+ * module stays free of the constructs, for the controller's re-validation.
  */
-import { ApiObject, Duration } from 'cdk8s';
-import type { Construct } from 'constructs';
-import { KTHENA_ENGINE_PORT } from './args';
-import { AUTOSCALING_ANNOTATION_PATH, AutoscalingSpec, autoscalingOf } from '../../autoscaling/autoscaling-annotation';
-import { thresholdOf, VLLM_KV_CACHE_METRIC, VLLM_QUEUE_METRIC } from '../../autoscaling/metric-types';
+import { AUTOSCALING_ANNOTATION_PATH, autoscalingOf } from '../../autoscaling/autoscaling-annotation';
+import { VLLM_KV_CACHE_METRIC, VLLM_QUEUE_METRIC } from '../../autoscaling/metric-types';
 import type { AutoscalingMetricType } from '../../autoscaling/metric-types';
 import { FieldError, invalid } from '../../core/field-error';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import { KthenaAutoscalingPolicy } from '../../kthena/autoscaling-policy';
-import { KthenaMetricSource } from '../../kthena/metric-source';
-import type { IKthenaModelServing } from '../../kthena/model-serving';
-import { KthenaScalingTarget } from '../../kthena/scaling-target';
-import { commonLabels } from '../common/metadata';
 
 /** The series each engine exports for the metrics Kthena can scrape. */
-const SERIES: Record<string, Partial<Record<AutoscalingMetricType, string>>> = {
+export const KTHENA_METRIC_SERIES: Record<string, Partial<Record<AutoscalingMetricType, string>>> = {
   vllm: { queueDepth: VLLM_QUEUE_METRIC, kvCacheUsage: VLLM_KV_CACHE_METRIC },
   // SGLang's waiting queue and its fraction of KV-cache tokens in use.
   sglang: { queueDepth: 'sglang:num_queue_reqs', kvCacheUsage: 'sglang:token_usage' },
@@ -30,7 +23,7 @@ const SERIES: Record<string, Partial<Record<AutoscalingMetricType, string>>> = {
 export function kthenaAutoscalingErrors(md: ResolvedModelDeployment): FieldError[] {
   const spec = autoscalingOf(md.annotations);
   if (!spec) return [];
-  const series = SERIES[md.engine] ?? {};
+  const series = KTHENA_METRIC_SERIES[md.engine] ?? {};
   const errors: FieldError[] = [];
   if (spec.minReplicas === 0) {
     errors.push(invalid(`${AUTOSCALING_ANNOTATION_PATH}.minReplicas`, 0,
@@ -45,26 +38,3 @@ export function kthenaAutoscalingErrors(md: ResolvedModelDeployment): FieldError
   return errors;
 }
 
-/** The AutoscalingPolicy `<md>` (id `AutoscalingPolicy`) scaling `serving`; none without autoscaling. */
-export function addKthenaAutoscalingPolicy(scope: Construct, md: ResolvedModelDeployment, serving: IKthenaModelServing): ApiObject[] {
-  const spec = autoscalingOf(md.annotations);
-  if (!spec) return [];
-  const policy = new KthenaAutoscalingPolicy(scope, 'AutoscalingPolicy', {
-    metadata: { name: md.name, ...(md.namespace !== undefined && { namespace: md.namespace }), labels: commonLabels(md) },
-    metrics: spec.metrics.map((m) => ({ name: m.type, targetValue: thresholdOf(m.type, m.target) })),
-    target: KthenaScalingTarget.homogeneous({
-      serving,
-      minReplicas: spec.minReplicas,
-      maxReplicas: spec.maxReplicas,
-      metricSources: metricSources(md, spec),
-    }),
-    ...(spec.cooldownSeconds !== undefined && { behavior: { scaleDown: { stabilizationWindow: Duration.seconds(spec.cooldownSeconds) } } }),
-  });
-  return [policy.apiObject];
-}
-
-function metricSources(md: ResolvedModelDeployment, spec: AutoscalingSpec): { [metric: string]: KthenaMetricSource } {
-  const series = SERIES[md.engine] ?? {};
-  // The engine serves its metrics on its API port; Kthena's default is its runtime sidecar's.
-  return Object.fromEntries(spec.metrics.map((m) => [m.type, KthenaMetricSource.pod({ seriesName: series[m.type], port: KTHENA_ENGINE_PORT })]));
-}

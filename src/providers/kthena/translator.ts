@@ -2,7 +2,7 @@ import type { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { KTHENA_ENGINE_PORT } from './args';
-import { addKthenaAutoscalingPolicy } from './autoscaling';
+import { addKthenaAutoscalingPolicy } from './autoscaling-policy';
 import { entryPodTemplate } from './entry-pod';
 import { defaultEngineImage, KTHENA_DEFAULT_SGLANG_IMAGE, KTHENA_DEFAULT_VLLM_IMAGE, KthenaEngineImages } from './images';
 import { kthenaRouteLoraAdapters } from './lora';

@@ -144,7 +144,11 @@ function addDeployment(scope: Construct, md: ResolvedModelDeployment, plan: Depl
 
 
 /** The layout of a multi-node component, and the sizing of one of its pods (`gpusPerNode` GPUs). */
-function multiNodeOf(md: ResolvedModelDeployment, component: ServingComponent, sizing: ContainerSizing): { layout?: MultiNodeLayout; sizing: ContainerSizing } {
+function multiNodeOf(
+  md: ResolvedModelDeployment,
+  component: ServingComponent,
+  sizing: ContainerSizing,
+): { layout?: MultiNodeLayout; sizing: ContainerSizing } {
   const layout = deploymentMultiNode(md, 'vllm', { extraArgs: true })?.layouts[component];
   return layout ? { layout, sizing: { ...sizing, gpuCount: layout.gpusPerNode } } : { sizing };
 }

@@ -1,0 +1,40 @@
+/**
+ * The AutoscalingPolicy of an autoscaled Kthena deployment (see `./autoscaling.ts` for what it
+ * scales on), built with the typed `KthenaAutoscalingPolicy`, whose checks it passes.
+ */
+import { ApiObject, Duration } from 'cdk8s';
+import type { Construct } from 'constructs';
+import { KTHENA_ENGINE_PORT } from './args';
+import { KTHENA_METRIC_SERIES } from './autoscaling';
+import { AutoscalingSpec, autoscalingOf } from '../../autoscaling/autoscaling-annotation';
+import { thresholdOf } from '../../autoscaling/metric-types';
+import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { KthenaAutoscalingPolicy } from '../../kthena/autoscaling-policy';
+import { KthenaMetricSource } from '../../kthena/metric-source';
+import type { IKthenaModelServing } from '../../kthena/model-serving';
+import { KthenaScalingTarget } from '../../kthena/scaling-target';
+import { commonLabels } from '../common/metadata';
+
+/** The AutoscalingPolicy `<md>` (id `AutoscalingPolicy`) scaling `serving`; none without autoscaling. */
+export function addKthenaAutoscalingPolicy(scope: Construct, md: ResolvedModelDeployment, serving: IKthenaModelServing): ApiObject[] {
+  const spec = autoscalingOf(md.annotations);
+  if (!spec) return [];
+  const policy = new KthenaAutoscalingPolicy(scope, 'AutoscalingPolicy', {
+    metadata: { name: md.name, ...(md.namespace !== undefined && { namespace: md.namespace }), labels: commonLabels(md) },
+    metrics: spec.metrics.map((m) => ({ name: m.type, targetValue: thresholdOf(m.type, m.target) })),
+    target: KthenaScalingTarget.homogeneous({
+      serving,
+      minReplicas: spec.minReplicas,
+      maxReplicas: spec.maxReplicas,
+      metricSources: metricSources(md, spec),
+    }),
+    ...(spec.cooldownSeconds !== undefined && { behavior: { scaleDown: { stabilizationWindow: Duration.seconds(spec.cooldownSeconds) } } }),
+  });
+  return [policy.apiObject];
+}
+
+function metricSources(md: ResolvedModelDeployment, spec: AutoscalingSpec): { [metric: string]: KthenaMetricSource } {
+  const series = KTHENA_METRIC_SERIES[md.engine] ?? {};
+  // The engine serves its metrics on its API port; Kthena's default is its runtime sidecar's.
+  return Object.fromEntries(spec.metrics.map((m) => [m.type, KthenaMetricSource.pod({ seriesName: series[m.type], port: KTHENA_ENGINE_PORT })]));
+}
