@@ -11,7 +11,7 @@ import type { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { AutoscalingSpec, autoscalingOf } from './autoscaling-annotation';
-import { MODEL_DEPLOYMENT_SERIES_LABEL, podsMetricName, promQuery, thresholdOf } from './metric-types';
+import { ENGINE_METRIC_SERIES, EngineMetricSeries, MODEL_DEPLOYMENT_SERIES_LABEL, podsMetricName, promQuery, thresholdOf } from './metric-types';
 import type { InferencePoolTarget, InferenceProvider, ScaleTargetRef } from '../api/inference-provider';
 import { ResolvedModelDeployment, toResolvedDeployment } from '../core/resolved-model-deployment';
 import { ScaledObject } from '../imports/keda.sh';
@@ -77,8 +77,14 @@ function addPodMonitor(scope: Construct, md: ResolvedModelDeployment, pods: Infe
   });
 }
 
+/** The engine's series; `autoscalerProviderErrors` admits engine metrics only for engines that have them. */
+function seriesOf(md: ResolvedModelDeployment): EngineMetricSeries {
+  return ENGINE_METRIC_SERIES[md.engine] ?? ENGINE_METRIC_SERIES.vllm;
+}
+
 function addScaledObject(scope: Construct, plan: AutoscalerPlan): ApiObject {
   const { md, spec, target } = plan;
+  const series = seriesOf(md);
   const cooldown = spec.cooldownSeconds;
   return new ScaledObject(scope, 'ScaledObject', {
     metadata: objectMeta(md, md.name, commonLabels(md)),
@@ -97,7 +103,7 @@ function addScaledObject(scope: Construct, plan: AutoscalerPlan): ApiObject {
         name: m.type === 'prometheus' ? 'prometheus-query' : kebab(m.type),
         metadata: {
           serverAddress: spec.prometheusAddress,
-          query: promQuery(m.type, md.namespace, md.name, m.query),
+          query: promQuery(m.type, series, md.namespace, md.name, m.query),
           threshold: decimal(thresholdOf(m.type, m.target)),
           ...(m.activationTarget !== undefined && { activationThreshold: decimal(thresholdOf(m.type, m.activationTarget)) }),
         },
@@ -108,6 +114,7 @@ function addScaledObject(scope: Construct, plan: AutoscalerPlan): ApiObject {
 
 function addHpa(scope: Construct, plan: AutoscalerPlan): ApiObject {
   const { md, spec, target } = plan;
+  const series = seriesOf(md);
   return new k8s.KubeHorizontalPodAutoscalerV2(scope, 'HorizontalPodAutoscaler', {
     metadata: objectMeta(md, md.name, commonLabels(md)),
     spec: {
@@ -118,7 +125,7 @@ function addHpa(scope: Construct, plan: AutoscalerPlan): ApiObject {
       metrics: spec.metrics.map((m) => ({
         type: 'Pods',
         pods: {
-          metric: { name: podsMetricName(m.type)! },
+          metric: { name: podsMetricName(m.type, series)! },
           target: { type: 'AverageValue', averageValue: k8s.Quantity.fromString(decimal(thresholdOf(m.type, m.target))) },
         },
       })),

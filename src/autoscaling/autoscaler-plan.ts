@@ -4,6 +4,7 @@
  * when it names none. Free of cdk8s-plus-34 and the bindings: the controller's re-validation runs it.
  */
 import { AUTOSCALING_ANNOTATION_PATH, autoscalingOf } from './autoscaling-annotation';
+import { ENGINE_METRIC_SERIES } from './metric-types';
 import type { InferenceProvider } from '../api/inference-provider';
 import { FieldError, invalid } from '../core/field-error';
 import { ResolvedModelDeployment, toResolvedDeployment } from '../core/resolved-model-deployment';
@@ -27,6 +28,11 @@ export function autoscalerProviderErrors(md: ResolvedModelDeployment, provider: 
         'add a metric of type prometheus whose query measures requests in front of the pods (e.g. the gateway\'s request rate for this model), or set minReplicas to 1')];
   }
   const readsPods = spec.metrics.some((m) => m.type !== 'prometheus');
+  if (readsPods && ENGINE_METRIC_SERIES[md.engine] === undefined) {
+    const i = spec.metrics.findIndex((m) => m.type !== 'prometheus');
+    return [invalid(`${AUTOSCALING_ANNOTATION_PATH}.metrics[${i}].type`, spec.metrics[i].type,
+      `engine ${md.engine} exports no metric series the autoscaler knows (${Object.keys(ENGINE_METRIC_SERIES).join(', ')} do); use a metric of type prometheus with your own query`)];
+  }
   if (spec.podMonitor && readsPods && provider.inferencePoolTarget(view) === undefined) {
     return [invalid(`${AUTOSCALING_ANNOTATION_PATH}.podMonitor`, true,
       `provider ${provider.displayName} names no model server pods to scrape for this deployment; set podMonitor: false and scrape them yourself, ` +

@@ -1,6 +1,6 @@
 import { Chart, Duration, Testing } from 'cdk8s';
 import { parse } from 'yaml';
-import { Autoscaler, AutoscalingMetric, ModelDeployment, ModelDeploymentProps, ServingMode } from '../../src';
+import { Autoscaler, AutoscalingMetric, EngineType, ModelDeployment, ModelDeploymentProps, ServingMode } from '../../src';
 import { AUTOSCALING_ANNOTATION } from '../../src/autoscaling/autoscaling-annotation';
 import { expectValidManifests } from '../support/schema-validator';
 
@@ -150,6 +150,20 @@ describe("Kthena's own AutoscalingPolicy", () => {
         },
       },
     });
+  });
+
+  test('SGLang: its own series, and --enable-metrics so that it exports them', () => {
+    const { errors, manifests } = annotated('kthena', QUEUE_AND_CACHE, { engine: { engineType: EngineType.SGLANG } });
+    expect(errors).toEqual([]);
+    expectValidManifests(manifests);
+    expect(find(manifests, 'AutoscalingPolicy').spec.homogeneousTarget.target.metricSources).toEqual({
+      queueDepth: { pod: { name: 'sglang:num_queue_reqs', port: 8000 } },
+      kvCacheUsage: { pod: { name: 'sglang:token_usage', port: 8000 } },
+    });
+    const args: string[] = find(manifests, 'ModelServing').spec.template.roles[0].entryTemplate.spec.containers[0].args;
+    expect(args.filter((a) => a === '--enable-metrics')).toHaveLength(1);
+    const plain = synth({ provider: { name: 'kthena' }, engine: { engineType: EngineType.SGLANG } });
+    expect(find(plain.manifests, 'ModelServing').spec.template.roles[0].entryTemplate.spec.containers[0].args).not.toContain('--enable-metrics');
   });
 
   test('a metric Kthena cannot scrape, scaling to zero, or an autoscaler by name, is a field error', () => {

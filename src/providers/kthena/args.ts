@@ -1,4 +1,5 @@
 import type { KthenaRolePlan } from './roles';
+import { kthenaNeedsMetricsFlag } from './autoscaling';
 import { extraArgFlagKey } from '../../admission/engine-args';
 import { FieldError, invalid } from '../../core/field-error';
 import type { EngineName } from '../../core/model-deployment-object';
@@ -143,7 +144,8 @@ function sglangEagerFlag(md: ResolvedModelDeployment, explicit: ReadonlySet<stri
  * 3. `--tensor-parallel-size <gpus>` when the role's pod has more than one GPU;
  * 4. disaggregated: vLLM `--kv-transfer-config` (NIXL), SGLang `--disaggregation-mode <role>`
  *    (its transfer backend is SGLang's default unless `engine.args` names one);
- * 5. the LoRA adapters' flags (`loraEngineFlags`; vLLM only, see `kthenaServesLora`);
+ * 5. the LoRA adapters' flags (`loraEngineFlags`; vLLM only, see `kthenaServesLora`); SGLang's
+ *    `--enable-metrics` when Kthena's autoscaler scrapes it (`kthenaNeedsMetricsFlag`);
  * 6. `engine.args` sorted by key, then `engine.extraArgs` verbatim.
  *
  * A derived setting whose flag the user also sets in `engine.args`/`extraArgs` is skipped, so the
@@ -160,6 +162,7 @@ export function renderKthenaArgs(md: ResolvedModelDeployment, role: KthenaRolePl
     out.push(...(engine === 'sglang' ? ['--disaggregation-mode', role.name] : ['--kv-transfer-config', KTHENA_VLLM_KV_TRANSFER_CONFIG]));
   }
   out.push(...loraEngineFlags(md.annotations));
+  if (kthenaNeedsMetricsFlag(md) && !explicit.has('enable-metrics')) out.push('--enable-metrics');
   out.push(...namedEngineFlags(md.spec));
   out.push(...(md.spec.engine?.extraArgs ?? []));
   return out;

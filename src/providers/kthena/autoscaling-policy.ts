@@ -5,7 +5,7 @@
 import { ApiObject, Duration } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { KTHENA_ENGINE_PORT } from './args';
-import { KTHENA_METRIC_SERIES } from './autoscaling';
+import { kthenaMetricSeries } from './autoscaling';
 import { AutoscalingSpec, autoscalingOf } from '../../autoscaling/autoscaling-annotation';
 import { thresholdOf } from '../../autoscaling/metric-types';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
@@ -34,7 +34,7 @@ export function addKthenaAutoscalingPolicy(scope: Construct, md: ResolvedModelDe
 }
 
 function metricSources(md: ResolvedModelDeployment, spec: AutoscalingSpec): { [metric: string]: KthenaMetricSource } {
-  const series = KTHENA_METRIC_SERIES[md.engine] ?? {};
+  const series = kthenaMetricSeries(md.engine);
   // The engine serves its metrics on its API port; Kthena's default is its runtime sidecar's.
   return Object.fromEntries(spec.metrics.map((m) => [m.type, KthenaMetricSource.pod({ seriesName: series[m.type], port: KTHENA_ENGINE_PORT })]));
 }

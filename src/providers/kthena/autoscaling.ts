@@ -7,23 +7,30 @@
  * module stays free of the constructs, for the controller's re-validation.
  */
 import { AUTOSCALING_ANNOTATION_PATH, autoscalingOf } from '../../autoscaling/autoscaling-annotation';
-import { VLLM_KV_CACHE_METRIC, VLLM_QUEUE_METRIC } from '../../autoscaling/metric-types';
+import { ENGINE_METRIC_SERIES } from '../../autoscaling/metric-types';
 import type { AutoscalingMetricType } from '../../autoscaling/metric-types';
 import { FieldError, invalid } from '../../core/field-error';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 
-/** The series each engine exports for the metrics Kthena can scrape. */
-export const KTHENA_METRIC_SERIES: Record<string, Partial<Record<AutoscalingMetricType, string>>> = {
-  vllm: { queueDepth: VLLM_QUEUE_METRIC, kvCacheUsage: VLLM_KV_CACHE_METRIC },
-  // SGLang's waiting queue and its fraction of KV-cache tokens in use.
-  sglang: { queueDepth: 'sglang:num_queue_reqs', kvCacheUsage: 'sglang:token_usage' },
-};
+/** The series of the engine for the metrics Kthena can scrape: its gauges. */
+export function kthenaMetricSeries(engine: string): Partial<Record<AutoscalingMetricType, string>> {
+  const series = ENGINE_METRIC_SERIES[engine];
+  return series ? { queueDepth: series.queue, kvCacheUsage: series.kvCache } : {};
+}
+
+/**
+ * Whether the engine needs a flag to export metrics at all: SGLang serves `/metrics` only with
+ * `--enable-metrics`, which an autoscaled deployment gets (`renderKthenaArgs`).
+ */
+export function kthenaNeedsMetricsFlag(md: ResolvedModelDeployment): boolean {
+  return md.engine === 'sglang' && autoscalingOf(md.annotations) !== undefined;
+}
 
 /** The metrics of the annotation Kthena cannot scrape from the pods of this engine. */
 export function kthenaAutoscalingErrors(md: ResolvedModelDeployment): FieldError[] {
   const spec = autoscalingOf(md.annotations);
   if (!spec) return [];
-  const series = KTHENA_METRIC_SERIES[md.engine] ?? {};
+  const series = kthenaMetricSeries(md.engine);
   const errors: FieldError[] = [];
   if (spec.minReplicas === 0) {
     errors.push(invalid(`${AUTOSCALING_ANNOTATION_PATH}.minReplicas`, 0,
