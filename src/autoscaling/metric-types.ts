@@ -68,7 +68,13 @@ function seriesSelector(namespace: string | undefined, name: string): string {
  * trigger compares the value with `threshold` × replicas (its `AverageValue` metric type), so a
  * sum and a per-replica target give ceil(sum / target) replicas.
  */
-export function promQuery(type: AutoscalingMetricType, series: EngineMetricSeries, namespace: string | undefined, name: string, query?: string): string {
+export function promQuery(
+  type: AutoscalingMetricType,
+  series: EngineMetricSeries,
+  namespace: string | undefined,
+  name: string,
+  query?: string,
+): string {
   const s = seriesSelector(namespace, name);
   switch (type) {
     case 'queueDepth': return `sum(${series.queue}${s})`;

@@ -1,5 +1,5 @@
-import type { KthenaRolePlan } from './roles';
 import { kthenaNeedsMetricsFlag } from './autoscaling';
+import type { KthenaRolePlan } from './roles';
 import { extraArgFlagKey } from '../../admission/engine-args';
 import { FieldError, invalid } from '../../core/field-error';
 import type { EngineName } from '../../core/model-deployment-object';
