@@ -19,7 +19,7 @@
  * owns the count, so defaulting adds no replica count either (src/admission/defaulting.ts).
  */
 import { AUTOSCALING_METRIC_TYPES, AutoscalingMetricType, metricTypeDescription } from './metric-types';
-import { parseAnnotationYaml } from '../core/annotation-yaml';
+import { Annotations, cachedAnnotationReader, parseAnnotationMapping, unknownKeyErrors } from '../core/annotation-yaml';
 import { FieldError, invalid, notSupported, required } from '../core/field-error';
 import { isJsonObject } from '../core/json-object';
 
@@ -84,46 +84,29 @@ const KEYS = ['minReplicas', 'maxReplicas', 'autoscaler', 'metrics', 'prometheus
 const METRIC_KEYS = ['type', 'target', 'query', 'activationTarget'] as const;
 
 /** Whether an autoscaler sets the deployment's replicas. */
-export function isAutoscaled(annotations: Readonly<Record<string, string>> | undefined): boolean {
+export function isAutoscaled(annotations: Annotations): boolean {
   return annotations?.[AUTOSCALING_ANNOTATION] !== undefined;
 }
-
-/** Parsed annotations by value: admission, the providers and the pipeline all read them. */
-const parsedByValue = new Map<string, { spec?: AutoscalingSpec; errors: FieldError[] }>();
-const PARSED_CACHE_SIZE = 64;
 
 /**
  * The deployment's autoscaling, or the problems of its annotation (each with its path under the
  * annotation). No annotation: no spec, no errors.
  */
-export function readAutoscaling(annotations: Readonly<Record<string, string>> | undefined): { spec?: AutoscalingSpec; errors: FieldError[] } {
-  const value = annotations?.[AUTOSCALING_ANNOTATION];
-  if (value === undefined) return { errors: [] };
-  const known = parsedByValue.get(value);
-  if (known) return known;
-  const result = parseAutoscaling(value);
-  if (parsedByValue.size >= PARSED_CACHE_SIZE) parsedByValue.delete(parsedByValue.keys().next().value!);
-  parsedByValue.set(value, result);
-  return result;
-}
+export const readAutoscaling: (annotations: Annotations) => { spec?: AutoscalingSpec; errors: FieldError[] } =
+  cachedAnnotationReader(AUTOSCALING_ANNOTATION, parseAutoscaling, { errors: [] });
 
 /** The autoscaling of a deployment admission accepted (undefined when it has none). */
-export function autoscalingOf(annotations: Readonly<Record<string, string>> | undefined): AutoscalingSpec | undefined {
+export function autoscalingOf(annotations: Annotations): AutoscalingSpec | undefined {
   return readAutoscaling(annotations).spec;
 }
 
 function parseAutoscaling(value: string): { spec?: AutoscalingSpec; errors: FieldError[] } {
   const P = AUTOSCALING_ANNOTATION_PATH;
-  const parsed = parseAnnotationYaml(value, P, MAX_AUTOSCALING_ANNOTATION_BYTES);
-  if (parsed.errors.length > 0) return { errors: parsed.errors };
+  const parsed = parseAnnotationMapping(value, P, MAX_AUTOSCALING_ANNOTATION_BYTES,
+    'a mapping with maxReplicas and metrics (and optionally minReplicas, autoscaler, prometheusAddress, podMonitor, cooldownSeconds)');
   const doc = parsed.doc;
-  if (!isJsonObject(doc)) {
-    return { errors: [invalid(P, value, 'must be a mapping with maxReplicas and metrics (and optionally minReplicas, autoscaler, prometheusAddress, podMonitor, cooldownSeconds)')] };
-  }
-  const errors: FieldError[] = [];
-  for (const key of Object.keys(doc)) {
-    if (!(KEYS as readonly string[]).includes(key)) errors.push(invalid(`${P}.${key}`, doc[key], `unknown key; known keys: ${KEYS.join(', ')}`));
-  }
+  if (!doc) return { errors: parsed.errors };
+  const errors: FieldError[] = unknownKeyErrors(doc, KEYS, P);
 
   const maxReplicas = doc.maxReplicas === undefined
     ? (errors.push(required(`${P}.maxReplicas`, `the most replicas the autoscaler may run, 1 to ${MAX_AUTOSCALED_REPLICAS}`)), undefined)
@@ -202,9 +185,7 @@ function readMetrics(value: unknown, path: string, errors: FieldError[]): Autosc
       errors.push(invalid(p, item, 'must be a mapping {type, target}'));
       return;
     }
-    for (const key of Object.keys(item)) {
-      if (!(METRIC_KEYS as readonly string[]).includes(key)) errors.push(invalid(`${p}.${key}`, item[key], `unknown key; known keys: ${METRIC_KEYS.join(', ')}`));
-    }
+    errors.push(...unknownKeyErrors(item, METRIC_KEYS, p));
     const type = item.type;
     if (typeof type !== 'string' || !(AUTOSCALING_METRIC_TYPES as readonly string[]).includes(type)) {
       errors.push(type === undefined ? required(`${p}.type`, `one of ${AUTOSCALING_METRIC_TYPES.join(', ')}`) : notSupported(`${p}.type`, type, AUTOSCALING_METRIC_TYPES));

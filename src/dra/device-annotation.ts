@@ -21,8 +21,8 @@
  * `scaling.{prefill,decode}.gpu.devices`, so both faces build one object and the record says
  * what was claimed.
  */
-import { parse } from 'yaml';
 import { CheckedDeviceRequest, readDeviceRequests } from './device-request';
+import { Annotations, cachedAnnotationReader, parseAnnotationMapping } from '../core/annotation-yaml';
 import { FieldError, invalid } from '../core/field-error';
 import type { ModelDeploymentSpec } from '../core/generated/model-deployment-spec';
 import { resolvedServingMode, ServingModeName } from '../core/model-deployment-object';
@@ -35,8 +35,6 @@ export const DEVICES_ANNOTATION = 'inference.cdk8s.io/devices';
 /** Field path of the annotation, in messages. */
 export const DEVICES_ANNOTATION_PATH = `metadata.annotations[${JSON.stringify(DEVICES_ANNOTATION)}]`;
 
-/** A deployment's annotations, as every reader here takes them. */
-type Annotations = Readonly<Record<string, string>> | undefined;
 
 /** The pods a list of requests applies to, named like the `gpu` block they stand beside. */
 export type DeviceComponent = 'resources' | 'prefill' | 'decode';
@@ -54,24 +52,12 @@ export const MAX_DEVICES_ANNOTATION_BYTES = 64 * 1024;
 
 const COMPONENTS: readonly DeviceComponent[] = ['resources', 'prefill', 'decode'];
 
-/** Parsed annotations by value: providers, the claim templates and the inventory all read them. */
-const parsedByValue = new Map<string, { requests: DeviceRequestsByComponent; errors: FieldError[] }>();
-const PARSED_CACHE_SIZE = 64;
-
 /**
  * The device requests of a deployment, or the problems of its annotation (each with its field
  * path under the annotation). No annotation: no requests, no errors.
  */
-export function readDevicesAnnotation(annotations: Annotations): { requests: DeviceRequestsByComponent; errors: FieldError[] } {
-  const value = annotations?.[DEVICES_ANNOTATION];
-  if (value === undefined) return { requests: {}, errors: [] };
-  const known = parsedByValue.get(value);
-  if (known) return known;
-  const result = parseDevices(value);
-  if (parsedByValue.size >= PARSED_CACHE_SIZE) parsedByValue.delete(parsedByValue.keys().next().value!);
-  parsedByValue.set(value, result);
-  return result;
-}
+export const readDevicesAnnotation: (annotations: Annotations) => { requests: DeviceRequestsByComponent; errors: FieldError[] } =
+  cachedAnnotationReader(DEVICES_ANNOTATION, parseDevices, { requests: {}, errors: [] });
 
 /**
  * The problems of the annotation for a deployment: its own; requests given for pods its serving
@@ -120,19 +106,10 @@ export function deviceRequestsOf(annotations: Annotations, component: DeviceComp
 }
 
 function parseDevices(value: string): { requests: DeviceRequestsByComponent; errors: FieldError[] } {
-  const fail = (message: string, shown: unknown = value) => ({ requests: {}, errors: [invalid(DEVICES_ANNOTATION_PATH, shown, message)] });
-  if (Buffer.byteLength(value) > MAX_DEVICES_ANNOTATION_BYTES) {
-    return fail(`is ${Buffer.byteLength(value)} bytes, more than the ${MAX_DEVICES_ANNOTATION_BYTES} allowed`, `${value.slice(0, 40)}…`);
-  }
-  let doc: unknown;
-  try {
-    doc = parse(value, { maxAliasCount: 16, uniqueKeys: true, prettyErrors: false });
-  } catch (e) {
-    return fail(`is not YAML or JSON: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}`);
-  }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
-    return fail(`must be a mapping with a list of device requests under ${COMPONENTS.join(', ')}`);
-  }
+  const parsed = parseAnnotationMapping(value, DEVICES_ANNOTATION_PATH, MAX_DEVICES_ANNOTATION_BYTES,
+    `a mapping with a list of device requests under ${COMPONENTS.join(', ')}`);
+  const doc = parsed.doc;
+  if (!doc) return { requests: {}, errors: parsed.errors };
   const errors: FieldError[] = [];
   const requests: Partial<Record<DeviceComponent, CheckedDeviceRequest[]>> = {};
   for (const [key, list] of Object.entries(doc)) {
@@ -145,7 +122,7 @@ function parseDevices(value: string): { requests: DeviceRequestsByComponent; err
     requests[key as DeviceComponent] = read.requests;
   }
   if (errors.length === 0 && Object.keys(requests).length === 0) {
-    return fail(`lists no device requests; give them under ${COMPONENTS.join(', ')}, or remove the annotation`);
+    return { requests: {}, errors: [invalid(DEVICES_ANNOTATION_PATH, value, `lists no device requests; give them under ${COMPONENTS.join(', ')}, or remove the annotation`)] };
   }
   return errors.length > 0 ? { requests: {}, errors } : { requests, errors };
 }

@@ -18,7 +18,7 @@
  * beside it.
  */
 import { parseAdapterSource, ParsedAdapterSource, SOURCE_FORMS } from './adapter-source';
-import { parseAnnotationYaml } from '../core/annotation-yaml';
+import { Annotations, cachedAnnotationReader, parseAnnotationMapping } from '../core/annotation-yaml';
 import { FieldError, fieldPath, invalid, notSupported, required } from '../core/field-error';
 
 /** ModelDeployment annotation holding the LoRA adapters. */
@@ -74,24 +74,10 @@ export function loraPath(...segments: Array<string | number>): string {
   return segments.length === 0 ? LORA_ANNOTATION_PATH : `${LORA_ANNOTATION_PATH}.${fieldPath(...segments)}`;
 }
 
-type Annotations = Readonly<Record<string, string>> | undefined;
 type Read = { settings?: LoraSettings; errors: FieldError[] };
 
-/** Parsed annotations by value: admission, the providers and the routes all read them. */
-const parsedByValue = new Map<string, Read>();
-const PARSED_CACHE_SIZE = 64;
-
 /** The adapters of a deployment, or the problems of its annotation; no annotation: neither. */
-export function readLoraAnnotation(annotations: Annotations): Read {
-  const value = annotations?.[LORA_ANNOTATION];
-  if (value === undefined) return { errors: [] };
-  const known = parsedByValue.get(value);
-  if (known) return known;
-  const result = parseLora(value);
-  if (parsedByValue.size >= PARSED_CACHE_SIZE) parsedByValue.delete(parsedByValue.keys().next().value!);
-  parsedByValue.set(value, result);
-  return result;
-}
+export const readLoraAnnotation: (annotations: Annotations) => Read = cachedAnnotationReader(LORA_ANNOTATION, parseLora, { errors: [] });
 
 /** The checked adapters of a deployment; undefined when it asks for none or the annotation is invalid. */
 export function loraSettingsOf(annotations: Annotations): LoraSettings | undefined {
@@ -104,15 +90,11 @@ export function loraAdapterNames(annotations: Annotations): string[] {
 }
 
 function parseLora(value: string): Read {
-  const fail = (message: string): Read => ({ errors: [invalid(LORA_ANNOTATION_PATH, value, message)] });
-  const parsed = parseAnnotationYaml(value, LORA_ANNOTATION_PATH, MAX_LORA_ANNOTATION_BYTES);
-  if (parsed.errors.length > 0) return { errors: parsed.errors };
-  const doc = parsed.doc;
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
-    return fail('must be a mapping with a list of adapters under "adapters" (each with name and source), and optionally maxRank and maxLoras');
-  }
+  const parsed = parseAnnotationMapping(value, LORA_ANNOTATION_PATH, MAX_LORA_ANNOTATION_BYTES,
+    'a mapping with a list of adapters under "adapters" (each with name and source), and optionally maxRank and maxLoras');
+  const fields = parsed.doc;
+  if (!fields) return { errors: parsed.errors };
   const errors: FieldError[] = [];
-  const fields = doc as Record<string, unknown>;
   for (const key of Object.keys(fields)) {
     if (!TOP_LEVEL_KEYS.includes(key)) errors.push(notSupported(loraPath(key), key, TOP_LEVEL_KEYS));
   }

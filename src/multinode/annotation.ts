@@ -14,7 +14,7 @@
  * count exceeds `gpusPerNode` runs each replica as a group of pods, one per node
  * (`./layout.ts`). The typed construct writes the same annotation from `ModelDeploymentProps.multiNode`.
  */
-import { parse } from 'yaml';
+import { Annotations, cachedAnnotationReader, parseAnnotationMapping, unknownKeyErrors } from '../core/annotation-yaml';
 import { FieldError, invalid, required } from '../core/field-error';
 
 /** ModelDeployment annotation asking for multi-node replicas. */
@@ -49,27 +49,12 @@ export interface MultiNodeAnnotation {
 
 const KEYS = ['gpusPerNode'] as const;
 
-/**
- * Parsed annotations by value: admission, every provider's validation, translation and warnings
- * and the capacity check all read the same text.
- */
-const parsedByValue = new Map<string, MultiNodeAnnotation>();
-const PARSED_CACHE_SIZE = 64;
-
 /** The annotation of a deployment. No annotation: no settings, no errors. */
-export function readMultiNodeAnnotation(annotations: Readonly<Record<string, string>> | undefined): MultiNodeAnnotation {
-  const value = annotations?.[MULTI_NODE_ANNOTATION];
-  if (value === undefined) return { errors: [] };
-  const known = parsedByValue.get(value);
-  if (known) return known;
-  const result = parseMultiNode(value);
-  if (parsedByValue.size >= PARSED_CACHE_SIZE) parsedByValue.delete(parsedByValue.keys().next().value!);
-  parsedByValue.set(value, result);
-  return result;
-}
+export const readMultiNodeAnnotation: (annotations: Annotations) => MultiNodeAnnotation =
+  cachedAnnotationReader(MULTI_NODE_ANNOTATION, parseMultiNode, { errors: [] });
 
 /** The settings of a deployment that asks for multi-node replicas with a valid annotation. */
-export function multiNodeSettings(annotations: Readonly<Record<string, string>> | undefined): MultiNodeSettings | undefined {
+export function multiNodeSettings(annotations: Annotations): MultiNodeSettings | undefined {
   return readMultiNodeAnnotation(annotations).settings;
 }
 
@@ -79,27 +64,12 @@ export function multiNodeAnnotationValue(settings: MultiNodeSettings): string {
 }
 
 function parseMultiNode(value: string): MultiNodeAnnotation {
-  const fail = (message: string, shown: unknown = value): MultiNodeAnnotation => ({ errors: [invalid(MULTI_NODE_ANNOTATION_PATH, shown, message)] });
-  const bytes = Buffer.byteLength(value);
-  if (bytes > MAX_MULTI_NODE_ANNOTATION_BYTES) {
-    return fail(`is ${bytes} bytes, more than the ${MAX_MULTI_NODE_ANNOTATION_BYTES} allowed`, `${value.slice(0, 40)}…`);
-  }
-  let doc: unknown;
-  try {
-    doc = parse(value, { maxAliasCount: 0, uniqueKeys: true, prettyErrors: false });
-  } catch (e) {
-    return fail(`is not YAML or JSON: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}`);
-  }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
-    return fail('must be a mapping such as "gpusPerNode: 8" (the GPUs of one node)');
-  }
-  const errors: FieldError[] = [];
-  for (const key of Object.keys(doc)) {
-    if (!(KEYS as readonly string[]).includes(key)) {
-      errors.push(invalid(`${MULTI_NODE_ANNOTATION_PATH}.${key}`, (doc as Record<string, unknown>)[key], `unknown key; allowed: ${KEYS.join(', ')}`));
-    }
-  }
-  const gpusPerNode = (doc as Record<string, unknown>).gpusPerNode;
+  const parsed = parseAnnotationMapping(value, MULTI_NODE_ANNOTATION_PATH, MAX_MULTI_NODE_ANNOTATION_BYTES,
+    'a mapping such as "gpusPerNode: 8" (the GPUs of one node)');
+  const doc = parsed.doc;
+  if (!doc) return { errors: parsed.errors };
+  const errors: FieldError[] = unknownKeyErrors(doc, KEYS, MULTI_NODE_ANNOTATION_PATH);
+  const gpusPerNode = doc.gpusPerNode;
   if (gpusPerNode === undefined || gpusPerNode === null) {
     errors.push(required(GPUS_PER_NODE_PATH, 'the GPUs of one node (an integer from 1 to 64) are required'));
   } else if (typeof gpusPerNode !== 'number' || !Number.isInteger(gpusPerNode) || gpusPerNode < 1 || gpusPerNode > MAX_GPUS_PER_NODE) {

@@ -41,9 +41,10 @@ export function vllmMultiNodeFindings(md: ResolvedModelDeployment): VllmMultiNod
 /**
  * Volumes the pods of a group cannot all mount: a claim whose access mode binds it to one node
  * (`ReadWriteOnce`, `ReadWriteOncePod`), while every pod of a multi-node replica runs on a node of
- * its own and Ray has each of them load its shard of the weights.
+ * its own and each of them loads its shard of the weights. Shared with the providers whose
+ * multi-node replicas are not LeaderWorkerSets (Dynamo, KubeRay).
  */
-function singleNodeVolumeErrors(md: ResolvedModelDeployment): FieldError[] {
+export function singleNodeVolumeErrors(md: ResolvedModelDeployment): FieldError[] {
   const errors: FieldError[] = [];
   (md.spec.model.storage?.volumes ?? []).forEach((volume, i) => {
     const mode = volume.accessMode;
@@ -62,7 +63,7 @@ function singleNodeVolumeErrors(md: ResolvedModelDeployment): FieldError[] {
  */
 export function multiNodeParallelismTarget(
   md: ResolvedModelDeployment,
-  findings: VllmMultiNodeFindings,
+  findings: Pick<VllmMultiNodeFindings, 'multiNode'>,
   component: ServingComponent,
   base: ParallelismTarget,
 ): ParallelismTarget | undefined {

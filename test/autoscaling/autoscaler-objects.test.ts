@@ -152,6 +152,20 @@ describe("Kthena's own AutoscalingPolicy", () => {
     });
   });
 
+  test('multi-node replicas: the ServingGroups still scale, and only the entry pods (the servers) are scraped', () => {
+    const { errors, manifests } = annotated('kthena', QUEUE_AND_CACHE, { resources: { gpu: { count: 16 } }, multiNode: { gpusPerNode: 8 } });
+    expect(errors).toEqual([]);
+    expectValidManifests(manifests);
+    expect(find(manifests, 'ModelServing').spec.template.roles[0].workerReplicas).toBe(1);
+    const target = find(manifests, 'AutoscalingPolicy').spec.homogeneousTarget.target;
+    expect(target.targetRef).toEqual({ kind: 'ModelServing', name: 'qwen' });
+    const entryOnly = { matchLabels: { 'airunway.ai/model-deployment': 'qwen' } };
+    expect(target.metricSources).toEqual({
+      queueDepth: { pod: { name: 'vllm:num_requests_waiting', port: 8000, labelSelector: entryOnly } },
+      kvCacheUsage: { pod: { name: 'vllm:kv_cache_usage_perc', port: 8000, labelSelector: entryOnly } },
+    });
+  });
+
   test('SGLang: its own series, and --enable-metrics so that it exports them', () => {
     const { errors, manifests } = annotated('kthena', QUEUE_AND_CACHE, { engine: { engineType: EngineType.SGLANG } });
     expect(errors).toEqual([]);

@@ -39,7 +39,7 @@ describe('the multi-node annotation', () => {
   });
 
   test('fails when a key is unknown, naming the allowed ones', () => {
-    expect(errorsOf('gpusPerNode: 8\nnodes: 2')).toEqual([`${PATH}.nodes: Invalid value: 2: unknown key; allowed: gpusPerNode`]);
+    expect(errorsOf('gpusPerNode: 8\nnodes: 2')).toEqual([`${PATH}.nodes: Invalid value: 2: unknown key; known keys: gpusPerNode`]);
   });
 
   test.each([

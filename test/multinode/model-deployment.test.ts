@@ -5,7 +5,7 @@
  */
 import { Chart, Testing } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
-import { ModelDeployment, ProviderRegistry } from '../../src';
+import { EngineType, ModelDeployment, ProviderRegistry } from '../../src';
 import { MULTI_NODE_ANNOTATION } from '../../src/multinode/annotation';
 import { run, tempFolderPerTest } from '../support/cli-run';
 import { expectValidManifests } from '../support/schema-validator';
@@ -78,7 +78,51 @@ describe('ModelDeployment multiNode', () => {
       multiNode: { gpusPerNode: 8 },
     });
     const errors = validationErrors(c);
-    expect(errors).toEqual([expect.stringMatching(new RegExp(`^${PATH.replace(/[.[\]"/]/g, '\\$&')}: Forbidden: provider KAITO .* does not support multi-node; targets that support it: .*llmd.*vllm`))]);
+    expect(errors).toEqual([expect.stringMatching(new RegExp(`^${PATH.replace(/[.[\]"/]/g, '\\$&')}: Forbidden: provider KAITO .* does not support multi-node; targets that support it: dynamo, .*kuberay, .*llmd, .*vllm$`))]);
+  });
+
+  test('names Kthena and modelplane among the providers that have vLLM multi-node replicas', () => {
+    const c = chart();
+    new ModelDeployment(c, 'llama', {
+      model: { id: 'meta-llama/Llama-3.1-70B-Instruct' },
+      provider: { name: 'kaito' },
+      resources: { gpu: { count: 16 } },
+      multiNode: { gpusPerNode: 8 },
+    });
+    const [error] = validationErrors(c);
+    const targets = error.split('targets that support it: ')[1].split(', ');
+    // Other providers join the list over time: assert each one rather than the whole list.
+    for (const name of ['kthena', 'llmd', 'modelplane', 'vllm']) expect(targets).toContain(name);
+  });
+
+  test('renders worker pods on Kthena: the role\'s entry pod and one worker pod per further node', () => {
+    const c = chart();
+    new ModelDeployment(c, 'llama', {
+      model: { id: 'meta-llama/Llama-3.1-70B-Instruct' },
+      provider: { name: 'kthena' },
+      resources: { gpu: { count: 16 } },
+      multiNode: { gpusPerNode: 8 },
+    });
+    expect(validationErrors(c)).toEqual([]);
+    const manifests = Testing.synth(c);
+    expectValidManifests(manifests);
+    const role = manifests.find((m) => m.kind === 'ModelServing').spec.template.roles[0];
+    expect(role.workerReplicas).toBe(1);
+    expect(role.workerTemplate.spec.containers[0].command[3]).toBe('multi-node-worker');
+  });
+
+  test('fails with SGLang on Kthena: the feature is refused for that engine, and Kthena is not offered for it', () => {
+    const c = chart();
+    new ModelDeployment(c, 'llama', {
+      model: { id: 'meta-llama/Llama-3.1-70B-Instruct' },
+      provider: { name: 'kthena' },
+      engine: { engineType: EngineType.SGLANG },
+      resources: { gpu: { count: 16 } },
+      multiNode: { gpusPerNode: 8 },
+    });
+    const errors = validationErrors(c);
+    expect(errors).toEqual([expect.stringMatching(/^metadata\.annotations\["inference\.cdk8s\.io\/multi-node"\]: Forbidden: provider Kthena .* does not support multi-node; targets that support it: /)]);
+    expect(errors[0]).not.toMatch(/kthena|modelplane/);
   });
 });
 
@@ -110,6 +154,20 @@ describe('cdk8s-inference synth with the multi-node annotation', () => {
     expect(docs[0].spec.leaderWorkerTemplate.size).toBe(2);
   });
 
+  test('modelplane from AI Runway YAML: a Leader and a Worker member, each requesting gpusPerNode GPUs', async () => {
+    const yaml = manifest(16)
+      .replace('provider: {name: llmd}', 'provider: {name: modelplane}')
+      .replace('model: {id: meta-llama/Llama-3.1-70B-Instruct}', 'model: {id: meta-llama/Llama-3.1-70B-Instruct, storage: {volumes: [{name: cache, purpose: modelCache, size: 200Gi}]}}');
+    const r = await run('synth', '-f', temp.file('modelplane.yaml', yaml));
+    expect(r.stderr).toEqual([]);
+    expect(r.code).toBe(0);
+    const docs = parseAllDocuments(r.stdout).map((d) => d.toJS());
+    expectValidManifests(docs);
+    const xr = docs.find((d) => d.apiVersion === 'modelplane.ai/v1alpha1' && d.kind === 'ModelDeployment');
+    const members = xr.spec.template.spec.engines[0].members;
+    expect(members.map((m: any) => [m.role, m.nodeSelector.devices[0].count, m.worker?.nodes])).toEqual([['Leader', 8, undefined], ['Worker', 8, 1]]);
+  });
+
   test('exit 1 with the field path when the GPUs do not fill whole nodes', async () => {
     const input = temp.file('bad.yaml', manifest(12));
     const r = await run('synth', '-f', input);
@@ -121,6 +179,6 @@ describe('cdk8s-inference synth with the multi-node annotation', () => {
   test('exit 1 with the annotation path for an unknown key', async () => {
     const r = await run('synth', '-f', temp.file('bad.yaml', manifest(16, '{gpusPerNode: 8, nodes: 2}')));
     expect(r.code).toBe(1);
-    expect(r.stderr[0]).toContain(`${PATH}.nodes: Invalid value: 2: unknown key; allowed: gpusPerNode`);
+    expect(r.stderr[0]).toContain(`${PATH}.nodes: Invalid value: 2: unknown key; known keys: gpusPerNode`);
   });
 });

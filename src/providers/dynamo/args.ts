@@ -1,6 +1,8 @@
+import { dynamoLayoutFlags } from './multi-node';
 import { FieldError } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
 import type { EngineName } from '../../core/model-deployment-object';
+import type { MultiNodeLayout } from '../../multinode/layout';
 import { SpecEngineSetting, specEngineFlags } from '../common/engine-flag-table';
 import { invalidEngineArgKeyError, isValidEngineArgKey, namedEngineFlags, sortedEngineArgKeys } from '../common/engine-flags';
 
@@ -48,22 +50,25 @@ const DYNAMO_SETTINGS: readonly SpecEngineSetting[] = [
  *    id is empty: the engine then reports it); 2. the served model name when set; 3. the context
  *    length (nothing for TensorRT-LLM); 4. trust-remote-code, 5. prefix caching, 6. eager mode,
  *    each when true (nothing for TensorRT-LLM);
- * 7. `engine.args` sorted by key, `--key value` or a bare `--key` for an empty value, without
+ * 7. for a worker of a multi-node replica, the layout's `--tensor-parallel-size` and
+ *    `--pipeline-parallel-size`, each unless `engine.args` sets it (`dynamoLayoutFlags`);
+ * 8. `engine.args` sorted by key, `--key value` or a bare `--key` for an empty value, without
  *    `connector` for vLLM;
  * then, for a disaggregated worker, `--disaggregation-mode <role>` and (vLLM only) the NIXL
  * `--kv-transfer-config`.
  *
  * Dynamo's quirks: prefix caching renders only its "on" state (false renders nothing, as
- * upstream); no tensor parallelism is derived from the GPU count and `extraArgs` are not passed
- * (set `tensor-parallel-size` in `engine.args`); an engine Dynamo has no worker for (reachable
+ * upstream); no tensor parallelism is derived from the GPU count of a single-pod worker and
+ * `extraArgs` are not passed (set `tensor-parallel-size` in `engine.args`); an engine Dynamo has no worker for (reachable
  * only through a registry entry without capabilities) keeps AI Runway's fallback, `--model` and
  * `--served-model-name` only. Expects a spec `validateDynamo` accepted (valid `engine.args` keys).
  */
-export function dynamoEngineArgs(spec: ModelDeploymentSpec, engine: string, role?: DisaggregationRole): string[] {
+export function dynamoEngineArgs(spec: ModelDeploymentSpec, engine: string, role?: DisaggregationRole, multiNode?: MultiNodeLayout): string[] {
   const worker = WORKER_ENGINES.find((name) => name === engine);
   const out = worker
     ? specEngineFlags(spec, worker, DYNAMO_SETTINGS)
     : specEngineFlags(spec, 'vllm', ['model', 'servedModelName']);
+  if (multiNode) out.push(...dynamoLayoutFlags(spec, engine, multiNode));
   out.push(...namedEngineFlags(spec, engine === 'vllm' ? new Set([DROPPED_VLLM_ARG]) : undefined));
   if (role) {
     out.push('--disaggregation-mode', role);

@@ -1,6 +1,7 @@
 import type { k8s } from 'cdk8s-plus-34';
 import { DisaggregationRole, dynamoEngineArgs, mockerArgs, MOCKER_COMMAND, workerCommand } from './args';
 import { DynamoImages, dynamoWorkerImage } from './images';
+import { dynamoMultiNode } from './multi-node';
 import type { DynamoTypedOverrides } from './overrides';
 import {
   DECODE_WORKER_SERVICE,
@@ -17,6 +18,7 @@ import { LABEL_ENGINE_TYPE, LABEL_MANAGED_BY, LABEL_MODEL_DEPLOYMENT, MANAGED_BY
 import { resolvedClaimName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { PodDeviceClaims, podDeviceClaims } from '../../dra/pod-claims';
+import type { MultiNodeLayout, ServingComponent } from '../../multinode/layout';
 import { firstModelCacheVolume, storageVolumesOf, volumeMountPath } from '../../storage/volume-mounts';
 import { HF_HOME_ENV, toKubeEnvVar } from '../common/env';
 import { PodGpus, podTolerations } from '../common/gpu-tolerations';
@@ -126,6 +128,11 @@ export interface DynamoComponent {
   readonly eppConfig?: Record<string, unknown>;
   /** DRA claims of the worker pods; their GPUs are then not in `resources`. */
   readonly deviceClaims?: PodDeviceClaims;
+  /**
+   * Pods one replica spans (`multinode.nodeCount`), for a worker of a multi-node replica; its
+   * `resources` are then one pod's (Dynamo multiplies them by the node count).
+   */
+  readonly nodeCount?: number;
 }
 
 /** The whole graph. */
@@ -237,6 +244,8 @@ interface WorkerSpec {
   readonly replicas: number;
   readonly resources: DynamoResources;
   readonly disaggregation?: DisaggregationRole;
+  /** The layout of a multi-node replica: `resources` hold one pod's GPUs (`gpusPerNode`). */
+  readonly multiNode?: MultiNodeLayout;
 }
 
 function worker(md: ResolvedModelDeployment, settings: DynamoGraphSettings, w: WorkerSpec): DynamoComponent {
@@ -256,7 +265,7 @@ function worker(md: ResolvedModelDeployment, settings: DynamoGraphSettings, w: W
     replicas: w.replicas,
     image,
     command: mocker ? [...MOCKER_COMMAND] : workerCommand(md.engine),
-    args: mocker ? mockerArgs(md.spec, w.disaggregation) : dynamoEngineArgs(md.spec, md.engine, w.disaggregation),
+    args: mocker ? mockerArgs(md.spec, w.disaggregation) : dynamoEngineArgs(md.spec, md.engine, w.disaggregation, w.multiNode),
     env: workerEnv(md, w.disaggregation),
     ...(secret && { envFromSecret: secret }),
     resources,
@@ -265,41 +274,62 @@ function worker(md: ResolvedModelDeployment, settings: DynamoGraphSettings, w: W
     ...(tolerations && { tolerations }),
     ...(podMetadata && { podMetadata }),
     ...(deviceClaims && { deviceClaims }),
+    ...(w.multiNode && { nodeCount: w.multiNode.groupSize }),
     // Quirk fixed: the sidecar runs the worker image (AI Runway: always the vLLM runtime).
     ...(gatewayEnabled(md) && { frontendSidecar: { image, args: sidecarArgs, ...(secret && { envFromSecret: secret }) } }),
   };
 }
 
+/**
+ * A worker's GPUs per pod and layout: `gpu.count`, or, for a multi-node replica, `gpusPerNode`
+ * of them on each of its `nodeCount` pods.
+ */
+function podSizing(
+  layouts: Partial<Record<ServingComponent, MultiNodeLayout>>,
+  component: ServingComponent,
+  count: number | undefined,
+): { count: number; multiNode?: MultiNodeLayout } {
+  const layout = layouts[component];
+  return layout ? { count: layout.gpusPerNode, multiNode: layout } : { count: count ?? 0 };
+}
+
 function workers(md: ResolvedModelDeployment, settings: DynamoGraphSettings): DynamoComponent[] {
+  const layouts = dynamoMultiNode(md)?.layouts ?? {};
   if (md.mode !== 'disaggregated') {
     const { gpu, memory, cpu } = md.spec.resources ?? {};
+    const sizing = podSizing(layouts, 'resources', gpu?.count);
     return [worker(md, settings, {
       // Quirk kept: `VllmWorker` whatever the engine (overrides address it by this key).
       name: WORKER_SERVICE,
       role: 'worker',
       // 0 is honoured (scale to zero; the CRD's minimum is 0), where AI Runway runs one.
       replicas: md.spec.scaling?.replicas ?? 1,
-      resources: gpuResources({ count: gpu?.count ?? 0, gpuType: gpuTypeOf(gpu) }, memory || undefined, cpu || undefined),
+      resources: gpuResources({ count: sizing.count, gpuType: gpuTypeOf(gpu) }, memory || undefined, cpu || undefined),
+      ...(sizing.multiNode && { multiNode: sizing.multiNode }),
     })];
   }
   // validateDynamo guarantees both components.
   const prefill = md.spec.scaling!.prefill!;
   const decode = md.spec.scaling!.decode!;
+  const decodeSizing = podSizing(layouts, 'decode', decode.gpu?.count);
+  const prefillSizing = podSizing(layouts, 'prefill', prefill.gpu?.count);
   // Component replicas are used as given, 0 included (the CRD defaults them to 1).
   return [
     worker(md, settings, {
       name: DECODE_WORKER_SERVICE,
       role: 'decode',
       replicas: decode.replicas ?? 1,
-      resources: gpuResources({ count: decode.gpu?.count ?? 0, gpuType: gpuTypeOf(decode.gpu) }, decode.memory || undefined),
+      resources: gpuResources({ count: decodeSizing.count, gpuType: gpuTypeOf(decode.gpu) }, decode.memory || undefined),
       disaggregation: 'decode',
+      ...(decodeSizing.multiNode && { multiNode: decodeSizing.multiNode }),
     }),
     worker(md, settings, {
       name: PREFILL_WORKER_SERVICE,
       role: 'prefill',
       replicas: prefill.replicas ?? 1,
-      resources: gpuResources({ count: prefill.gpu?.count ?? 0, gpuType: gpuTypeOf(prefill.gpu) }, prefill.memory || undefined),
+      resources: gpuResources({ count: prefillSizing.count, gpuType: gpuTypeOf(prefill.gpu) }, prefill.memory || undefined),
       disaggregation: 'prefill',
+      ...(prefillSizing.multiNode && { multiNode: prefillSizing.multiNode }),
     }),
   ];
 }

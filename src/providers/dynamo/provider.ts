@@ -77,9 +77,20 @@ export class DynamoProvider extends InferenceProvider {
    * `mainContainer.resources.claims`, v1beta1 the component's pod template; frontends claim
    * nothing. Not with the mocker backend, whose workers use no GPUs.
    */
-  /** Scale to zero: a worker's `replicas: 0` (aggregated; disaggregated components keep theirs, 0 included). */
+  /**
+   * Scale to zero: a worker's `replicas: 0` (aggregated; disaggregated components keep theirs, 0
+   * included). Multi-node replicas in both modes: a worker that spans nodes gets Dynamo's
+   * `multinode.nodeCount` (`./multi-node`); not with the mocker, which runs no engine to span them.
+   */
   public supportsFeature(feature: DeploymentFeature, deployment: ResolvedDeployment): boolean {
-    return feature === DeploymentFeature.SCALE_TO_ZERO && deployment.servingMode === ServingMode.AGGREGATED;
+    switch (feature) {
+      case DeploymentFeature.SCALE_TO_ZERO:
+        return deployment.servingMode === ServingMode.AGGREGATED;
+      case DeploymentFeature.MULTI_NODE:
+        return !isMocker(fromResolvedDeployment(deployment));
+      default:
+        return false;
+    }
   }
 
   public supportsDeviceClaims(deployment: ResolvedDeployment): boolean {

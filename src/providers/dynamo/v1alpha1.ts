@@ -87,6 +87,7 @@ export function v1alpha1Service(c: DynamoComponent): DynamoGraphDeploymentSpecSe
   return {
     ...componentType(c),
     replicas: c.replicas,
+    ...(c.nodeCount !== undefined && { multinode: { nodeCount: c.nodeCount } }),
     ...(res && { resources: res }),
     ...(c.envFromSecret && { envFromSecret: c.envFromSecret }),
     ...(c.podMetadata && { extraPodMetadata: { ...c.podMetadata } }),

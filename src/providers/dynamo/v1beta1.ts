@@ -29,7 +29,7 @@ import type {
  *   declared explicitly, which Dynamo accepts as its own);
  * - `frontendSidecar: {image, args, envFromSecret}` → a `sidecar-frontend` container in the pod
  *   template, named by `frontendSidecar`;
- * - `eppConfig`, `replicas`, `multinode` (through overrides) → the same fields of the component;
+ * - `eppConfig`, `replicas`, `multinode` (multi-node replicas, or overrides) → the same fields of the component;
  *   `sharedMemory` → `sharedMemorySize` (neither is set: Dynamo's default /dev/shm applies);
  * - `spec.envs` → `spec.env`.
  */
@@ -105,6 +105,7 @@ export function v1beta1Component(c: DynamoComponent): DynamoGraphDeploymentV1Bet
     name: c.name,
     type: c.role as DynamoGraphDeploymentV1Beta1SpecComponentsType,
     replicas: c.replicas,
+    ...(c.nodeCount !== undefined && { multinode: { nodeCount: c.nodeCount } }),
     podTemplate: k8s.toJson_PodTemplateSpec(podTemplate(c)),
     ...(c.frontendSidecar && { frontendSidecar: FRONTEND_SIDECAR_CONTAINER }),
     ...(cache && { compilationCache: { pvcName: cache.claimName, ...(cache.mountPath !== undefined && { mountPath: cache.mountPath }) } }),

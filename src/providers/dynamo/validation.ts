@@ -1,10 +1,13 @@
 import { dynamoArgKeyErrors } from './args';
+import { dynamoMultiNode, dynamoMultiNodeErrors } from './multi-node';
 import { DgdShape, dynamoOverrideErrors, dynamoOverrideShapeErrors } from './overrides';
 import { DECODE_WORKER_SERVICE, generatedServiceNames, isMocker, PREFILL_WORKER_SERVICE, WORKER_SERVICE } from './services';
 import { FieldError, invalid, notSupported, required } from '../../core/field-error';
 import type { GpuSpec } from '../../core/generated/model-deployment-spec';
 import { gpuTypeOf } from '../../core/gpu-type';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import type { ServingComponent } from '../../multinode/layout';
+import { multiNodeParallelismTarget } from '../../multinode/vllm-checks';
 import { PROVIDER_OVERRIDES_PATH } from '../common/overrides';
 import { checkParallelism, NO_PARALLELISM_FINDINGS, ParallelismFindings, ParallelismTarget, userParallelism } from '../common/parallelism';
 import { isJsonObject } from '../common/unstructured';
@@ -134,7 +137,9 @@ function compatibilityErrors(md: ResolvedModelDeployment): FieldError[] {
  * - every invalid `engine.args` key;
  * - overrides: a JSON object without apiVersion/kind/metadata/status, typed settings of the right
  *   type, only root fields a DynamoGraphDeployment has, no service added without an image, and
- *   no `spec` field of the other version (the version from the annotation, else the registry).
+ *   no `spec` field of the other version (the version from the annotation, else the registry);
+ * - multi-node replicas (`dynamoMultiNodeErrors`): layouts, `multinode` overrides next to the
+ *   annotation, volumes bound to one node.
  *
  * No GPU type is refused: v1alpha1 carries one as the services' `resources.*.gpuType`, v1beta1 as
  * the resource name in the pod template, so both versions can request any type admission accepts.
@@ -149,6 +154,7 @@ export function validateDynamo(md: ResolvedModelDeployment, settings: DynamoSett
   const overrides = md.spec.provider?.overrides;
   errors.push(...dynamoOverrideErrors(overrides, { names: generatedServiceNames(md) }));
   if (annotationValid) errors.push(...dynamoOverrideShapeErrors(overrides, shapeOf(dynamoApiVersionOf(md, settings))));
+  errors.push(...dynamoMultiNodeErrors(md));
   errors.push(...dynamoParallelism(md).errors);
   return errors;
 }
@@ -190,37 +196,45 @@ function workerOverride(overrides: unknown, service: string): { replaced: true }
  * The parallelism checks (`common/parallelism`) of each Dynamo worker: `VllmWorker`, or
  * `VllmPrefillWorker` and `VllmDecodeWorker`, each with its own GPU count. Dynamo derives no
  * tensor parallel size (its workers get `engine.args` only, and drop `extraArgs`), so 4 GPUs
- * without `tensor-parallel-size` leave 3 idle. A multi-node worker (`multinode` in the
- * overrides) runs one engine over `nodeCount` pods, whose GPUs add up. Not checked: the mocker
- * (no engine, no GPUs), and a worker whose command line or GPUs the overrides replace.
+ * without `tensor-parallel-size` leave 3 idle. A multi-node worker runs one engine over
+ * `nodeCount` pods, whose GPUs add up: from the multi-node annotation (the layout's group of
+ * `gpusPerNode`-GPU pods, with the sizes the provider renders), or from `multinode` in the
+ * overrides (pods of `gpu.count` GPUs). Not checked: the mocker (no engine, no GPUs), a worker
+ * whose command line or GPUs the overrides replace, and a multi-node worker without a layout
+ * (its layout errors say why).
  */
 export function dynamoParallelism(md: ResolvedModelDeployment): ParallelismFindings {
   if (isMocker(md)) return NO_PARALLELISM_FINDINGS;
   const engine = md.engine;
   if (engine !== 'vllm' && engine !== 'sglang' && engine !== 'trtllm') return NO_PARALLELISM_FINDINGS;
   const overrides = md.spec.provider?.overrides;
+  const multiNode = { multiNode: dynamoMultiNode(md) };
   const targets: ParallelismTarget[] = [];
-  const worker = (role: string, service: string, gpuPath: string, gpu: GpuSpec | undefined) => {
+  const worker = (role: string, service: string, component: ServingComponent, gpuPath: string, gpu: GpuSpec | undefined) => {
     const override = workerOverride(overrides, service);
     if (override.replaced) return;
-    targets.push({
+    const target = multiNodeParallelismTarget(md, multiNode, component, {
       subject: `${DYNAMO_DISPLAY_NAME} ${role} (${service})`,
       gpuPath,
       gpuCount: gpu?.count ?? 0,
       gpuType: gpuTypeOf(gpu),
       ...(override.nodes && { nodes: override.nodes }),
     });
+    if (target) targets.push(target);
   };
   if (md.mode === 'disaggregated') {
-    worker('prefill worker', PREFILL_WORKER_SERVICE, 'spec.scaling.prefill.gpu.count', md.spec.scaling?.prefill?.gpu);
-    worker('decode worker', DECODE_WORKER_SERVICE, 'spec.scaling.decode.gpu.count', md.spec.scaling?.decode?.gpu);
+    worker('prefill worker', PREFILL_WORKER_SERVICE, 'prefill', 'spec.scaling.prefill.gpu.count', md.spec.scaling?.prefill?.gpu);
+    worker('decode worker', DECODE_WORKER_SERVICE, 'decode', 'spec.scaling.decode.gpu.count', md.spec.scaling?.decode?.gpu);
   } else {
-    worker('worker', WORKER_SERVICE, 'spec.resources.gpu.count', md.spec.resources?.gpu);
+    worker('worker', WORKER_SERVICE, 'resources', 'spec.resources.gpu.count', md.spec.resources?.gpu);
   }
   return checkParallelism(engine, userParallelism(md.spec, engine, { extraArgs: false }), targets);
 }
 
-/** Dynamo's warnings about a deployment it accepts: GPUs a worker's layout leaves idle. */
+/**
+ * Dynamo's warnings about a deployment it accepts: a multi-node annotation that made no worker
+ * span nodes, and GPUs a worker's layout leaves idle.
+ */
 export function dynamoWarnings(md: ResolvedModelDeployment): string[] {
-  return dynamoParallelism(md).warnings;
+  return [...dynamoMultiNode(md)?.warnings ?? [], ...dynamoParallelism(md).warnings];
 }

@@ -5,6 +5,7 @@ import { FieldError, invalid } from '../../core/field-error';
 import type { EngineName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { loraEngineFlags } from '../../lora/engine-flags';
+import { multiNodeVllmFlags } from '../../multinode/vllm-flags';
 import { SpecEngineSetting, specEngineFlags, specEngineSetting, tensorParallelFlag } from '../common/engine-flag-table';
 import {
   explicitEngineFlagKeys,
@@ -141,7 +142,9 @@ function sglangEagerFlag(md: ResolvedModelDeployment, explicit: ReadonlySet<stri
  * 2. the structured settings through the shared flag table (`SETTINGS`), vLLM rendering both
  *    prefix-caching states and SGLang only "off"; then SGLang's `--disable-cuda-graph` for eager
  *    mode;
- * 3. `--tensor-parallel-size <gpus>` when the role's pod has more than one GPU;
+ * 3. `--tensor-parallel-size <gpus>` when the role's pod has more than one GPU; for a multi-node
+ *    role, the layout's tensor and pipeline parallel sizes and the Ray executor instead
+ *    (`multiNodeVllmFlags`: the engine spans the role instance's pods);
  * 4. disaggregated: vLLM `--kv-transfer-config` (NIXL), SGLang `--disaggregation-mode <role>`
  *    (its transfer backend is SGLang's default unless `engine.args` names one);
  * 5. the LoRA adapters' flags (`loraEngineFlags`; vLLM only, see `kthenaServesLora`); SGLang's
@@ -157,7 +160,7 @@ export function renderKthenaArgs(md: ResolvedModelDeployment, role: KthenaRolePl
   const out = ['--host', KTHENA_ENGINE_HOST, '--port', String(KTHENA_ENGINE_PORT)];
   out.push(...specEngineFlags(md.spec, engine, SETTINGS[engine], explicit));
   if (engine === 'sglang') out.push(...sglangEagerFlag(md, explicit));
-  out.push(...tensorParallelFlag(engine, role.gpuCount, explicit));
+  out.push(...(role.layout ? multiNodeVllmFlags(role.layout, explicit) : tensorParallelFlag(engine, role.gpuCount, explicit)));
   if (md.mode === 'disaggregated') {
     out.push(...(engine === 'sglang' ? ['--disaggregation-mode', role.name] : ['--kv-transfer-config', KTHENA_VLLM_KV_TRANSFER_CONFIG]));
   }

@@ -6,6 +6,7 @@ import { ApiObject, Duration } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { KTHENA_ENGINE_PORT } from './args';
 import { kthenaMetricSeries } from './autoscaling';
+import { deploymentPodSelector, kthenaRoles } from './roles';
 import { AutoscalingSpec, autoscalingOf } from '../../autoscaling/autoscaling-annotation';
 import { thresholdOf } from '../../autoscaling/metric-types';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
@@ -35,6 +36,13 @@ export function addKthenaAutoscalingPolicy(scope: Construct, md: ResolvedModelDe
 
 function metricSources(md: ResolvedModelDeployment, spec: AutoscalingSpec): { [metric: string]: KthenaMetricSource } {
   const series = kthenaMetricSeries(md.engine);
+  // The worker pods of a multi-node role run no server and expose no metrics on the port: only
+  // the entry pods, which carry the serving label, are scraped.
+  const multiNode = kthenaRoles(md).some((role) => role.workerReplicas > 0);
   // The engine serves its metrics on its API port; Kthena's default is its runtime sidecar's.
-  return Object.fromEntries(spec.metrics.map((m) => [m.type, KthenaMetricSource.pod({ seriesName: series[m.type], port: KTHENA_ENGINE_PORT })]));
+  return Object.fromEntries(spec.metrics.map((m) => [m.type, KthenaMetricSource.pod({
+    seriesName: series[m.type],
+    port: KTHENA_ENGINE_PORT,
+    ...(multiNode && { matchLabels: deploymentPodSelector(md) }),
+  })]));
 }

@@ -1,11 +1,13 @@
 import { k8s } from 'cdk8s-plus-34';
 import { KTHENA_ENGINE_COMMANDS, KTHENA_ENGINE_PORT, renderKthenaArgs } from './args';
 import { engineImage, KthenaEngineImages } from './images';
+import { KTHENA_GROUP_ENV } from './multi-node';
 import { KTHENA_ROLE_LABEL, KthenaRolePlan } from './roles';
 import { LABEL_DEPLOYMENT, LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { podDeviceClaims } from '../../dra/pod-claims';
 import { loraPodParts } from '../../lora/adapter-pod';
+import { leaderCommand } from '../../multinode/ray-launch';
 import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
 import { HF_HOME_ENV, modelServerEnv } from '../common/env';
 import { podTolerations } from '../common/gpu-tolerations';
@@ -13,8 +15,9 @@ import { nodeSelectorOf, userPodAnnotations } from '../common/pod-template';
 import { aggregatedSizing, componentSizing, containerResources } from '../common/resources';
 
 /*
- * The entry pod of one role: the only pod of a role instance (the roles have no worker pods),
- * running the engine's OpenAI-compatible server.
+ * The entry pod of one role: the pod of a role instance that runs the engine's OpenAI-compatible
+ * server — the only pod, or for a multi-node role the Ray head beside the worker pods
+ * (./worker-pod.ts).
  */
 
 /** Name of the memory-backed `/dev/shm` volume of pods with several GPUs (NCCL needs more than the runtime's 64Mi). */
@@ -74,14 +77,16 @@ function engineEnv(md: ResolvedModelDeployment): k8s.EnvVar[] {
  * The entry pod template of `role`: one container named after the engine (`vllm`, `sglang`)
  * running its module entry point with `renderKthenaArgs`, port `http` 8000 with startup (up to
  * 30 minutes, the engine downloads the model on start), liveness and readiness probes on
- * `/health`; the role's GPUs under their `gpu.type` (or its DRA claim, see `podDeviceClaims`),
+ * `/health`; the GPUs of one pod under their `gpu.type` (or its DRA claim, see `podDeviceClaims`),
  * memory and CPU; the storage volumes mounted, `/dev/shm` for several GPUs; the user's node
  * selector, tolerations (with the GPU taint's when asked for) and pod annotations; the LoRA
- * adapters' download init containers, volumes and mounts (`loraPodParts`).
+ * adapters' download init containers, volumes and mounts (`loraPodParts`). A multi-node role's
+ * entry pod has `gpusPerNode` GPUs and runs the module entry point behind the Ray leader script
+ * (`leaderCommand` with Kthena's `ENTRY_ADDRESS`/`GROUP_SIZE`), the server arguments as its argv.
  */
 export function entryPodTemplate(md: ResolvedModelDeployment, role: KthenaRolePlan, images: KthenaEngineImages): k8s.PodTemplateSpec {
   const engine = md.engine === 'sglang' ? 'sglang' : 'vllm';
-  const sharedMemory = role.gpuCount > 1;
+  const sharedMemory = role.podGpuCount > 1;
   const lora = loraPodParts(md);
   const volumes: k8s.Volume[] = [
     ...(sharedMemory ? [{ name: KTHENA_SHM_VOLUME_NAME, emptyDir: { medium: 'Memory', sizeLimit: k8s.Quantity.fromString(KTHENA_SHM_SIZE_LIMIT) } }] : []),
@@ -96,12 +101,12 @@ export function entryPodTemplate(md: ResolvedModelDeployment, role: KthenaRolePl
   const deviceClaims = podDeviceClaims(md, role.deviceComponent);
   const component = role.component ? md.spec.scaling?.[role.component] : undefined;
   const sizing = component ? componentSizing(component) : aggregatedSizing(md.spec);
-  const resources = containerResources(sizing, deviceClaims);
+  const resources = containerResources({ ...sizing, gpuCount: role.podGpuCount }, deviceClaims);
   const env = engineEnv(md);
   const container: k8s.Container = {
     name: engine,
     image: engineImage(md, images),
-    command: [...KTHENA_ENGINE_COMMANDS[engine]],
+    command: role.layout ? leaderCommand(KTHENA_GROUP_ENV, KTHENA_ENGINE_COMMANDS[engine]) : [...KTHENA_ENGINE_COMMANDS[engine]],
     args: renderKthenaArgs(md, role),
     ports: [{ name: 'http', containerPort: KTHENA_ENGINE_PORT, protocol: 'TCP' }],
     startupProbe: httpProbe(15, 10, 180),
@@ -112,7 +117,7 @@ export function entryPodTemplate(md: ResolvedModelDeployment, role: KthenaRolePl
     ...(env.length > 0 ? { env } : {}),
   };
   const nodeSelector = nodeSelectorOf(md);
-  const tolerations = podTolerations(md, [{ count: role.gpuCount, gpuType: role.gpuType }]);
+  const tolerations = podTolerations(md, [{ count: role.podGpuCount, gpuType: role.gpuType }]);
   const annotations = userPodAnnotations(md);
   return {
     metadata: {

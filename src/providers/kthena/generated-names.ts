@@ -11,24 +11,21 @@ const DNS1035_MAX_LENGTH = 63;
  * and label value its controller will derive from the role (pods are named
  * `<modelserving>-<group>-<role>-<instance>-<worker>`).
  */
-export function generatedRoleName(servingName: string, servingGroups: number, role: KthenaRolePlan, workerReplicas: number): string {
-  return `${servingName}-${servingGroups}-${role.name}-${role.replicas}-${workerReplicas}`;
+export function generatedRoleName(servingName: string, servingGroups: number, role: KthenaRolePlan): string {
+  return `${servingName}-${servingGroups}-${role.name}-${role.replicas}-${role.workerReplicas}`;
 }
 
 /**
  * Kthena's generated-name rule as field errors on `metadata.name`, one per role whose generated
  * name is not a DNS-1035 label (at most 63 characters, lowercase letters, digits and `-`,
- * starting with a letter): a ModelServing that breaks it is refused by Kthena's webhook.
+ * starting with a letter): a ModelServing that breaks it is refused by Kthena's webhook. Each
+ * role counts its own worker pods (a multi-node role's `workerReplicas`), so a deployment name
+ * that fits with single-pod roles can be too long once a role spans nodes.
  */
-export function generatedNameErrors(
-  deploymentName: string,
-  servingGroups: number,
-  roles: readonly KthenaRolePlan[],
-  workerReplicas: number,
-): FieldError[] {
+export function generatedNameErrors(deploymentName: string, servingGroups: number, roles: readonly KthenaRolePlan[]): FieldError[] {
   const errors: FieldError[] = [];
   for (const role of roles) {
-    const name = generatedRoleName(deploymentName, servingGroups, role, workerReplicas);
+    const name = generatedRoleName(deploymentName, servingGroups, role);
     const problems: string[] = [];
     if (name.length > DNS1035_MAX_LENGTH) problems.push(`is ${name.length} characters long, more than the ${DNS1035_MAX_LENGTH} allowed`);
     if (!DNS1035_LABEL.test(name)) problems.push('must start with a lowercase letter (a DNS-1035 label)');

@@ -4,6 +4,7 @@ import { KTHENA_ENGINE_PORT } from './args';
 import { KTHENA_DEFAULT_SCHEDULER, kthenaProviderConfig } from './config';
 import { KTHENA_DEFAULT_SGLANG_IMAGE, KTHENA_DEFAULT_VLLM_IMAGE, KthenaEngineImages } from './images';
 import { kthenaServesLora } from './lora';
+import { kthenaRunsMultiNode } from './multi-node';
 import { deploymentPodSelector } from './roles';
 import { reconcileModelServingStatus } from './status';
 import { KTHENA_DISPLAY_NAME, kthenaWarnings, validateKthena } from './validation';
@@ -95,7 +96,8 @@ export class KthenaProvider extends InferenceProvider {
   /**
    * LoRA adapters with vLLM (`kthenaServesLora`): its ModelRoute lists them, its pods load them.
    * Autoscaling by Kthena's own AutoscalingPolicy, and scale to zero, of an aggregated deployment
-   * (its ServingGroups are the replicas; a disaggregated deployment is one group).
+   * (its ServingGroups are the replicas; a disaggregated deployment is one group). Multi-node
+   * replicas with vLLM (`kthenaRunsMultiNode`): a role's entry pod and worker pods, one Ray cluster.
    */
   public supportsFeature(feature: DeploymentFeature, deployment: ResolvedDeployment): boolean {
     switch (feature) {
@@ -104,6 +106,8 @@ export class KthenaProvider extends InferenceProvider {
         return deployment.servingMode === ServingMode.AGGREGATED;
       case DeploymentFeature.LORA_ADAPTERS:
         return kthenaServesLora(deployment.engineType);
+      case DeploymentFeature.MULTI_NODE:
+        return kthenaRunsMultiNode(deployment.engineType);
       default:
         return false;
     }

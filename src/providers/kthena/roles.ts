@@ -3,6 +3,7 @@ import { gpuTypeOf } from '../../core/gpu-type';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import type { DeviceComponent } from '../../dra/device-annotation';
+import { deploymentMultiNode, MultiNodeLayout, podGpuCount, podsPerReplica } from '../../multinode/layout';
 
 /*
  * The roles of the one ServingGroup template our ModelServing declares, and the pod labels that
@@ -41,8 +42,18 @@ export interface KthenaRolePlan {
   readonly deviceComponent: DeviceComponent;
   /** The spec's `gpu` block of the role, for messages. */
   readonly gpuPath: string;
+  /** GPUs of one role instance: the engine's world size. */
   readonly gpuCount: number;
   readonly gpuType: string;
+  /** GPUs of each pod: `gpusPerNode` for a multi-node role, else `gpuCount`. */
+  readonly podGpuCount: number;
+  /**
+   * Worker pods per role instance (`roles[].workerReplicas`): the pods of a multi-node replica
+   * besides the entry pod, else 0.
+   */
+  readonly workerReplicas: number;
+  /** The layout of a multi-node vLLM role (`src/multinode/layout.ts`); unset otherwise or when it has errors. */
+  readonly layout?: MultiNodeLayout;
 }
 
 /**
@@ -66,9 +77,18 @@ export function servingGroupCount(md: ResolvedModelDeployment): number {
 /**
  * The roles of the ServingGroup: aggregated, one `server` instance per group (groups scale the
  * deployment); disaggregated, `prefill` then `decode`, each with its component's replicas
- * (the CRD default of 1 when unset) and GPUs.
+ * (the CRD default of 1 when unset) and GPUs. A role whose GPUs exceed the multi-node
+ * annotation's `gpusPerNode` spreads each instance over an entry pod and `workerReplicas` worker
+ * pods of `gpusPerNode` GPUs each.
  */
 export function kthenaRoles(md: ResolvedModelDeployment): KthenaRolePlan[] {
+  // Only vLLM runs multi-node on Kthena (`./multi-node.ts`); the worker count is engine-free.
+  const layouts = md.engine === 'vllm' ? deploymentMultiNode(md, 'vllm', { extraArgs: true })?.layouts ?? {} : {};
+  const podsOf = (component: DeviceComponent) => ({
+    podGpuCount: podGpuCount(md, component),
+    workerReplicas: podsPerReplica(md, component) - 1,
+    ...(layouts[component] && { layout: layouts[component] }),
+  });
   if (md.mode !== 'disaggregated') {
     const gpu = md.spec.resources?.gpu;
     return [{
@@ -79,6 +99,7 @@ export function kthenaRoles(md: ResolvedModelDeployment): KthenaRolePlan[] {
       gpuPath: 'spec.resources.gpu',
       gpuCount: gpu?.count ?? 0,
       gpuType: gpuTypeOf(gpu),
+      ...podsOf('resources'),
     }];
   }
   return (['prefill', 'decode'] as const).map((component) => {
@@ -92,6 +113,7 @@ export function kthenaRoles(md: ResolvedModelDeployment): KthenaRolePlan[] {
       gpuPath: `spec.scaling.${component}.gpu`,
       gpuCount: scaling?.gpu?.count ?? 0,
       gpuType: gpuTypeOf(scaling?.gpu),
+      ...podsOf(component),
     };
   });
 }

@@ -15,7 +15,8 @@ import {
   servingGroupReplicas,
   servingRoleName,
 } from './roles';
-import { KTHENA_DISPLAY_NAME, KTHENA_WORKER_REPLICAS } from './validation';
+import { KTHENA_DISPLAY_NAME } from './validation';
+import { workerPodTemplate } from './worker-pod';
 import { Warnings } from '../../api/warnings';
 import { isAmdGpuType, servingGpuFields } from '../../core/gpu-type';
 import { imageOverride } from '../../core/model-deployment-object';
@@ -45,11 +46,15 @@ export interface KthenaTranslationSettings {
 
 /**
  * The ModelServing `<md>`: `spec.replicas` ServingGroups (`servingGroupReplicas`), each with the
- * roles of `kthenaRoles` — one entry pod per role instance, no worker pods — and a gang policy
+ * roles of `kthenaRoles` — one entry pod per role instance, and for a multi-node role
+ * `workerReplicas` worker pods (`workerPodTemplate`) — and a gang policy
  * naming every role with a minimum of one instance. A minimum of one (not the role's replicas)
  * because `minRoleReplicas` is immutable: with the full count, changing a prefill or decode
  * replica count would be an update the API server refuses; one instance of each role is also the
- * smallest group that can serve. `spec.provider.overrides` are deep-merged into the final JSON.
+ * smallest group that can serve. Kthena gangs each counted instance with its worker pods
+ * (a PodGroup's `minMember` counts `1 + workerReplicas` pods per instance), so a multi-node
+ * instance is scheduled whole or not at all. `spec.provider.overrides` are deep-merged into the
+ * final JSON.
  */
 function addModelServing(scope: Construct, md: ResolvedModelDeployment, settings: KthenaTranslationSettings): ModelServing {
   const roles = kthenaRoles(md);
@@ -61,12 +66,16 @@ function addModelServing(scope: Construct, md: ResolvedModelDeployment, settings
       schedulerName: settings.schedulerName,
       template: {
         gangPolicy: { minRoleReplicas: Object.fromEntries(roles.map((role) => [role.name, 1])) },
-        roles: roles.map((role) => ({
-          name: role.name,
-          replicas: role.replicas,
-          workerReplicas: KTHENA_WORKER_REPLICAS,
-          entryTemplate: k8s.toJson_PodTemplateSpec(entryPodTemplate(md, role, settings.images)),
-        })),
+        roles: roles.map((role) => {
+          const entry = entryPodTemplate(md, role, settings.images);
+          return {
+            name: role.name,
+            replicas: role.replicas,
+            workerReplicas: role.workerReplicas,
+            entryTemplate: k8s.toJson_PodTemplateSpec(entry),
+            ...(role.workerReplicas > 0 && { workerTemplate: k8s.toJson_PodTemplateSpec(workerPodTemplate(entry)) }),
+          };
+        }),
       },
     },
   });

@@ -2,13 +2,15 @@ import { kthenaArgErrors } from './args';
 import { kthenaAutoscalingErrors } from './autoscaling';
 import { generatedNameErrors } from './generated-names';
 import { kthenaLoraErrors } from './lora';
+import { kthenaMultiNodeFindings } from './multi-node';
 import { validateKthenaOverrides } from './overrides';
 import { KthenaRolePlan, kthenaRoles, servingGroupCount } from './roles';
 import { FieldError, forbidden, invalid, required } from '../../core/field-error';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { hasDeviceRequests } from '../../dra/device-annotation';
 import { imageProblem } from '../../kthena/checks';
-import { checkParallelism, isParallelEngine, NO_PARALLELISM_FINDINGS, ParallelismFindings, userParallelism } from '../common/parallelism';
+import { multiNodeParallelismTarget } from '../../multinode/vllm-checks';
+import { checkParallelism, isParallelEngine, NO_PARALLELISM_FINDINGS, ParallelismFindings, ParallelismTarget, userParallelism } from '../common/parallelism';
 
 /*
  * What the Kthena provider refuses: everything Kthena's CRD schemas, CEL rules and webhooks would
@@ -22,9 +24,6 @@ export const KTHENA_DISPLAY_NAME = 'Kthena';
 
 /** The engines Kthena's ModelServer knows (`inferenceEngine`), by our engine names. */
 export const KTHENA_ENGINES: readonly string[] = ['vllm', 'sglang'];
-
-/** Worker pods per role instance: one entry pod runs the whole engine. */
-export const KTHENA_WORKER_REPLICAS = 0;
 
 /** Longest `ModelServer.spec.model` the CRD accepts. */
 export const KTHENA_MODEL_NAME_MAX_LENGTH = 256;
@@ -140,18 +139,22 @@ function gatewayErrors(md: ResolvedModelDeployment): FieldError[] {
 /**
  * The parallelism checks (`common/parallelism`) of each role's engine container: the role's GPUs,
  * from which the provider derives `--tensor-parallel-size` when there are several; `engine.args`
- * and `engine.extraArgs` both reach the engine. Overrides cannot replace the roles, so they change
- * nothing here.
+ * and `engine.extraArgs` both reach the engine. A multi-node role's engine spans the entry and
+ * worker pods of an instance (`multiNodeParallelismTarget`). Overrides cannot replace the roles,
+ * so they change nothing here.
  */
 export function kthenaParallelism(md: ResolvedModelDeployment): ParallelismFindings {
   if (!isParallelEngine(md.engine) || !KTHENA_ENGINES.includes(md.engine)) return NO_PARALLELISM_FINDINGS;
-  const targets = kthenaRoles(md).map((role) => ({
-    subject: `${KTHENA_DISPLAY_NAME} ${role.name} pods`,
-    gpuPath: `${role.gpuPath}.count`,
-    gpuCount: role.gpuCount,
-    gpuType: role.gpuType,
-    ...(role.gpuCount > 1 && { derivedTensorParallel: role.gpuCount }),
-  }));
+  const multiNode = kthenaMultiNodeFindings(md);
+  const targets = kthenaRoles(md)
+    .map((role) => multiNodeParallelismTarget(md, multiNode, role.deviceComponent, {
+      subject: `${KTHENA_DISPLAY_NAME} ${role.name} pods`,
+      gpuPath: `${role.gpuPath}.count`,
+      gpuCount: role.gpuCount,
+      gpuType: role.gpuType,
+      ...(role.gpuCount > 1 && { derivedTensorParallel: role.gpuCount }),
+    }))
+    .filter((t): t is ParallelismTarget => t !== undefined);
   return checkParallelism(md.engine, userParallelism(md.spec, md.engine, { extraArgs: true }), targets);
 }
 
@@ -163,7 +166,8 @@ export function kthenaParallelism(md: ResolvedModelDeployment): ParallelismFindi
  *   disaggregated mode, each with at least one replica (`roleReplicaErrors`);
  * - a model id, and a served name the ModelServer can hold (`modelErrors`); an image Kthena's
  *   webhook accepts (`imageErrors`); no pod-template label among the controller's (`podLabelErrors`);
- * - the names Kthena derives from the deployment name (`generatedNameErrors`);
+ * - the names Kthena derives from the deployment name, worker pods counted (`generatedNameErrors`);
+ * - multi-node replicas: vLLM only, a layout for each role that spans nodes (`kthenaMultiNodeFindings`);
  * - no Gateway API Inference Extension routing of prefill/decode serving (`gatewayErrors`);
  * - overrides (`validateKthenaOverrides`), launch flags (`kthenaArgErrors`) and the parallel
  *   layout of each role (`kthenaParallelism`).
@@ -178,10 +182,11 @@ export function validateKthena(md: ResolvedModelDeployment): FieldError[] {
     ...modelErrors(md),
     ...imageErrors(md),
     ...podLabelErrors(md),
-    ...generatedNameErrors(md.name, groups, roles, KTHENA_WORKER_REPLICAS),
+    ...generatedNameErrors(md.name, groups, roles),
     ...gatewayErrors(md),
     ...validateKthenaOverrides(md.spec.provider?.overrides, roles, groups),
     ...kthenaArgErrors(md),
+    ...kthenaMultiNodeFindings(md).errors,
     ...kthenaParallelism(md).errors,
     ...kthenaLoraErrors(md),
     ...kthenaAutoscalingErrors(md),
@@ -205,9 +210,9 @@ function deviceClaimSchedulerWarning(md: ResolvedModelDeployment, schedulerName:
 }
 
 /**
- * Kthena's warnings about a deployment it accepts: GPUs a role's layout leaves idle, and DRA
- * claims left to a scheduler other than kube-scheduler.
+ * Kthena's warnings about a deployment it accepts: a multi-node annotation that made no role span
+ * nodes, GPUs a role's layout leaves idle, and DRA claims left to a scheduler other than kube-scheduler.
  */
 export function kthenaWarnings(md: ResolvedModelDeployment, schedulerName: string): string[] {
-  return [...kthenaParallelism(md).warnings, ...deviceClaimSchedulerWarning(md, schedulerName)];
+  return [...kthenaMultiNodeFindings(md).warnings, ...kthenaParallelism(md).warnings, ...deviceClaimSchedulerWarning(md, schedulerName)];
 }

@@ -1,4 +1,6 @@
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
+import type { MultiNodeLayout } from '../../multinode/layout';
+import { multiNodeVllmFlags } from '../../multinode/vllm-flags';
 import { SpecEngineSetting, specEngineFlag, specEngineFlags, tensorParallelFlag } from '../common/engine-flag-table';
 import { explicitEngineFlagKeys, namedEngineFlags } from '../common/engine-flags';
 
@@ -15,6 +17,13 @@ export interface KubeRayEngineArgsOptions {
    * @default 0 (no derivation)
    */
   readonly gpusPerWorker?: number;
+  /**
+   * The layout of a replica that spans worker pods (`./multi-node`): its tensor and pipeline
+   * parallel sizes and the Ray executor (`multiNodeVllmFlags`) replace the derived
+   * `--tensor-parallel-size`, each unless the user sets it.
+   * @default - one worker pod per replica
+   */
+  readonly multiNode?: MultiNodeLayout;
 }
 
 /** KubeRay's order of the settings after `--model`: AI Runway's (providers spec §3.5), then ours. */
@@ -44,7 +53,8 @@ const KUBERAY_SETTINGS: readonly SpecEngineSetting[] = [
 export function renderKubeRayEngineArgs(spec: ModelDeploymentSpec, options: KubeRayEngineArgsOptions = {}): string[] {
   const out = spec.model.id ? specEngineFlag(spec, 'vllm', 'model') : [];
   out.push(...specEngineFlags(spec, 'vllm', KUBERAY_SETTINGS));
-  out.push(...tensorParallelFlag('vllm', options.gpusPerWorker ?? 0, explicitEngineFlagKeys(spec)));
+  const explicit = explicitEngineFlagKeys(spec);
+  out.push(...(options.multiNode ? multiNodeVllmFlags(options.multiNode, explicit) : tensorParallelFlag('vllm', options.gpusPerWorker ?? 0, explicit)));
   out.push(...namedEngineFlags(spec));
   out.push(...(spec.engine?.extraArgs ?? []));
   return out;

@@ -39,11 +39,14 @@ export class KubeRayProvider extends InferenceProvider {
   }
 
   /**
-   * Autoscaling by Ray (Serve replicas on in-flight requests, worker pods by the in-tree
-   * autoscaler) of an aggregated deployment; see `kuberayAutoscalingErrors` for the metric.
+   * Of an aggregated deployment: autoscaling by Ray (Serve replicas on in-flight requests, worker
+   * pods by the in-tree autoscaler; see `kuberayAutoscalingErrors` for the metric), and multi-node
+   * replicas (a group of worker pods per Serve replica, `./multi-node`). Disaggregated KubeRay has
+   * neither: its one Serve deployment has no per-component replicas to scale or to group.
    */
   public supportsFeature(feature: DeploymentFeature, deployment: ResolvedDeployment): boolean {
-    return feature === DeploymentFeature.AUTOSCALING && deployment.servingMode === ServingMode.AGGREGATED;
+    const aggregated = deployment.servingMode === ServingMode.AGGREGATED;
+    return (feature === DeploymentFeature.AUTOSCALING || feature === DeploymentFeature.MULTI_NODE) && aggregated;
   }
 
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {

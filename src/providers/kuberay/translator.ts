@@ -3,6 +3,7 @@ import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { MODEL_ID_ENV, kuberayEngineArgString, VLLM_ENGINE_ARGS_ENV } from './args';
 import { rayAutoscalingOf, serveAutoscalingConfig } from './autoscaling';
+import { kuberayLayout } from './multi-node';
 import { kuberayServeConfig, serveReplicas } from './serve-config';
 import { KUBERAY_DISPLAY_NAME } from './validation';
 import { DECODE_WORKER_GROUP, kuberayGpusPerWorker, PREFILL_WORKER_GROUP, WorkerGroupPlan, workerGroupPlans } from './worker-groups';
@@ -61,7 +62,9 @@ export function kuberayEnv(md: ResolvedModelDeployment): k8s.EnvVar[] {
   const env: k8s.EnvVar[] = [];
   if (!userSets(MODEL_ID_ENV)) env.push(md.spec.model.id ? { name: MODEL_ID_ENV, value: md.spec.model.id } : { name: MODEL_ID_ENV });
   if (!userSets(VLLM_ENGINE_ARGS_ENV)) {
-    env.push({ name: VLLM_ENGINE_ARGS_ENV, value: kuberayEngineArgString(md.spec, { gpusPerWorker: kuberayGpusPerWorker(md) }) });
+    const multiNode = kuberayLayout(md);
+    const options = { gpusPerWorker: kuberayGpusPerWorker(md), ...(multiNode && { multiNode }) };
+    env.push({ name: VLLM_ENGINE_ARGS_ENV, value: kuberayEngineArgString(md.spec, options) });
   }
   env.push(...modelServerEnv(md.spec));
   return env;

@@ -1,9 +1,11 @@
 import { VLLM_ENGINE_ARGS_ENV } from './args';
 import { kuberayAutoscalingErrors } from './autoscaling';
+import { kuberayMultiNode, kuberayMultiNodeErrors } from './multi-node';
 import { serveReplicas } from './serve-config';
 import { AGGREGATED_WORKER_GROUP, kuberayGpusPerWorker, workerGroupPlans } from './worker-groups';
 import { FieldError, invalid, required } from '../../core/field-error';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { multiNodeParallelismTarget } from '../../multinode/vllm-checks';
 import {
   checkParallelism,
   checkRayClusterParallelism,
@@ -58,6 +60,7 @@ export function validateKubeRay(md: ResolvedModelDeployment): FieldError[] {
     const count = md.mode === 'disaggregated' ? md.spec.scaling?.prefill?.gpu?.count : md.spec.resources?.gpu?.count;
     errors.push(count === undefined || count === null ? required(path, KUBERAY_GPU_REQUIRED) : invalid(path, count, KUBERAY_GPU_REQUIRED));
   }
+  errors.push(...kuberayMultiNodeErrors(md));
   errors.push(...kuberayParallelism(md).errors);
   errors.push(...kuberayAutoscalingErrors(md));
   return errors;
@@ -71,6 +74,9 @@ export function validateKubeRay(md: ResolvedModelDeployment): FieldError[] {
  * - aggregated: one Serve replica per worker pod of `gpu-workers`, so each replica's ranks must
  *   fit the GPUs of one pod and use all of them: the per-pod rules, exactly (Ray could spread a
  *   replica over pods, but with as many replicas as pods the GPUs only add up when none does);
+ *   a multi-node replica instead spans its group of worker pods (as many groups as replicas),
+ *   whose GPUs add up, with the layout's sizes as what the provider renders
+ *   (`multiNodeParallelismTarget`; nothing is checked without a layout, whose errors say why);
  * - disaggregated: one Serve deployment whose replicas Ray places on either worker group, so
  *   only the cluster-wide bound is checked (`checkRayClusterParallelism`); where replicas land,
  *   and which GPUs stay idle, is Ray's choice.
@@ -85,13 +91,14 @@ export function kuberayParallelism(md: ResolvedModelDeployment): ParallelismFind
   const derivedTensorParallel = perWorker > 1 ? perWorker : undefined;
   if (md.mode !== 'disaggregated') {
     const plan = plans[0];
-    return checkParallelism(md.engine, user, [{
+    const target = multiNodeParallelismTarget(md, { multiNode: kuberayMultiNode(md) }, 'resources', {
       subject: `${KUBERAY_DISPLAY_NAME} worker pods (${AGGREGATED_WORKER_GROUP})`,
       gpuPath: 'spec.resources.gpu.count',
       gpuCount: plan.gpuCount,
       gpuType: plan.gpuResource,
       ...(derivedTensorParallel !== undefined && { derivedTensorParallel }),
-    }]);
+    });
+    return checkParallelism(md.engine, user, target ? [target] : []);
   }
   return checkRayClusterParallelism(md.engine, user, {
     subject: KUBERAY_DISPLAY_NAME,
@@ -103,7 +110,10 @@ export function kuberayParallelism(md: ResolvedModelDeployment): ParallelismFind
   });
 }
 
-/** KubeRay's warnings about a deployment it accepts: GPUs a worker pod's layout leaves idle. */
+/**
+ * KubeRay's warnings about a deployment it accepts: a multi-node annotation that made no replica
+ * span worker pods, and GPUs a worker pod's layout leaves idle.
+ */
 export function kuberayWarnings(md: ResolvedModelDeployment): string[] {
-  return kuberayParallelism(md).warnings;
+  return [...kuberayMultiNode(md)?.warnings ?? [], ...kuberayParallelism(md).warnings];
 }

@@ -3,6 +3,7 @@ import { serveReplicas } from './serve-config';
 import { gpuTypeOf } from '../../core/gpu-type';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import type { DeviceComponent } from '../../dra/device-annotation';
+import { podGpuCount, podsPerReplica } from '../../multinode/layout';
 import type { SpecComponentScaling } from '../common/spec-types';
 
 /*
@@ -41,7 +42,9 @@ export interface WorkerGroupPlan {
  *
  * - aggregated: `gpu-workers` with `scaling.replicas` (0 or unset → 1) pods, or from minReplicas
  *   to maxReplicas pods when Ray autoscales (`rayAutoscalingOf`), each with
- *   `resources.gpu.count` GPUs and `resources.memory` (default 32Gi);
+ *   `resources.gpu.count` GPUs and `resources.memory` (default 32Gi). A multi-node replica
+ *   (`./multi-node`) is a group of pods of `gpusPerNode` GPUs each, so every count of pods is
+ *   the count of Serve replicas times the group size;
  * - disaggregated: `prefill-workers` then `decode-workers`, each only when the component is
  *   set, with the component's replicas (unset → 1, the CRD default), GPUs and memory.
  *
@@ -69,17 +72,18 @@ export function workerGroupPlans(md: ResolvedModelDeployment): WorkerGroupPlan[]
     return plans;
   }
   const resources = md.spec.resources;
-  // One worker pod per Serve replica: the same positive-or-1 rule, or the autoscaler's bounds
-  // (starting at the lower one).
+  // One worker pod per Serve replica (one group of pods when it spans nodes): the same
+  // positive-or-1 rule, or the autoscaler's bounds (starting at the lower one).
   const autoscaling = rayAutoscalingOf(md);
-  const replicas = autoscaling ? autoscaling.minReplicas : serveReplicas(md.spec.scaling?.replicas);
+  const group = podsPerReplica(md, 'resources');
+  const replicas = (autoscaling ? autoscaling.minReplicas : serveReplicas(md.spec.scaling?.replicas)) * group;
   return [{
     groupName: AGGREGATED_WORKER_GROUP,
     component: 'resources',
     replicas,
     minReplicas: replicas,
-    maxReplicas: autoscaling ? autoscaling.maxReplicas : replicas,
-    gpuCount: resources?.gpu?.count ?? 0,
+    maxReplicas: autoscaling ? autoscaling.maxReplicas * group : replicas,
+    gpuCount: podGpuCount(md, 'resources'),
     gpuResource: gpuTypeOf(resources?.gpu),
     memory: resources?.memory || RAY_WORKER_DEFAULT_MEMORY,
     cpu: resources?.cpu || undefined,

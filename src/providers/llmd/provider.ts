@@ -13,11 +13,12 @@ import type { FieldError } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
 import { isMultiNodeComponent, servingComponents } from '../../multinode/layout';
-import { LEADER_POD_LABELS, LEADER_WORKER_SET_KIND, leaderWorkerSetRef } from '../../multinode/leader-worker-set-kind';
+import { LEADER_POD_LABELS, LEADER_WORKER_SET_KIND } from '../../multinode/leader-worker-set-kind';
 import { reconcileLeaderWorkerSetStatus } from '../../multinode/leader-worker-set-status';
 import { reconcileDeploymentStatus } from '../common/deployment-status';
 import { DEPLOYMENT_KIND, SERVICE_KIND } from '../common/kinds';
 import { toStatusReport } from '../common/reconciled-status';
+import { servingWorkloadRef } from '../common/serving-workload';
 
 /**
  * llm-d (`llmd`): vLLM Deployments and Services, aggregated or split into prefill and decode
@@ -43,8 +44,8 @@ export class LlmdProvider extends InferenceProvider {
   }
 
   /**
-   * Autoscaling (KEDA or an HPA on its aggregated Deployment) and scale to zero (aggregated; disaggregated components keep their counts, 0 included); LoRA
-   * adapters in both modes (prefill and decode pods alike load them); multi-node replicas in both
+   * Autoscaling (KEDA or an HPA on its aggregated Deployment) and scale to zero (aggregated;
+   * disaggregated components keep their counts, 0 included); LoRA adapters in both modes (prefill and decode pods alike load them); multi-node replicas in both
    * modes (a LeaderWorkerSet in place of each multi-node component's Deployment).
    */
   public supportsFeature(feature: DeploymentFeature, deployment: ResolvedDeployment): boolean {
@@ -53,7 +54,6 @@ export class LlmdProvider extends InferenceProvider {
       case DeploymentFeature.SCALE_TO_ZERO:
         return deployment.servingMode === ServingMode.AGGREGATED;
       case DeploymentFeature.MULTI_NODE:
-        return true;
       case DeploymentFeature.LORA_ADAPTERS:
         return true;
       default:
@@ -63,8 +63,7 @@ export class LlmdProvider extends InferenceProvider {
 
   /** The serving Deployment `<md>`, or the LeaderWorkerSet `<md>` of multi-node replicas. */
   public scaleTarget(deployment: ResolvedDeployment): ScaleTargetRef | undefined {
-    if (isMultiNodeComponent(deployment, 'resources')) return leaderWorkerSetRef(deployment.name);
-    return { apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.name };
+    return servingWorkloadRef(deployment, 'resources', deployment.name);
   }
 
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {
@@ -106,8 +105,7 @@ export class LlmdProvider extends InferenceProvider {
   public statusSource(deployment: ResolvedDeployment): UpstreamObjectRef | undefined {
     const disaggregated = deployment.servingMode === ServingMode.DISAGGREGATED;
     const name = disaggregated ? `${deployment.name}-decode` : deployment.name;
-    if (isMultiNodeComponent(deployment, disaggregated ? 'decode' : 'resources')) return leaderWorkerSetRef(name);
-    return { apiVersion: 'apps/v1', kind: 'Deployment', name };
+    return servingWorkloadRef(deployment, disaggregated ? 'decode' : 'resources', name);
   }
 
   /** A Deployment, or a LeaderWorkerSet (multi-node replicas), by its kind. */

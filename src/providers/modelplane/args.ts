@@ -18,6 +18,8 @@ import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-
 import type { EngineName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { DECODE_ENGINE_PORT, ENGINE_PORT, MODEL_CACHE_MOUNT_PATH } from '../../modelplane/limits';
+import type { MultiNodeLayout } from '../../multinode/layout';
+import { multiNodeVllmFlags } from '../../multinode/vllm-flags';
 import { engineFlag, engineFlagKey, SpecEngineSetting, specEngineSetting, tensorParallelFlag } from '../common/engine-flag-table';
 import { explicitEngineFlagKeys, invalidEngineArgKeyError, isValidEngineArgKey, sortedEngineArgKeys } from '../common/engine-flags';
 
@@ -84,6 +86,19 @@ export interface EngineArgsOptions {
   readonly gpuCount: number;
   /** The deployment references a ModelCache: the engine loads the model from its mount. */
   readonly cached: boolean;
+  /**
+   * The layout of a multi-node engine: its tensor and pipeline parallel sizes and the Ray
+   * executor (`multiNodeVllmFlags`) replace the derived `--tensor-parallel-size`.
+   * @default - one pod: the tensor parallel size from `gpuCount`
+   */
+  readonly multiNode?: MultiNodeLayout;
+}
+
+/** `['--a', '1', '--b', '2']` as `['--a=1', '--b=2']`: flags that all take a value. */
+function pairedTokens(tokens: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i += 2) out.push(...oneToken(tokens.slice(i, i + 2)));
+  return out;
 }
 
 /**
@@ -110,7 +125,8 @@ const SGLANG_EAGER_FLAG = '--disable-cuda-graph';
  * 2. SGLang only: `--host=0.0.0.0 --port=8000`, where modelplane probes and routes;
  * 3. served name, context length, remote code, eager mode, prefix caching (vLLM: on and off;
  *    SGLang: off as `--disable-radix-cache`, eager as `--disable-cuda-graph`);
- * 4. `--tensor-parallel-size=<gpus>` for a pod with more than one GPU;
+ * 4. `--tensor-parallel-size=<gpus>` for a pod with more than one GPU; for a multi-node engine
+ *    the layout's tensor and pipeline parallel sizes and `--distributed-executor-backend=ray`;
  * 5. prefill/decode: `--kv-transfer-config=<NIXL>`; the decode engine also `--port=8001`, so it
  *    does not collide with the sidecar modelplane puts on 8000;
  * 6. `engine.args` sorted by key, then `engine.extraArgs`.
@@ -134,7 +150,9 @@ export function renderEngineArgs(md: ResolvedModelDeployment, options: EngineArg
     add(setting, setting === 'servedModelName' && options.cached ? value ?? id : value);
   }
   if (engine === 'sglang' && spec.engine?.enforceEager && !explicit.has(SGLANG_EAGER_FLAG.slice(2))) out.push(SGLANG_EAGER_FLAG);
-  out.push(...oneToken(tensorParallelFlag(engine, options.gpuCount, explicit)));
+  out.push(...(options.multiNode
+    ? pairedTokens(multiNodeVllmFlags(options.multiNode, explicit))
+    : oneToken(tensorParallelFlag(engine, options.gpuCount, explicit))));
 
   if (options.role !== 'serving') {
     if (!explicit.has('kv-transfer-config')) out.push(`--kv-transfer-config=${NIXL_KV_TRANSFER_CONFIG}`);

@@ -3,7 +3,9 @@
  * `resources` requests, for the prefill and decode engines theirs — read from the deployment's
  * `inference.cdk8s.io/devices` annotation (which the typed `GpuOptions.devices` write, so both faces
  * give the same requests), or, when a component has none, made from its `gpu` block
- * (./gpu-device-request). Every engine needs some: modelplane places engines by them.
+ * (./gpu-device-request). Every engine needs some: modelplane places engines by them. Requests
+ * are per pod: a multi-node engine's members each request `gpusPerNode` GPUs (`podGpuCount`), as
+ * device requests given in the annotation already are.
  */
 import { CPU_SERVING, lacking } from './features';
 import { gpuDeviceRequest } from './gpu-device-request';
@@ -14,6 +16,7 @@ import type { ResolvedModelDeployment } from '../../core/resolved-model-deployme
 import { DEVICES_ANNOTATION_PATH, DeviceComponent, deviceRequestsOf } from '../../dra/device-annotation';
 import type { CheckedDeviceRequest } from '../../dra/device-request';
 import { deviceRequestLimitErrors } from '../../modelplane/node-selector';
+import { podGpuCount } from '../../multinode/layout';
 
 /** The requests of one engine and where they came from. */
 export interface ComponentDevices {
@@ -48,6 +51,6 @@ export function componentDevices(md: ResolvedModelDeployment, component: DeviceC
         'modelplane places every engine by its device requests, so each needs GPUs (gpu.count) or DRA device requests')],
     };
   }
-  const made = gpuDeviceRequest(gpuTypeOf(gpu), count, gpuPath);
+  const made = gpuDeviceRequest(gpuTypeOf(gpu), podGpuCount(md, component), gpuPath);
   return made.request ? { devices: { component, requests: [made.request], fromGpu: true }, errors: [] } : { errors: made.errors };
 }

@@ -1,9 +1,11 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { modelplaneProviderConfig } from './config';
+import { modelplaneRunsMultiNode } from './multi-node';
 import { MODELPLANE_SGLANG_IMAGE, MODELPLANE_VLLM_IMAGE, ModelplaneSettings } from './settings';
 import { modelplaneStatusReport } from './status';
 import { MODELPLANE_DISPLAY_NAME, modelplaneWarnings, validateModelplane } from './validation';
+import { DeploymentFeature } from '../../api/deployment-feature';
 import { InferenceProvider } from '../../api/inference-provider';
 import { InferenceProviderConfig } from '../../api/inference-provider-config';
 import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
@@ -79,7 +81,8 @@ function propErrors(props: ModelplaneProviderProps): FieldError[] {
 
 /**
  * modelplane (`modelplane`, explicit selection only): one `modelplane.ai/v1alpha1`
- * ModelDeployment per deployment — a Standalone engine, or Prefill and Decode engines — placed by
+ * ModelDeployment per deployment — a Standalone engine (a Leader and Workers for multi-node
+ * replicas), or Prefill and Decode engines — placed by
  * DRA device requests onto a fleet of InferenceClusters, plus a ModelCache when the deployment
  * asks for a model cache. modelplane composes the workloads on the workload clusters itself.
  */
@@ -116,6 +119,20 @@ export class ModelplaneProvider extends InferenceProvider {
    */
   public schedulesDevicesItself(_deployment: ResolvedDeployment): boolean {
     return true;
+  }
+
+  /**
+   * Multi-node replicas with vLLM (`modelplaneRunsMultiNode`): an engine of a Leader and Workers,
+   * which modelplane composes as a LeaderWorkerSet. Nothing else beyond AI Runway's API: engine
+   * copies are fixed (no autoscaling, no zero), and its pod template has no LoRA adapters.
+   */
+  public supportsFeature(feature: DeploymentFeature, deployment: ResolvedDeployment): boolean {
+    switch (feature) {
+      case DeploymentFeature.MULTI_NODE:
+        return modelplaneRunsMultiNode(deployment.engineType);
+      default:
+        return false;
+    }
   }
 
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {

@@ -4,6 +4,7 @@ import { engineCommand, EngineRole, renderEngineArgs } from './args';
 import { componentDevices } from './component-devices';
 import { engineEnv, HF_TOKEN_ENV } from './engine-env';
 import { ModelCachePlan, modelCachePlan } from './model-cache-plan';
+import { MODELPLANE_GROUP_ENV, MULTI_NODE_GROUP_SIZE_ENV } from './multi-node';
 import type { ModelplaneSettings } from './settings';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
@@ -13,6 +14,8 @@ import { clusterTolerationsJson } from '../../modelplane/cluster-toleration';
 import type { EnvVarJson } from '../../modelplane/env-var';
 import { memberTemplate } from '../../modelplane/member-template';
 import { nodeSelectorDevices } from '../../modelplane/node-selector';
+import { deploymentMultiNode, MultiNodeLayout } from '../../multinode/layout';
+import { leaderCommand, VLLM_SERVE_COMMAND, workerCommand } from '../../multinode/ray-launch';
 import { commonLabels, objectMeta } from '../common/metadata';
 import { mergeIntoFinalJson, OverrideNullHandling } from '../common/overrides';
 
@@ -33,42 +36,85 @@ export function engineImage(md: ResolvedModelDeployment, settings: ModelplaneSet
   return imageOverride(md.spec) ?? (md.engine === 'sglang' ? settings.sglangImage : settings.vllmImage);
 }
 
-/** One engine: a Standalone member whose devices are the component's requests. */
+/**
+ * One engine: a Standalone member whose devices are the component's requests; for a multi-node
+ * component (`layout`) a Leader and a Worker member of `layout.groupSize - 1` nodes instead.
+ */
 function engine(
   md: ResolvedModelDeployment,
   settings: ModelplaneSettings,
   component: DeviceComponent,
   env: EnvVarJson[],
   cache: ModelCachePlan | undefined,
+  layout: MultiNodeLayout | undefined,
 ): modelplane.ModelDeploymentSpecTemplateSpecEngines {
   const role = ROLE_OF[component];
   const scaling = component === 'resources' ? md.spec.scaling?.replicas : md.spec.scaling?.[component]?.replicas;
   const gpu = component === 'resources' ? md.spec.resources?.gpu : md.spec.scaling?.[component]?.gpu;
   const devices = componentDevices(md, component).devices!;
+  const nodeSelector = { devices: nodeSelectorDevices(devices.requests) };
+  const labels = md.spec.podTemplate?.metadata?.labels;
+  const annotations = md.spec.podTemplate?.metadata?.annotations;
+  const image = engineImage(md, settings);
   const command = engineCommand(md.engine);
-  const template = memberTemplate(
-    {
-      image: engineImage(md, settings),
-      ...(command && { command }),
-      args: renderEngineArgs(md, { role, gpuCount: gpu?.count ?? 0, cached: cache !== undefined }),
-      env,
-    },
-    md.spec.podTemplate?.metadata?.labels,
-    md.spec.podTemplate?.metadata?.annotations,
-    settings.imagePullSecrets,
-  );
+  const args = renderEngineArgs(md, { role, gpuCount: gpu?.count ?? 0, cached: cache !== undefined, multiNode: layout });
+  const members: modelplane.ModelDeploymentSpecTemplateSpecEnginesMembers[] = layout
+    ? multiNodeMembers(layout, { image, args, env, nodeSelector, labels, annotations, imagePullSecrets: settings.imagePullSecrets })
+    : [{
+      role: modelplane.ModelDeploymentSpecTemplateSpecEnginesMembersRole.STANDALONE,
+      nodeSelector,
+      template: memberTemplate({ image, ...(command && { command }), args, env }, labels, annotations, settings.imagePullSecrets),
+    }];
   return {
     name: role === 'serving' ? SERVING_ENGINE_NAME : role === 'prefill' ? PREFILL_ENGINE_NAME : DECODE_ENGINE_NAME,
     copies: copiesOf(scaling),
     ...(role !== 'serving' && {
       phase: role === 'prefill' ? modelplane.ModelDeploymentSpecTemplateSpecEnginesPhase.PREFILL : modelplane.ModelDeploymentSpecTemplateSpecEnginesPhase.DECODE,
     }),
-    members: [{
-      role: modelplane.ModelDeploymentSpecTemplateSpecEnginesMembersRole.STANDALONE,
-      nodeSelector: { devices: nodeSelectorDevices(devices.requests) },
-      template,
-    }],
+    members,
   };
+}
+
+/** What the two members of a multi-node engine share. */
+interface MemberParts {
+  readonly image: string;
+  readonly args: string[];
+  readonly env: EnvVarJson[];
+  readonly nodeSelector: modelplane.ModelDeploymentSpecTemplateSpecEnginesMembersNodeSelector;
+  readonly labels?: Record<string, string>;
+  readonly annotations?: Record<string, string>;
+  readonly imagePullSecrets: readonly string[];
+}
+
+/**
+ * The Leader and Worker members of a multi-node vLLM engine (only vLLM gets here: validation
+ * refuses the others), both requesting the same per-pod devices (`gpusPerNode` GPUs each):
+ *
+ * - Leader: the Ray head, then `vllm serve` with the engine arguments as its argv (the server
+ *   arguments never become shell text), and `MULTI_NODE_GROUP_SIZE`, the pods its script waits
+ *   for. Its command also keeps modelplane from adding `--model=/mnt/models`, which
+ *   `renderEngineArgs` renders itself when the deployment is cached.
+ * - Worker: `worker.nodes` pods that join the Leader's Ray head at `MODELPLANE_LEADER_ADDRESS`;
+ *   no arguments. Same env (the Hugging Face token, the user's variables): Ray runs the engine's
+ *   ranks there.
+ */
+function multiNodeMembers(layout: MultiNodeLayout, parts: MemberParts): modelplane.ModelDeploymentSpecTemplateSpecEnginesMembers[] {
+  const { image, args, env, nodeSelector, labels, annotations, imagePullSecrets } = parts;
+  const leaderEnv = [...env, { name: MULTI_NODE_GROUP_SIZE_ENV, value: String(layout.groupSize) }];
+  return [
+    {
+      role: modelplane.ModelDeploymentSpecTemplateSpecEnginesMembersRole.LEADER,
+      nodeSelector,
+      template: memberTemplate({ image, command: leaderCommand(MODELPLANE_GROUP_ENV, VLLM_SERVE_COMMAND), args, env: leaderEnv },
+        labels, annotations, imagePullSecrets),
+    },
+    {
+      role: modelplane.ModelDeploymentSpecTemplateSpecEnginesMembersRole.WORKER,
+      nodeSelector,
+      worker: { nodes: layout.groupSize - 1 },
+      template: memberTemplate({ image, command: workerCommand(MODELPLANE_GROUP_ENV), env }, labels, annotations, imagePullSecrets),
+    },
+  ];
 }
 
 /**
@@ -82,8 +128,9 @@ function engine(
  *   copies from their component's replicas). Each engine is one Standalone member whose
  *   `nodeSelector.devices` are the component's device requests (./component-devices) and whose
  *   pod template carries the engine container (image, command, `renderEngineArgs`, env) and the
- *   `spec.podTemplate` labels and annotations. `spec.provider.overrides` are merged into its
- *   final JSON (a `null` removes a key).
+ *   `spec.podTemplate` labels and annotations; an engine with multi-node replicas is a Leader
+ *   and a Worker member instead (`multiNodeMembers`). `spec.provider.overrides` are merged into
+ *   its final JSON (a `null` removes a key).
  * - `modelplane.ai/v1alpha1` ModelCache (id `ModelCache`) when a modelCache volume asks for one
  *   (./model-cache-plan), staging `spec.model.id` on the clusters of the provider's selector.
  *
@@ -95,6 +142,7 @@ export function translateModelplane(scope: Construct, md: ResolvedModelDeploymen
   const cache = modelCachePlan(md).plan;
   const env = engineEnv(md).env;
   const components: DeviceComponent[] = md.mode === 'disaggregated' ? ['prefill', 'decode'] : ['resources'];
+  const layouts = md.engine === 'vllm' ? deploymentMultiNode(md, 'vllm', { extraArgs: true })?.layouts ?? {} : {};
   const clusterSelector = settings.clusterSelector;
   const hasSelector = Object.keys(clusterSelector).length > 0;
 
@@ -111,7 +159,7 @@ export function translateModelplane(scope: Construct, md: ResolvedModelDeploymen
           ...(settings.clusterTolerations.length > 0 && {
             tolerations: clusterTolerationsJson(settings.clusterTolerations) as unknown as modelplane.ModelDeploymentSpecTemplateSpecTolerations[],
           }),
-          engines: components.map((c) => engine(md, settings, c, env, cache)),
+          engines: components.map((c) => engine(md, settings, c, env, cache, layouts[c])),
         },
       },
     },

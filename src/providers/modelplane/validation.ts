@@ -11,11 +11,13 @@ import {
   SGLANG_DISAGGREGATED,
 } from './features';
 import { modelCachePlan } from './model-cache-plan';
+import { modelplaneMultiNodeFindings } from './multi-node';
 import { FieldError, forbidden, invalid } from '../../core/field-error';
 import { gpuTypeOf } from '../../core/gpu-type';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { componentsOf, DEVICES_ANNOTATION_PATH, deviceRequestsOf } from '../../dra/device-annotation';
 import { annotationErrors, entriesAt, labelErrors } from '../../modelplane/metadata-rules';
+import { multiNodeParallelismTarget } from '../../multinode/vllm-checks';
 import { labelValueErrors } from '../../schema-validation/kubernetes-names';
 import { PROVIDER_OVERRIDES_PATH, validateOverrideKeys } from '../common/overrides';
 import { checkParallelism, NO_PARALLELISM_FINDINGS, ParallelismFindings, ParallelismTarget, userParallelism } from '../common/parallelism';
@@ -56,6 +58,7 @@ function subjectOf(component: string): string {
  *   `modelplane.ai/` prefix, syntax, at most 32, value lengths) and the deployment-name label on
  *   its ModelReplicas (a label value of at most 63 characters);
  * - env sources (./engine-env), launch flags (./args) and the parallel layout of each engine;
+ * - multi-node replicas (./multi-node): vLLM only, a layout per engine that spans nodes, a ModelCache;
  * - overrides: a JSON object merged into the modelplane ModelDeployment, under `spec` only.
  */
 export function validateModelplane(md: ResolvedModelDeployment): FieldError[] {
@@ -76,6 +79,7 @@ export function validateModelplane(md: ResolvedModelDeployment): FieldError[] {
   errors.push(...metadataErrors(md));
   errors.push(...engineEnv(md).errors);
   errors.push(...modelplaneArgErrors(md.spec));
+  errors.push(...modelplaneMultiNodeFindings(md).errors);
   errors.push(...overrideErrors(md.spec.provider?.overrides));
   errors.push(...modelplaneParallelism(md).errors);
   return errors;
@@ -140,31 +144,34 @@ function overrideErrors(overrides: unknown): FieldError[] {
 /**
  * The parallel layout of each engine (../common/parallelism): its pod's GPUs are the component's
  * `gpu.count`, from which the translation derives `--tensor-parallel-size` when there are
- * several; `engine.args` and `extraArgs` both reach the engine.
+ * several; `engine.args` and `extraArgs` both reach the engine. A multi-node engine spans its
+ * Leader and Worker pods (`multiNodeParallelismTarget`).
  */
 export function modelplaneParallelism(md: ResolvedModelDeployment): ParallelismFindings {
   if (!ENGINES.includes(md.engine)) return NO_PARALLELISM_FINDINGS;
-  const targets: ParallelismTarget[] = componentsOf(md.mode).map((component) => {
+  const multiNode = modelplaneMultiNodeFindings(md);
+  const targets = componentsOf(md.mode).map((component) => {
     const gpu = component === 'resources' ? md.spec.resources?.gpu : md.spec.scaling?.[component]?.gpu;
     const gpuCount = gpu?.count ?? 0;
-    return {
+    return multiNodeParallelismTarget(md, multiNode, component, {
       subject: subjectOf(component),
       gpuPath: `${gpuPathOf(component)}.count`,
       gpuCount,
       gpuType: gpuTypeOf(gpu),
       ...(gpuCount > 1 && { derivedTensorParallel: gpuCount }),
-    };
-  });
+    });
+  }).filter((t): t is ParallelismTarget => t !== undefined);
   return checkParallelism(md.engine, userParallelism(md.spec, md.engine as 'vllm' | 'sglang', { extraArgs: true }), targets);
 }
 
 /**
- * What modelplane accepts but the user may not expect: GPUs the layout leaves idle; cache volume
+ * What modelplane accepts but the user may not expect: a multi-node annotation that made no engine
+ * span nodes; GPUs the layout leaves idle; cache volume
  * settings it ignores; and, for DRA device requests, that the device class is the
  * InferenceClass's (the requests' `deviceClassName` is not part of a modelplane request).
  */
 export function modelplaneWarnings(md: ResolvedModelDeployment): string[] {
-  const warnings = [...modelplaneParallelism(md).warnings, ...modelCachePlan(md).warnings];
+  const warnings = [...modelplaneMultiNodeFindings(md).warnings, ...modelplaneParallelism(md).warnings, ...modelCachePlan(md).warnings];
   const classes = new Set(componentsOf(md.mode).flatMap((c) => deviceRequestsOf(md.annotations, c).map((r) => r.deviceClassName)));
   if (classes.size > 0) {
     warnings.push(`${DEVICES_ANNOTATION_PATH}: modelplane matches device requests by their selectors against InferenceClass devices and claims ` +

@@ -12,11 +12,20 @@ import type { FieldError } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
 import { isMultiNodeComponent } from '../../multinode/layout';
-import { LEADER_POD_LABELS, LEADER_WORKER_SET_KIND, leaderWorkerSetRef } from '../../multinode/leader-worker-set-kind';
+import { LEADER_POD_LABELS, LEADER_WORKER_SET_KIND } from '../../multinode/leader-worker-set-kind';
 import { reconcileLeaderWorkerSetStatus } from '../../multinode/leader-worker-set-status';
 import { reconcileDeploymentStatus } from '../common/deployment-status';
 import { DEPLOYMENT_KIND, PERSISTENT_VOLUME_CLAIM_KIND, SERVICE_KIND } from '../common/kinds';
 import { toStatusReport } from '../common/reconciled-status';
+import { servingWorkloadRef } from '../common/serving-workload';
+
+/** The serving features Direct vLLM carries, in either of its layouts. */
+const DIRECT_VLLM_FEATURES: ReadonlySet<DeploymentFeature> = new Set([
+  DeploymentFeature.AUTOSCALING,
+  DeploymentFeature.SCALE_TO_ZERO,
+  DeploymentFeature.MULTI_NODE,
+  DeploymentFeature.LORA_ADAPTERS,
+]);
 
 /**
  * Direct vLLM (`vllm`): a plain vLLM Deployment and Service per deployment, aggregated serving
@@ -46,23 +55,12 @@ export class DirectVllmProvider extends InferenceProvider {
    * multi-node replicas (a LeaderWorkerSet in place of the Deployment, vLLM on a Ray cluster per replica).
    */
   public supportsFeature(feature: DeploymentFeature, _deployment: ResolvedDeployment): boolean {
-    switch (feature) {
-      case DeploymentFeature.AUTOSCALING:
-      case DeploymentFeature.SCALE_TO_ZERO:
-        return true;
-      case DeploymentFeature.MULTI_NODE:
-        return true;
-      case DeploymentFeature.LORA_ADAPTERS:
-        return true;
-      default:
-        return false;
-    }
+    return DIRECT_VLLM_FEATURES.has(feature);
   }
 
   /** The serving Deployment `<md>`, or the LeaderWorkerSet `<md>` of multi-node replicas. */
   public scaleTarget(deployment: ResolvedDeployment): ScaleTargetRef | undefined {
-    if (isMultiNodeComponent(deployment, 'resources')) return leaderWorkerSetRef(deployment.name);
-    return { apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.name };
+    return servingWorkloadRef(deployment, 'resources', deployment.name);
   }
 
   public translate(scope: Construct, deployment: ResolvedDeployment): ApiObject[] {
@@ -85,8 +83,7 @@ export class DirectVllmProvider extends InferenceProvider {
 
   /** The Deployment `<md>`, or the LeaderWorkerSet `<md>` of multi-node replicas. */
   public statusSource(deployment: ResolvedDeployment): UpstreamObjectRef | undefined {
-    if (isMultiNodeComponent(deployment, 'resources')) return leaderWorkerSetRef(deployment.name);
-    return { apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.name };
+    return servingWorkloadRef(deployment, 'resources', deployment.name);
   }
 
   /** A Deployment, or a LeaderWorkerSet (multi-node replicas), by its kind. */
