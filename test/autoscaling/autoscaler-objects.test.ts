@@ -107,6 +107,20 @@ describe('KEDA (the default) on the Deployment-based providers', () => {
   });
 });
 
+describe('autoscaling multi-node replicas', () => {
+  test('KEDA scales the LeaderWorkerSet, which has no replica count of its own; the PodMonitor scrapes the leaders', () => {
+    const { errors, manifests } = annotated('vllm', QUEUE_AND_CACHE, {
+      resources: { gpu: { count: 16 } },
+      multiNode: { gpusPerNode: 8 },
+    });
+    expect(errors).toEqual([]);
+    expectValidManifests(manifests);
+    expect(find(manifests, 'ScaledObject').spec.scaleTargetRef).toEqual({ apiVersion: 'leaderworkerset.x-k8s.io/v1', kind: 'LeaderWorkerSet', name: 'qwen' });
+    expect(find(manifests, 'LeaderWorkerSet').spec).not.toHaveProperty('replicas');
+    expect(find(manifests, 'PodMonitor').spec.selector.matchLabels).toMatchObject({ 'leaderworkerset.sigs.k8s.io/worker-index': '0' });
+  });
+});
+
 describe('an HPA when asked for', () => {
   test('autoscaling/v2 on pods metrics, averaged per replica, with the cooldown as the scale-down window', () => {
     const { errors, manifests } = annotated('vllm', 'maxReplicas: 6\nminReplicas: 2\nautoscaler: hpa\ncooldownSeconds: 120\nmetrics: [{type: queueDepth, target: 5}, {type: kvCacheUsage, target: 75}, {type: requestRate, target: 1.5}]');
