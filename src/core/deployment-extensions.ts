@@ -11,6 +11,7 @@
 import { FieldError, forbidden } from './field-error';
 import type { ModelDeploymentObject } from './model-deployment-object';
 import { ResolvedModelDeployment, toResolvedDeployment } from './resolved-model-deployment';
+import { engineCapability } from '../admission/compatibility';
 import { DeploymentFeature } from '../api/deployment-feature';
 import type { InferenceProvider } from '../api/inference-provider';
 import { AUTOSCALING_EXTENSION } from '../autoscaling/autoscaling-extension';
@@ -79,9 +80,13 @@ export function unsupportedFeatureErrors(md: ResolvedModelDeployment, provider: 
   return errors;
 }
 
-/** Names of the catalog's providers that carry `feature` for this deployment, sorted. */
+/**
+ * Names of the catalog's providers that carry `feature` for this deployment, sorted: those that
+ * run its engine (by their declared capabilities) and answer `supportsFeature` for it.
+ */
 export function providersWith(feature: DeploymentFeature, md: ResolvedModelDeployment, catalog: ProviderCatalog): string[] {
   return catalog.entries
+    .filter((e) => e.spec.capabilities === undefined || engineCapability(e, md.engine) !== undefined)
     .map((e) => catalog.provider(e.name))
     .filter((p): p is InferenceProvider => p !== undefined && supports(p, feature, { ...md, provider: p.name }))
     .map((p) => p.name)
