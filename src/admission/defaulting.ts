@@ -1,3 +1,4 @@
+import { isAutoscaled } from '../autoscaling/autoscaling-annotation';
 import {
   DEFAULT_COMPILATION_CACHE_MOUNT_PATH,
   DEFAULT_GPU_RESOURCE,
@@ -12,7 +13,6 @@ import type {
 } from '../core/generated/model-deployment-spec';
 import type { ModelDeploymentObject } from '../core/model-deployment-object';
 import { isManagedVolume } from '../storage/storage-validation';
-import { isAutoscaled } from '../autoscaling/autoscaling-annotation';
 
 /**
  * What a ModelDeployment looks like once stored by the API server: AI Runway's mutating

@@ -2,13 +2,13 @@ import { checkProviderCompatibility, CompatibilityViolation } from './compatibil
 import { validateEngineArgs, validateImageFields } from './engine-args';
 import { validateProviderOverrides } from './overrides-filter';
 import type { SimulatedBackend } from '../api/inference-provider';
+import { extensionErrors } from '../core/deployment-extensions';
 import { FieldError, invalid, required } from '../core/field-error';
 import type { ComponentScalingSpec } from '../core/generated/model-deployment-spec';
 import { gpuTaintAnnotationErrors } from '../core/gpu-taint-toleration';
 import { gpuTypeErrors } from '../core/gpu-type';
 import { ModelDeploymentObject, resolvedServingMode } from '../core/model-deployment-object';
 import { compareQuantities, parseQuantity, Quantity } from '../core/quantity';
-import { extensionErrors } from '../core/deployment-extensions';
 import { devicesAnnotationErrors } from '../dra/device-annotation';
 import type { ProviderConfigEntry } from '../selection/provider-config-entry';
 import { validateStorageVolumes } from '../storage/storage-validation';

@@ -17,6 +17,7 @@ import { ServingMode } from './serving';
 import { StorageVolume } from './storage';
 import { Warnings } from './warnings';
 import { parseModelDeploymentManifest, validateModelDeploymentSpecSchema } from '../admission/model-deployment-manifest';
+import { addAutoscalerFor } from '../autoscaling/autoscaler-objects';
 import { FieldError, formatFieldError } from '../core/field-error';
 import {
   ANNOTATION_ENGINE_REASON,
@@ -30,7 +31,6 @@ import { checkDerivedObjectNames, defaultDeploymentName } from '../core/object-n
 import { ANNOTATION_RENDERED_OBJECTS, encodeRenderedObjects } from '../core/rendered-objects';
 import { resolveModelDeployment, Resolution } from '../core/resolve';
 import { toResolvedDeployment } from '../core/resolved-model-deployment';
-import { addAutoscalerFor } from '../autoscaling/autoscaler-objects';
 import { insufficientCapacityErrors } from '../dra/capacity-fit';
 import { addDeviceClaimTemplates } from '../dra/claim-templates';
 import { DEFAULT_ENDPOINT_PICKER_IMAGE } from '../gateway/endpoint-picker';

@@ -1,5 +1,5 @@
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { isAutoscaled } from '../../autoscaling/autoscaling-annotation';
+import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 
 /**
  * `spec.replicas` of an aggregated workload a KEDA ScaledObject or HPA can scale, on providers
