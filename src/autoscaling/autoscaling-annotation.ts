@@ -21,6 +21,7 @@
 import { AUTOSCALING_METRIC_TYPES, AutoscalingMetricType, metricTypeDescription } from './metric-types';
 import { Annotations, cachedAnnotationReader, parseAnnotationMapping, unknownKeyErrors } from '../core/annotation-yaml';
 import { FieldError, invalid, notSupported, required } from '../core/field-error';
+import { isHttpUrl } from '../core/http-url';
 import { isJsonObject } from '../core/json-object';
 
 /** ModelDeployment annotation asking for autoscaling. */
@@ -239,14 +240,4 @@ function positiveNumber(value: unknown, path: string, what: string, errors: Fiel
   if (typeof value === 'number' && value >= MIN_TARGET && value <= MAX_TARGET) return value;
   errors.push(invalid(path, value, `must be a number from ${MIN_TARGET} to ${MAX_TARGET}: ${what}`));
   return undefined;
-}
-
-function isHttpUrl(value: string): boolean {
-  if (value.length > 2048 || /\s/.test(value)) return false;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
 }

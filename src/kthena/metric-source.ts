@@ -1,5 +1,6 @@
 import { labelMapErrors, portErrors } from './checks';
 import { FieldError, invalid, required } from '../core/field-error';
+import { isHttpUrl } from '../core/http-url';
 
 /** Where the pods of a scaling target expose a metric. */
 export interface KthenaPodMetricOptions {
@@ -78,19 +79,5 @@ export class KthenaMetricSource {
       ...(o.matchLabels && Object.keys(o.matchLabels).length > 0 && { labelSelector: { matchLabels: { ...o.matchLabels } } }),
     };
     return { json: { pod }, errors };
-  }
-}
-
-/**
- * An HTTP(S) URL without whitespace: the CRD only asks for a URI (`format: uri`), which
- * `prometheus.monitoring:9090` would pass with `prometheus.monitoring` as its scheme, but the
- * autoscaler calls the Prometheus HTTP API there.
- */
-function isHttpUrl(value: string): boolean {
-  if (!/^https?:\/\/[^\s]+$/.test(value)) return false;
-  try {
-    return new URL(value).hostname !== '';
-  } catch {
-    return false;
   }
 }

@@ -186,6 +186,16 @@ export interface DeploymentMultiNode {
   readonly warnings: string[];
 }
 
+/**
+ * What a provider's multi-node checks found for a deployment: the layouts (unset when it does not
+ * ask for multi-node replicas, or the provider refuses its engine), errors and warnings.
+ */
+export interface MultiNodeFindings {
+  readonly multiNode?: DeploymentMultiNode;
+  readonly errors: FieldError[];
+  readonly warnings: string[];
+}
+
 /** A deployment, as far as its multi-node layout depends on it. */
 export interface MultiNodeSubject {
   readonly annotations?: Readonly<Record<string, string>>;

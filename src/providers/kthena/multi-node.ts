@@ -16,7 +16,7 @@
 import { FieldError, invalid } from '../../core/field-error';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { MULTI_NODE_ANNOTATION_PATH } from '../../multinode/annotation';
-import { deploymentMultiNode, DeploymentMultiNode, isMultiNodeComponent, servingComponents } from '../../multinode/layout';
+import { deploymentMultiNode, isMultiNodeComponent, MultiNodeFindings, servingComponents } from '../../multinode/layout';
 import type { RayGroupEnv } from '../../multinode/ray-launch';
 import { singleNodeVolumeErrors } from '../../multinode/vllm-checks';
 import { executorBackendErrors } from '../../multinode/vllm-flags';
@@ -37,14 +37,6 @@ export function kthenaRunsMultiNode(engine: string): boolean {
 /** Kthena's recovery policy that leaves the other pods of a role instance running when one restarts. */
 const NO_RECOVERY = 'None';
 
-/** What the multi-node checks of a Kthena deployment found. */
-export interface KthenaMultiNodeFindings {
-  /** Unset when the deployment does not ask for multi-node replicas, or the engine is not vLLM. */
-  readonly multiNode?: DeploymentMultiNode;
-  readonly errors: FieldError[];
-  readonly warnings: string[];
-}
-
 /**
  * The multi-node checks of a Kthena deployment: SGLang refused at `spec.engine.type`; for vLLM,
  * each multi-node role's layout, the Ray executor, volumes every pod of the instance can mount
@@ -52,7 +44,7 @@ export interface KthenaMultiNodeFindings {
  * pod would find its workers attached to a Ray head that no longer exists (Kthena's default,
  * `RoleRecreate`, recreates the whole role instance together).
  */
-export function kthenaMultiNodeFindings(md: ResolvedModelDeployment): KthenaMultiNodeFindings {
+export function kthenaMultiNodeFindings(md: ResolvedModelDeployment): MultiNodeFindings {
   const spanning = servingComponents(md.spec).filter((c) => isMultiNodeComponent(md, c));
   if (!kthenaRunsMultiNode(md.engine)) {
     if (spanning.length === 0) return { errors: [], warnings: [] };

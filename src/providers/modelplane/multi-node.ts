@@ -15,11 +15,11 @@
  * Pure, so the controller's re-validation runs it.
  */
 import { modelCachePlan } from './model-cache-plan';
-import { FieldError, invalid, required } from '../../core/field-error';
+import { invalid, required } from '../../core/field-error';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { MAX_WORKER_NODES } from '../../modelplane/limits';
 import { MULTI_NODE_ANNOTATION_PATH } from '../../multinode/annotation';
-import { deploymentMultiNode, DeploymentMultiNode, gpuCountPath, isMultiNodeComponent, servingComponents } from '../../multinode/layout';
+import { deploymentMultiNode, gpuCountPath, isMultiNodeComponent, MultiNodeFindings, servingComponents } from '../../multinode/layout';
 import type { RayGroupEnv } from '../../multinode/ray-launch';
 import { executorBackendErrors } from '../../multinode/vllm-flags';
 
@@ -37,14 +37,6 @@ export function modelplaneRunsMultiNode(engine: string): boolean {
   return engine === MODELPLANE_MULTI_NODE_ENGINE;
 }
 
-/** What the multi-node checks of a modelplane deployment found. */
-export interface ModelplaneMultiNodeFindings {
-  /** Unset when the deployment does not ask for multi-node replicas, or the engine is not vLLM. */
-  readonly multiNode?: DeploymentMultiNode;
-  readonly errors: FieldError[];
-  readonly warnings: string[];
-}
-
 /**
  * The multi-node checks of a modelplane deployment: SGLang refused at `spec.engine.type`; for
  * vLLM, each multi-node engine's layout, the Ray executor, at most 63 Worker pods, a ModelCache
@@ -52,7 +44,7 @@ export interface ModelplaneMultiNodeFindings {
  * every pod of the gang mounts it and loads the same weights from it), and no user variable of
  * the name the Leader's group size travels under.
  */
-export function modelplaneMultiNodeFindings(md: ResolvedModelDeployment): ModelplaneMultiNodeFindings {
+export function modelplaneMultiNodeFindings(md: ResolvedModelDeployment): MultiNodeFindings {
   const spanning = servingComponents(md.spec).filter((c) => isMultiNodeComponent(md, c));
   if (!modelplaneRunsMultiNode(md.engine)) {
     if (spanning.length === 0) return { errors: [], warnings: [] };
