@@ -13,6 +13,7 @@ import type { Construct } from 'constructs';
 import { AutoscalingSpec, autoscalingOf } from './autoscaling-annotation';
 import { ENGINE_METRIC_SERIES, EngineMetricSeries, MODEL_DEPLOYMENT_SERIES_LABEL, podsMetricName, promQuery, thresholdOf } from './metric-types';
 import type { InferencePoolTarget, InferenceProvider, ScaleTargetRef } from '../api/inference-provider';
+import { canonicalDecimalQuantity, parseQuantity } from '../core/quantity';
 import { ResolvedModelDeployment, toResolvedDeployment } from '../core/resolved-model-deployment';
 import { ScaledObject } from '../imports/keda.sh';
 import { PodMonitor, PodMonitorSpecPodMetricsEndpointsRelabelingsAction } from '../imports/monitoring.coreos.com';
@@ -126,12 +127,17 @@ function addHpa(scope: Construct, plan: AutoscalerPlan): ApiObject {
         type: 'Pods',
         pods: {
           metric: { name: podsMetricName(m.type, series)! },
-          target: { type: 'AverageValue', averageValue: k8s.Quantity.fromString(decimal(thresholdOf(m.type, m.target))) },
+          target: { type: 'AverageValue', averageValue: k8s.Quantity.fromString(storedQuantity(thresholdOf(m.type, m.target))) },
         },
       })),
       ...(spec.cooldownSeconds !== undefined && { behavior: { scaleDown: { stabilizationWindowSeconds: spec.cooldownSeconds } } }),
     },
   });
+}
+
+/** The value as the API server stores the quantity (`0.8` → `800m`), so applied and stored agree. */
+function storedQuantity(n: number): string {
+  return canonicalDecimalQuantity(parseQuantity(decimal(n))!);
 }
 
 /** `queueDepth` → `queue-depth`: trigger names are lowercase. */

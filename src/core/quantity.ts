@@ -204,3 +204,19 @@ export function quantityToDecimalString(q: Quantity): string {
   }
   return q.sign < 0 ? `-${body}` : body;
 }
+
+/** Decimal SI suffix of each power of ten that is a multiple of three. */
+const SUFFIX_OF_EXPONENT: Record<number, string> = Object.fromEntries(Object.entries(DECIMAL_SUFFIXES).map(([s, e]) => [e, s]));
+
+/**
+ * The spelling the API server stores a decimal quantity in (apimachinery's canonical form): an
+ * integer and the largest SI suffix that keeps it an integer, so `0.8` is `800m`, `1000` is `1k`
+ * and `1500` stays `1500`. Writing it so keeps what is applied equal to what is stored (a GitOps
+ * diff shows no change the server made). Values finer than a nano are outside this spelling.
+ */
+export function canonicalDecimalQuantity(q: Quantity): string {
+  if (q.sign === 0) return '0';
+  const exponent = Math.min(Math.max(Math.floor(q.exponent / 3) * 3, NANO_EXPONENT), 18);
+  const digits = q.mantissa * 10n ** BigInt(q.exponent - exponent);
+  return `${q.sign < 0 ? '-' : ''}${digits}${SUFFIX_OF_EXPONENT[exponent]}`;
+}

@@ -122,7 +122,7 @@ describe('autoscaling multi-node replicas', () => {
 });
 
 describe('an HPA when asked for', () => {
-  test('autoscaling/v2 on pods metrics, averaged per replica, with the cooldown as the scale-down window', () => {
+  test('autoscaling/v2 on pods metrics, averaged per replica (quantities as the API server stores them), with the cooldown as the scale-down window', () => {
     const { errors, manifests } = annotated('vllm', 'maxReplicas: 6\nminReplicas: 2\nautoscaler: hpa\ncooldownSeconds: 120\nmetrics: [{type: queueDepth, target: 5}, {type: kvCacheUsage, target: 75}, {type: requestRate, target: 1.5}]');
     expect(errors).toEqual([]);
     expectValidManifests(manifests);
@@ -135,8 +135,8 @@ describe('an HPA when asked for', () => {
       maxReplicas: 6,
       metrics: [
         { type: 'Pods', pods: { metric: { name: 'vllm:num_requests_waiting' }, target: { type: 'AverageValue', averageValue: '5' } } },
-        { type: 'Pods', pods: { metric: { name: 'vllm:kv_cache_usage_perc' }, target: { type: 'AverageValue', averageValue: '0.75' } } },
-        { type: 'Pods', pods: { metric: { name: 'vllm:request_success' }, target: { type: 'AverageValue', averageValue: '1.5' } } },
+        { type: 'Pods', pods: { metric: { name: 'vllm:kv_cache_usage_perc' }, target: { type: 'AverageValue', averageValue: '750m' } } },
+        { type: 'Pods', pods: { metric: { name: 'vllm:request_success' }, target: { type: 'AverageValue', averageValue: '1500m' } } },
       ],
       behavior: { scaleDown: { stabilizationWindowSeconds: 120 } },
     });

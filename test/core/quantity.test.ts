@@ -1,4 +1,5 @@
 import {
+  canonicalDecimalQuantity,
   compareQuantities,
   matchesQuantityPattern,
   parseQuantity,
@@ -144,5 +145,24 @@ describe('matchesQuantityPattern', () => {
 
   test.each(['', '.', '-', '1K', 'lots', '1Gi ', Number.NaN])('fails when the size is %j', (input) => {
     expect(matchesQuantityPattern(input)).toBe(false);
+  });
+});
+
+describe('canonicalDecimalQuantity', () => {
+  test.each([
+    ['0.8', '800m'],
+    ['0.75', '750m'],
+    ['1.5', '1500m'],
+    ['5', '5'],
+    ['1000', '1k'],
+    ['1500', '1500'],
+    ['2000000', '2M'],
+    ['0.00001', '10u'],
+    ['0.000000001', '1n'],
+    ['0', '0'],
+  ])('%s is stored as %s', (input, canonical) => {
+    expect(canonicalDecimalQuantity(parseQuantity(input)!)).toBe(canonical);
+    // The same value, respelled.
+    expect(quantitiesEqual(input, canonical)).toBe(true);
   });
 });
