@@ -2,15 +2,22 @@
 virtualenv, a ModelDeployment synthesizes, selection reasons and errors come through."""
 import cdk8s
 from cdk8s_inference import (
+    AutoscalingMetric,
+    AutoscalingOptions,
     EngineOptions,
     EngineType,
     GatewayRef,
     GpuOptions,
+    LoraAdapter,
+    LoraOptions,
+    LoraSource,
     ModelDeployment,
     ModelOptions,
+    MultiNodeOptions,
     ProviderOptions,
     ProviderRegistry,
     ResourceOptions,
+    ScalingOptions,
 )
 
 app = cdk8s.App()
@@ -29,6 +36,27 @@ assert md.engine_type == EngineType.VLLM, md.engine_type
 kinds = sorted({line.split(": ")[1] for line in app.synth_yaml().splitlines() if line.startswith("kind: ")})
 assert kinds == ["ConfigMap", "Deployment", "HTTPRoute", "InferencePool", "ModelDeployment", "Role", "RoleBinding", "Service", "ServiceAccount"], kinds
 assert "--max-model-len" in app.synth_yaml()
+
+# Serving at scale from Python: static factories, structs and enums across the jsii boundary.
+scaled_app = cdk8s.App()
+scaled = cdk8s.Chart(scaled_app, "scaled", namespace="ml")
+ModelDeployment(
+    scaled,
+    "llama",
+    model=ModelOptions(id="meta-llama/Llama-3.1-70B-Instruct"),
+    provider=ProviderOptions(name="vllm"),
+    resources=ResourceOptions(gpu=GpuOptions(count=16)),
+    multi_node=MultiNodeOptions(gpus_per_node=8),
+    scaling=ScalingOptions(autoscaling=AutoscalingOptions(
+        max_replicas=4,
+        metrics=[AutoscalingMetric.queue_depth(5), AutoscalingMetric.kv_cache_usage(80)],
+    )),
+    lora=LoraOptions(adapters=[LoraAdapter(name="sql", source=LoraSource.hugging_face("acme-ml/llama-sql-lora"))]),
+)
+scaled_yaml = scaled_app.synth_yaml()
+for kind in ("LeaderWorkerSet", "ScaledObject", "PodMonitor"):
+    assert f"kind: {kind}" in scaled_yaml, kind
+assert "--lora-modules" in scaled_yaml
 
 ModelDeployment(chart, "bad", model=ModelOptions())
 try:
