@@ -11,14 +11,33 @@ export enum InferencePoolApiVersion {
 }
 
 /**
+ * A Gateway managed outside this app, by namespace and name.
+ */
+export interface GatewayName {
+  /** Namespace of the Gateway. */
+  readonly namespace: string;
+  /** Name of the Gateway. */
+  readonly name: string;
+}
+
+/**
  * The Gateway (`gateway.networking.k8s.io`) that model routes attach to: either a reference by
  * name, or a Gateway object synthesized in the same app, whose listeners then admit the routes'
  * namespaces.
  */
 export class GatewayRef {
   /**
-   * A Gateway managed outside this app. Its listeners' `allowedRoutes` must admit the namespaces
-   * of the routes (a warning says so for cross-namespace routes).
+   * A Gateway managed outside this app, by named props, so the two strings cannot be swapped
+   * (the CLI's `--gateway` reads `NAMESPACE/NAME`). Its listeners' `allowedRoutes` must admit the
+   * namespaces of the routes (a warning says so for cross-namespace routes).
+   */
+  public static of(gateway: GatewayName): GatewayRef {
+    return new GatewayRef(gateway.name, gateway.namespace, undefined);
+  }
+
+  /**
+   * A Gateway managed outside this app: the name first, then the namespace (the reverse of the
+   * CLI's `NAMESPACE/NAME`; `GatewayRef.of({ namespace, name })` says which is which).
    */
   public static fromName(name: string, namespace: string): GatewayRef {
     return new GatewayRef(name, namespace, undefined);

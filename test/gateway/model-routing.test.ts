@@ -100,7 +100,7 @@ describe('gateway routing of a ModelDeployment', () => {
 
   test('the deployment can name its own Gateway and pool version', () => {
     const { manifests } = synth(
-      { ...VLLM, gateway: { gatewayRef: GatewayRef.fromName('edge', 'team-a'), inferencePoolApiVersion: InferencePoolApiVersion.V1ALPHA2 } },
+      { ...VLLM, gateway: { gatewayRef: GatewayRef.of({ namespace: 'team-a', name: 'edge' }), inferencePoolApiVersion: InferencePoolApiVersion.V1ALPHA2 } },
       {},
     );
     expectValidManifests(manifests);
