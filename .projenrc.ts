@@ -85,6 +85,13 @@ project.addTask('import', {
   exec: 'ts-node --project test/tsconfig.json scripts/import-crds.ts',
 });
 
+// The editor schema (schemas/modeldeployment.schema.json, shipped in the package) from the AI
+// Runway CRDs in ../shared/upstream; test/editor-schema.test.ts fails when it is stale.
+project.addTask('editor-schema', {
+  description: 'Regenerate schemas/modeldeployment.schema.json, the JSON Schema editors use for ModelDeployment YAML',
+  exec: 'ts-node --project test/tsconfig.json scripts/editor-schema.ts',
+});
+
 // Synthesize every example into dist/examples (the project's main job).
 const synthExamples = project.addTask('synth:examples', {
   description: 'Synthesize every example in examples/ into dist/examples/',
