@@ -336,8 +336,8 @@ describe('ModelDeployment', () => {
       spec: { model: { id: 'x/y', storage: { volumes: [{ name: 'Bad_Name', size: '1Gi' }] } }, engine: { type: 'vlm' }, resouces: {} },
     });
     expect(validationErrors(chart)).toEqual([
-      'spec.resouces: Forbidden: unknown field (not in the schema)',
-      'spec.engine.type: Unsupported value: "vlm": supported values: "vllm", "sglang", "trtllm", "llamacpp"',
+      'spec.resouces: Forbidden: unknown field (not in the schema); did you mean "resources"?',
+      'spec.engine.type: Unsupported value: "vlm": supported values: "vllm", "sglang", "trtllm", "llamacpp"; did you mean "vllm"?',
       'spec.model.storage.volumes[0].name: Invalid value: "Bad_Name": must match the regular expression ^[a-z0-9]([a-z0-9\\-]*[a-z0-9])?$',
     ]);
   });

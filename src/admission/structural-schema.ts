@@ -1,5 +1,6 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import { FieldError, forbidden, invalid, notSupported, required } from '../core/field-error';
+import { didYouMean } from '../core/suggest';
 
 /** Inclusive bounds of an integer format. */
 interface IntegerRange {
@@ -73,7 +74,8 @@ export class StructuralSchemaValidator {
   private readonly validateFn: ValidateFunction;
 
   public constructor(schema: unknown) {
-    const ajv = new Ajv({ allErrors: true, strict: false });
+    // verbose: errors carry their schema, so an unknown field can be compared with the known ones.
+    const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
     for (const [format, { min, max }] of Object.entries(INTEGER_FORMAT_RANGES)) {
       ajv.addFormat(format, { type: 'number', validate: (x: number) => x >= min && x <= max });
     }
@@ -107,8 +109,11 @@ function toFieldError(e: ErrorObject, root: unknown, rootPath: string): FieldErr
   switch (e.keyword) {
     case 'required':
       return required(`${path}.${(e.params as any).missingProperty}`, 'a value is required');
-    case 'additionalProperties':
-      return forbidden(`${path}.${(e.params as any).additionalProperty}`, 'unknown field (not in the schema)');
+    case 'additionalProperties': {
+      const field = (e.params as any).additionalProperty;
+      const known = Object.keys((e.parentSchema as any)?.properties ?? {});
+      return forbidden(`${path}.${field}`, `unknown field (not in the schema)${didYouMean(field, known)}`);
+    }
     case 'enum':
       return notSupported(path, value, (e.params as any).allowedValues.map(String));
     case 'type':

@@ -9,6 +9,7 @@ import { gpuTaintAnnotationErrors } from '../core/gpu-taint-toleration';
 import { gpuTypeErrors } from '../core/gpu-type';
 import { ModelDeploymentObject, resolvedServingMode } from '../core/model-deployment-object';
 import { compareQuantities, parseQuantity, Quantity } from '../core/quantity';
+import { didYouMean } from '../core/suggest';
 import { devicesAnnotationErrors } from '../dra/device-annotation';
 import type { ProviderConfigEntry } from '../selection/provider-config-entry';
 import { validateStorageVolumes } from '../storage/storage-validation';
@@ -117,7 +118,9 @@ export function validateModelDeployment(
   if (!simulatedBackend && providerName && engineType) {
     const named = configs.find((c) => c.name === providerName);
     if (!named) {
-      errors.push(invalid('spec.provider.name', providerName, `InferenceProviderConfig ${JSON.stringify(providerName)} not found`));
+      const known = configs.map((c) => c.name).sort();
+      errors.push(invalid('spec.provider.name', providerName,
+        `InferenceProviderConfig ${JSON.stringify(providerName)} not found; known providers: ${known.join(', ') || '(none)'}${didYouMean(providerName, known)}`));
     } else if (named.spec.capabilities) {
       const gpuCount = spec.resources?.gpu?.count ?? 0;
       const violations = checkProviderCompatibility(providerName, named, undefined, engineType, mode, gpuCount, configs);

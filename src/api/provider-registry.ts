@@ -4,6 +4,7 @@ import { InferenceProvider } from './inference-provider';
 import { InferenceProviderConfig } from './inference-provider-config';
 import type { NodePool } from './node-pool';
 import { FieldError, formatFieldError, invalid } from '../core/field-error';
+import { didYouMean } from '../core/suggest';
 import { MAX_NODE_POOLS, nodePoolErrors, NodePoolSpec } from '../dra/node-inventory';
 import { DEFAULT_ENDPOINT_PICKER_IMAGE } from '../gateway/endpoint-picker';
 import type { RoutingDefaults } from '../gateway/model-routing';
@@ -190,7 +191,7 @@ export class ProviderRegistry extends Construct {
   public setReady(name: string, ready: boolean): void {
     this.assertNotConsumed('setReady');
     const registration = this.registrations.get(name);
-    if (!registration) throw new Error(`ProviderRegistry: no provider named "${name}" (registered: ${this.providerNames.join(', ')})`);
+    if (!registration) throw new Error(`ProviderRegistry: no provider named "${name}" (registered: ${this.providerNames.join(', ')})${didYouMean(name, this.providerNames)}`);
     this.registrations.set(name, { ...registration, config: registration.config.withReady(ready) });
     this.catalog = undefined;
   }

@@ -1,24 +1,131 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { parseArgs } from 'util';
+import { CONTROLLER_USAGE } from '../controller/runtime/options';
+import { didYouMean } from '../core/suggest';
+
 /** A mistake in how the CLI was called (exit code 2), as opposed to invalid input (exit code 1). */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  /** The command whose usage to print with the error. @default - the overview of every command */
+  public readonly command?: CommandName;
 
-export const USAGE = `Usage:
-  cdk8s-inference synth -f FILE [-f FILE ...] [-o DIR] [ROUTING]
-      Translate AI Runway ModelDeployment YAML into the upstream objects that serve it.
-      InferenceProviderConfig documents in the files add or replace providers; Gateway
-      documents are passed through (and admit the routes' namespaces when named by --gateway).
-      Writes multi-document YAML to stdout, or one file per deployment under DIR.
-  cdk8s-inference explain -f FILE [-f FILE ...] [ROUTING]
-      Print the engine and provider chosen for each ModelDeployment, and why.
-  cdk8s-inference controller [--kubeconfig FILE] [--leader-elect] [FLAGS]
-      Run the in-cluster controller that keeps rendered ModelDeployment records' status true
-      (cdk8s-inference controller --help lists its flags).
+  public constructor(message: string, command?: CommandName) {
+    super(message);
+    this.command = command;
+  }
+}
 
-ROUTING (Gateway API Inference Extension):
+export type CommandName = 'synth' | 'explain' | 'controller';
+
+const ROUTING_FLAGS = `ROUTING (Gateway API Inference Extension):
   --gateway NAMESPACE/NAME            the Gateway that model routes attach to; turns routing on
                                       for deployments that do not set spec.gateway.enabled
-  --inference-pool-api-version V      v1 (default) or v1alpha2
+  --inference-pool-api-version V      v1 (default) or v1alpha2`;
 
-Exit codes: 0 success, 1 invalid input (every error is listed), 2 usage error.`;
+const EXIT_CODES = 'Exit codes: 0 success, 1 invalid input (every error is listed), 2 usage error.';
+
+const SYNTH_USAGE = `Usage:
+  cdk8s-inference synth -f FILE|DIR|- [-f ...] [-o DIR] [ROUTING]
+      Translate AI Runway ModelDeployment YAML into the upstream objects that serve it.
+      InferenceProviderConfig documents in the files add or replace providers; NodePool
+      documents declare the inventory; Gateway documents are passed through (and admit the
+      routes' namespaces when named by --gateway). Writes multi-document YAML to stdout, or one
+      file per deployment under DIR. Nothing is written unless every input is valid.
+
+Flags:
+  -f, --filename FILE|DIR|-           a YAML file, a directory (its *.yaml and *.yml files,
+                                      sorted, not recursive) or - for stdin; repeatable
+  -o, --output-dir DIR                write <namespace>/<name>.k8s.yaml files under DIR, replacing
+                                      each atomically and removing the files an earlier run wrote
+                                      that are no longer produced (listed in DIR/.cdk8s-inference-files)
+  -h, --help                          this help
+
+${ROUTING_FLAGS}
+
+${EXIT_CODES}`;
+
+const SYNTH_EXAMPLES = `Examples:
+  # Print the objects of one deployment
+  cdk8s-inference synth -f modeldeployment.yaml
+
+  # Every YAML file of a directory, plus your own providers, written under manifests/
+  cdk8s-inference synth -f models/ -f providers.yaml -o manifests/
+
+  # From stdin, straight into the cluster
+  cat modeldeployment.yaml | cdk8s-inference synth -f - | kubectl apply -f -
+
+  # Attach the models' routes to a Gateway
+  cdk8s-inference synth -f models/ --gateway gateway-system/inference-gateway`;
+
+const EXPLAIN_USAGE = `Usage:
+  cdk8s-inference explain -f FILE|DIR|- [-f ...] [ROUTING]
+      Print the engine and provider chosen for each ModelDeployment, and why: every provider
+      considered, each selection rule, every target and whether it could take the deployment,
+      how the model is routed and, with NodePools declared, which pools fit.
+
+Flags:
+  -f, --filename FILE|DIR|-           a YAML file, a directory (its *.yaml and *.yml files,
+                                      sorted, not recursive) or - for stdin; repeatable
+  -h, --help                          this help
+
+${ROUTING_FLAGS}
+
+${EXIT_CODES}`;
+
+const EXPLAIN_EXAMPLES = `Examples:
+  # Why this provider?
+  cdk8s-inference explain -f modeldeployment.yaml
+
+  # With the providers and node pools of your cluster
+  cdk8s-inference explain -f modeldeployment.yaml -f providers.yaml -f gpu-inventory.yaml`;
+
+const CONTROLLER_EXAMPLES = `Examples:
+  # Out of cluster, against the current kubeconfig context
+  cdk8s-inference controller --kubeconfig ~/.kube/config
+
+  # In a cluster with more than one replica
+  cdk8s-inference controller --leader-elect`;
+
+export const USAGE = `Usage:
+  cdk8s-inference synth -f FILE|DIR|- [-f ...] [-o DIR] [ROUTING]
+      Translate AI Runway ModelDeployment YAML into the upstream objects that serve it.
+  cdk8s-inference explain -f FILE|DIR|- [-f ...] [ROUTING]
+      Print the engine and provider chosen for each ModelDeployment, and why.
+  cdk8s-inference controller [--kubeconfig FILE] [--leader-elect] [FLAGS]
+      Run the in-cluster controller that keeps rendered ModelDeployment records' status true.
+  cdk8s-inference help COMMAND | COMMAND --help
+      Flags and examples of a command.
+  cdk8s-inference --version
+
+${ROUTING_FLAGS}
+
+${EXIT_CODES}`;
+
+/** The usage of a command (or the overview), printed after a usage error. */
+export function usageOf(command?: CommandName): string {
+  switch (command) {
+    case 'synth': return SYNTH_USAGE;
+    case 'explain': return EXPLAIN_USAGE;
+    case 'controller': return CONTROLLER_USAGE;
+    default: return USAGE;
+  }
+}
+
+/** The full help of a command: its usage and examples. */
+export function helpOf(command?: CommandName): string {
+  switch (command) {
+    case 'synth': return `${SYNTH_USAGE}\n\n${SYNTH_EXAMPLES}`;
+    case 'explain': return `${EXPLAIN_USAGE}\n\n${EXPLAIN_EXAMPLES}`;
+    case 'controller': return `${CONTROLLER_USAGE}\n\n${CONTROLLER_EXAMPLES}`;
+    default: return USAGE;
+  }
+}
+
+/** The version of this package, from its package.json (two levels above src/cli and lib/cli). */
+export function packageVersion(): string {
+  const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
+  return String(manifest.version);
+}
 
 /** Routing settings given on the command line (AI Runway's controller flags). */
 export interface CliRouting {
@@ -27,56 +134,106 @@ export interface CliRouting {
 }
 
 export interface CliArguments {
-  readonly command: 'synth' | 'explain' | 'controller' | 'help';
+  readonly command: 'synth' | 'explain' | 'controller' | 'help' | 'version';
+  /** `-f` values in the order given: files, directories, or `-` for stdin. */
   readonly files: string[];
   readonly outdir?: string;
   readonly routing: CliRouting;
   /** The controller's own flags, parsed by the controller command. */
   readonly controllerArgs?: readonly string[];
+  /** With `help`: the command to describe. @default - the overview */
+  readonly helpFor?: CommandName;
 }
+
+const COMMANDS: readonly CommandName[] = ['synth', 'explain', 'controller'];
+
+const INPUT_OPTIONS = {
+  'filename': { type: 'string', short: 'f', multiple: true },
+  'gateway': { type: 'string' },
+  'inference-pool-api-version': { type: 'string' },
+  'help': { type: 'boolean', short: 'h' },
+} as const;
+
+const SYNTH_OPTIONS = { ...INPUT_OPTIONS, 'output-dir': { type: 'string', short: 'o' } } as const;
 
 /** Parses `argv` (without node and script); throws UsageError on anything unexpected. */
 export function parseArguments(argv: readonly string[]): CliArguments {
   const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    return { command: 'help', files: [], routing: {} };
+  if (command === undefined || command === '--help' || command === '-h') return help();
+  if (command === '--version' || command === 'version') {
+    if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])} for ${command}`);
+    return { command: 'version', files: [], routing: {} };
+  }
+  if (command === 'help') {
+    const [topic, ...extra] = rest;
+    if (topic === undefined) return help();
+    if (!isCommand(topic)) throw unknownCommand(topic);
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])} for help`);
+    return help(topic);
   }
   if (command === 'controller') return { command, files: [], routing: {}, controllerArgs: rest };
-  if (command !== 'synth' && command !== 'explain') throw new UsageError(`unknown command "${command}"`);
-  const files: string[] = [];
-  let outdir: string | undefined;
-  let gateway: CliRouting['gateway'];
-  let inferencePoolApiVersion: CliRouting['inferencePoolApiVersion'];
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i];
-    const value = (): string => {
-      const v = rest[++i];
-      if (v === undefined || v.startsWith('-')) throw new UsageError(`${arg} needs a value`);
-      return v;
-    };
-    if (arg === '-f' || arg === '--filename') files.push(value());
-    else if (arg.startsWith('--filename=')) files.push(arg.slice('--filename='.length));
-    else if ((arg === '-o' || arg === '--output-dir') && command === 'synth') outdir = value();
-    else if (arg.startsWith('--output-dir=') && command === 'synth') outdir = arg.slice('--output-dir='.length);
-    else if (arg === '--gateway') gateway = parseGateway(value());
-    else if (arg.startsWith('--gateway=')) gateway = parseGateway(arg.slice('--gateway='.length));
-    else if (arg === '--inference-pool-api-version') inferencePoolApiVersion = parsePoolVersion(value());
-    else if (arg.startsWith('--inference-pool-api-version=')) inferencePoolApiVersion = parsePoolVersion(arg.slice('--inference-pool-api-version='.length));
-    else if (arg === '--help' || arg === '-h') return { command: 'help', files: [], routing: {} };
-    else throw new UsageError(`unexpected argument "${arg}" for ${command}`);
+  if (command !== 'synth' && command !== 'explain') {
+    throw unknownCommand(command);
   }
-  if (files.length === 0) throw new UsageError(`${command} needs at least one -f FILE`);
+  const options = command === 'synth' ? SYNTH_OPTIONS : INPUT_OPTIONS;
+  // Not strict: every token is checked below, so the errors name the flag the way the user wrote it.
+  const { tokens } = parseArgs({ args: [...rest], options, strict: false, allowPositionals: true, tokens: true });
+  const values: Record<string, string[]> = {};
+  for (const token of tokens) {
+    if (token.kind === 'positional') throw new UsageError(`unexpected argument ${JSON.stringify(token.value)} for ${command}`, command);
+    if (token.kind === 'option-terminator') continue;
+    const flag = token.rawName;
+    const spec = (options as Record<string, { type: 'string' | 'boolean' }>)[token.name];
+    if (!spec) {
+      const flags = Object.keys(options).map((name) => `--${name}`);
+      throw new UsageError(`unknown flag ${JSON.stringify(flag)} for ${command}${didYouMean(flag, flags)}`, command);
+    }
+    if (spec.type === 'boolean') {
+      if (token.value !== undefined) throw new UsageError(`${flag} takes no value`, command);
+      if (token.name === 'help') return help(command);
+      continue;
+    }
+    // A value that looks like a flag is a forgotten value (`-f --gateway x`), unless attached (`--filename=-x`).
+    if (token.value === undefined || (!token.inlineValue && token.value.length > 1 && token.value.startsWith('-'))) {
+      throw new UsageError(`${flag} needs a value`, command);
+    }
+    (values[token.name] ??= []).push(token.value);
+  }
+  const files = values.filename ?? [];
+  if (files.length === 0) throw new UsageError(`${command} needs at least one -f FILE`, command);
+  if (files.filter((f) => f === '-').length > 1) throw new UsageError('-f - (stdin) may be given only once', command);
+  const outdir = last(values['output-dir']);
+  const gatewayValue = last(values.gateway);
+  const poolValue = last(values['inference-pool-api-version']);
+  const gateway = gatewayValue === undefined ? undefined : parseGateway(gatewayValue, command);
+  const inferencePoolApiVersion = poolValue === undefined ? undefined : parsePoolVersion(poolValue, command);
   const routing: CliRouting = { ...(gateway && { gateway }), ...(inferencePoolApiVersion && { inferencePoolApiVersion }) };
   return { command, files, ...(outdir !== undefined && { outdir }), routing };
 }
 
-function parseGateway(value: string): { namespace: string; name: string } {
+function help(helpFor?: CommandName): CliArguments {
+  return { command: 'help', files: [], routing: {}, ...(helpFor && { helpFor }) };
+}
+
+function unknownCommand(name: string): UsageError {
+  return new UsageError(`unknown command ${JSON.stringify(name)}; commands: ${COMMANDS.join(', ')}${didYouMean(name, COMMANDS)}`);
+}
+
+function isCommand(name: string): name is CommandName {
+  return (COMMANDS as readonly string[]).includes(name);
+}
+
+function last(values: readonly string[] | undefined): string | undefined {
+  return values?.[values.length - 1];
+}
+
+function parseGateway(value: string, command: CommandName): { namespace: string; name: string } {
   const match = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/([a-z0-9]([-a-z0-9.]*[a-z0-9])?)$/.exec(value);
-  if (!match) throw new UsageError(`--gateway ${JSON.stringify(value)}: expected NAMESPACE/NAME`);
+  if (!match) throw new UsageError(`--gateway ${JSON.stringify(value)}: expected NAMESPACE/NAME`, command);
   return { namespace: match[1], name: match[3] };
 }
 
-function parsePoolVersion(value: string): 'v1' | 'v1alpha2' {
-  if (value !== 'v1' && value !== 'v1alpha2') throw new UsageError(`--inference-pool-api-version ${JSON.stringify(value)}: expected v1 or v1alpha2`);
+function parsePoolVersion(value: string, command: CommandName): 'v1' | 'v1alpha2' {
+  if (value !== 'v1' && value !== 'v1alpha2') throw new UsageError(`--inference-pool-api-version ${JSON.stringify(value)}: expected v1 or v1alpha2`, command);
   return value;
 }

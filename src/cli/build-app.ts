@@ -1,7 +1,7 @@
 import { ApiObject, App, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import type { CliRouting } from './arguments';
-import { InputDocument, InputProblem } from './input-documents';
+import { documentLabel, InputDocument, InputProblem } from './input-documents';
 import { readInferenceProviderConfigManifest } from '../admission/inference-provider-config-manifest';
 import { GatewayRef, InferencePoolApiVersion } from '../api/gateway';
 import { InferenceProviderConfig } from '../api/inference-provider-config';
@@ -118,7 +118,7 @@ export function buildRegistry(
     if (!pool) continue;
     const earlier = pools.get(pool.name);
     if (earlier) {
-      problems.push({ file: doc.file, index: doc.index, subject: subject(doc), message: `metadata.name: Duplicate value: ${JSON.stringify(pool.name)}: also declared in ${earlier.file}[doc ${earlier.index}]` });
+      problems.push({ file: doc.file, index: doc.index, subject: subject(doc), message: `metadata.name: Duplicate value: ${JSON.stringify(pool.name)}: also declared in ${documentLabel(earlier.file, earlier.index)}` });
       continue;
     }
     pools.set(pool.name, doc);

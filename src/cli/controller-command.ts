@@ -1,3 +1,4 @@
+import { helpOf } from './arguments';
 import type { CliIo } from './io';
 import { CONTROLLER_USAGE, ControllerOptions, FlagError, parseControllerFlags } from '../controller/runtime/options';
 import { runController } from '../controller/runtime/run-controller';
@@ -23,7 +24,7 @@ export async function runControllerCommand(argv: readonly string[], io: CliIo, r
     throw e;
   }
   if (parsed === 'help') {
-    io.stdout(`${CONTROLLER_USAGE}\n`);
+    io.stdout(`${helpOf('controller')}\n`);
     return 0;
   }
   const code = await (run ?? runController)(parsed);

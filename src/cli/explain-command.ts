@@ -1,6 +1,6 @@
 import type { CliRouting } from './arguments';
 import { buildApp, subject } from './build-app';
-import { formatProblem, InputDocument, InputProblem, readInputDocuments } from './input-documents';
+import { documentLabel, formatProblem, InputDocument, InputProblem, noModelDeploymentProblem, readInputDocuments } from './input-documents';
 import type { CliIo } from './io';
 import { parseModelDeploymentManifest } from '../admission/model-deployment-manifest';
 import type { ProviderRegistry } from '../api/provider-registry';
@@ -18,15 +18,16 @@ import { planModelRouting } from '../gateway/model-routing';
  * report is reported here too; exits 1 when there is any.
  */
 export function runExplain(files: readonly string[], routing: CliRouting, io: CliIo): number {
-  const { documents, problems } = readInputDocuments(files);
+  const { documents, problems } = readInputDocuments(files, io.stdin?.bind(io));
   const built = buildApp(documents, routing);
   const registry = built.registry;
   const deploymentProblems = new Set(built.problems.filter((p) => built.deployments.some((d) => isAbout(p, d.document))));
-  const otherProblems = [...problems, ...built.problems.filter((p) => !deploymentProblems.has(p))];
-  for (const p of otherProblems) io.stderr(`error: ${formatProblem(p)}`);
+  const empty = noModelDeploymentProblem(files, documents, problems);
+  const otherProblems = [...problems, ...built.problems.filter((p) => !deploymentProblems.has(p)), ...(empty ? [empty] : [])];
+  for (const p of otherProblems) io.stderr(`error: ${formatProblem(p, documents)}`);
 
   for (const { document: doc } of built.deployments) {
-    io.stdout(`${subject(doc)} (${doc.file}[doc ${doc.index}])\n`);
+    io.stdout(`${subject(doc)} (${documentLabel(doc.file, doc.index)})\n`);
     const { md } = parseModelDeploymentManifest(doc.content);
     const resolution: Resolution | undefined =
       md &&
@@ -44,7 +45,7 @@ export function runExplain(files: readonly string[], routing: CliRouting, io: Cl
     for (const w of resolution?.warnings ?? []) io.stdout(`  warning: ${w}\n`);
     for (const p of built.problems.filter((q) => isAbout(q, doc))) {
       io.stdout(`  error: ${p.message}\n`);
-      io.stderr(`error: ${formatProblem(p)}`);
+      io.stderr(`error: ${formatProblem(p, documents)}`);
     }
     io.stdout('\n');
   }

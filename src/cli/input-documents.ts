@@ -1,51 +1,185 @@
 import * as fs from 'fs';
-import { parseAllDocuments } from 'yaml';
+import * as path from 'path';
+import { Document, isMap, isScalar, isSeq, Node, parseAllDocuments } from 'yaml';
+
+/** How `-f -` is named in messages. */
+export const STDIN_NAME = '<stdin>';
 
 /** One YAML document of an input file, with where it came from. */
 export interface InputDocument {
   readonly file: string;
-  /** Zero-based index of the document in its file. */
+  /** Zero-based index of the document in its file (messages show it 1-based). */
   readonly index: number;
   readonly content: any;
+  /** The parsed document and its file's text, to point at a failing field (only on error). */
+  readonly source?: { readonly text: string; readonly yaml: Document };
 }
 
 /** A problem with an input document, printed as `FILE[doc N]: path: message`. */
 export interface InputProblem {
   readonly file: string;
+  /** Zero-based index of the document in its file. */
   readonly index?: number;
   readonly subject?: string;
   readonly message: string;
+  /** 1-based line and column in the file, where known. */
+  readonly line?: number;
+  readonly col?: number;
 }
 
-export function formatProblem(p: InputProblem): string {
-  const where = p.index === undefined ? p.file : `${p.file}[doc ${p.index}]`;
-  return `${where}: ${p.subject ? p.subject + ': ' : ''}${p.message}`;
+/** `FILE[doc N]` with N 1-based, the way every message names a document. */
+export function documentLabel(file: string, index: number): string {
+  return `${file}[doc ${index + 1}]`;
 }
 
 /**
- * Reads every YAML document of every file. Empty documents (a trailing `---`) are skipped;
- * unreadable files and YAML syntax errors become problems, not exceptions.
+ * `FILE[doc N]:LINE:COL: subject: message`. Without a line of its own, the position is that of
+ * the field the message starts with (`spec.scaling.replicas: ...`), or of its deepest ancestor
+ * the document has, looked up in `documents`.
  */
-export function readInputDocuments(files: readonly string[]): { documents: InputDocument[]; problems: InputProblem[] } {
+export function formatProblem(p: InputProblem, documents: readonly InputDocument[] = []): string {
+  let where = p.index === undefined ? p.file : documentLabel(p.file, p.index);
+  const position = p.line !== undefined ? { line: p.line, col: p.col ?? 1 } : fieldPosition(p, documents);
+  if (position) where += `:${position.line}:${position.col}`;
+  return `${where}: ${p.subject ? p.subject + ': ' : ''}${p.message}`;
+}
+
+/** A field path at the start of a message: `spec.a[0].b["x/y"]: ...`. */
+const LEADING_FIELD_PATH = /^([A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*|\[\d+\]|\["(?:[^"\\]|\\.)*"\])*): /;
+
+function fieldPosition(p: InputProblem, documents: readonly InputDocument[]): { line: number; col: number } | undefined {
+  if (p.index === undefined) return undefined;
+  const source = documents.find((d) => d.file === p.file && d.index === p.index)?.source;
+  const field = LEADING_FIELD_PATH.exec(p.message)?.[1];
+  if (!source || !field) return undefined;
+  let node: unknown = source.yaml.contents;
+  let offset: number | undefined;
+  for (const segment of pathSegments(field)) {
+    if (isMap(node) && typeof segment === 'string') {
+      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === segment);
+      if (!pair) break;
+      offset = (pair.key as Node).range?.[0];
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === 'number' && segment < node.items.length) {
+      node = node.items[segment];
+      offset = (node as Node | null)?.range?.[0];
+    } else {
+      break;
+    }
+  }
+  return offset === undefined ? undefined : lineAndColumn(source.text, offset);
+}
+
+function pathSegments(field: string): Array<string | number> {
+  const segments: Array<string | number> = [];
+  for (const m of field.matchAll(/([A-Za-z_$][\w$-]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g)) {
+    segments.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : JSON.parse(m[3])));
+  }
+  return segments;
+}
+
+/** 1-based line and column of a character offset; counted only when a message needs it. */
+function lineAndColumn(text: string, offset: number): { line: number; col: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, col: offset - lineStart + 1 };
+}
+
+/** Reads all of standard input; `undefined` where there is none to read. */
+export type StdinReader = (() => string) | undefined;
+
+/**
+ * Reads every YAML document of every input: a file, a directory (its `*.yaml` and `*.yml` files,
+ * sorted by name, not recursive) or `-` for stdin. Empty documents (a trailing `---`) are
+ * skipped; unreadable inputs and YAML syntax errors become problems, not exceptions.
+ */
+export function readInputDocuments(inputs: readonly string[], readStdin?: StdinReader): { documents: InputDocument[]; problems: InputProblem[] } {
   const documents: InputDocument[] = [];
   const problems: InputProblem[] = [];
-  for (const file of files) {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (e: any) {
-      problems.push({ file, message: `cannot read file: ${e.code ?? e.message}` });
+  for (const { file, text, problem } of inputs.flatMap((input) => readInput(input, readStdin))) {
+    if (problem !== undefined) {
+      problems.push({ file, message: problem });
       continue;
     }
-    parseAllDocuments(text).forEach((doc: any, index: number) => {
+    parseAllDocuments(text!).forEach((doc: any, index: number) => {
       if (doc.errors?.length > 0) {
-        for (const err of doc.errors) problems.push({ file, index, message: `invalid YAML: ${err.message.split('\n')[0]}` });
+        for (const err of doc.errors) {
+          const at = err.linePos?.[0];
+          const message = err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+          problems.push({ file, index, message: `invalid YAML: ${message}`, ...(at && { line: at.line, col: at.col }) });
+        }
         return;
       }
       const content = doc.toJS();
       if (content === null || content === undefined) return;
-      documents.push({ file, index, content });
+      documents.push({ file, index, content, source: { text: text!, yaml: doc } });
     });
   }
   return { documents, problems };
+}
+
+interface InputText {
+  readonly file: string;
+  readonly text?: string;
+  readonly problem?: string;
+}
+
+function readInput(input: string, readStdin: StdinReader): InputText[] {
+  if (input === '-') {
+    if (!readStdin) return [{ file: STDIN_NAME, problem: 'cannot read standard input' }];
+    try {
+      return [{ file: STDIN_NAME, text: readStdin() }];
+    } catch (e: any) {
+      return [{ file: STDIN_NAME, problem: `cannot read standard input: ${e.code ?? e.message}` }];
+    }
+  }
+  let isDirectory = false;
+  try {
+    isDirectory = fs.statSync(input).isDirectory();
+  } catch (e: any) {
+    return [{ file: input, problem: `cannot read file: ${e.code ?? e.message}` }];
+  }
+  if (!isDirectory) return [readFile(input)];
+  let names: string[];
+  try {
+    names = fs.readdirSync(input).filter((n) => /\.ya?ml$/.test(n)).sort();
+  } catch (e: any) {
+    return [{ file: input, problem: `cannot read directory: ${e.code ?? e.message}` }];
+  }
+  const files = names.map((n) => path.join(input, n)).filter((f) => {
+    try {
+      return fs.statSync(f).isFile();
+    } catch {
+      return true; // a dangling link: reading it reports the problem
+    }
+  });
+  if (files.length === 0) return [{ file: input, problem: 'no *.yaml or *.yml files in the directory' }];
+  return files.map(readFile);
+}
+
+function readFile(file: string): InputText {
+  try {
+    return { file, text: fs.readFileSync(file, 'utf8') };
+  } catch (e: any) {
+    return { file, problem: `cannot read file: ${e.code ?? e.message}` };
+  }
+}
+
+/**
+ * The problem of an input with no ModelDeployment document at all (nothing to translate or
+ * explain), naming the inputs; none when some input could not be read or parsed, which is
+ * reported already.
+ */
+export function noModelDeploymentProblem(
+  inputs: readonly string[],
+  documents: readonly InputDocument[],
+  problems: readonly InputProblem[],
+): InputProblem | undefined {
+  if (problems.length > 0 || documents.some((d) => d.content?.kind === 'ModelDeployment')) return undefined;
+  const names = [...new Set(inputs.map((i) => (i === '-' ? STDIN_NAME : i)))].join(', ');
+  return { file: names, message: 'no ModelDeployment document in the input: nothing to translate (apiVersion airunway.ai/v1alpha1, kind ModelDeployment)' };
 }

@@ -1,10 +1,15 @@
-/** Where the CLI writes; tests capture it instead of the process streams. */
+import * as fs from 'fs';
+
+/** Where the CLI reads and writes; tests capture it instead of the process streams. */
 export interface CliIo {
   stdout(text: string): void;
   stderr(line: string): void;
+  /** All of standard input (for `-f -`). @default - nothing to read: `-f -` is an error */
+  stdin?(): string;
 }
 
 export const PROCESS_IO: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (line) => process.stderr.write(`${line}\n`),
+  stdin: () => fs.readFileSync(0, 'utf8'),
 };

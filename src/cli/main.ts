@@ -1,4 +1,4 @@
-import { parseArguments, USAGE, UsageError } from './arguments';
+import { helpOf, packageVersion, parseArguments, usageOf, UsageError } from './arguments';
 import { runControllerCommand } from './controller-command';
 import { runExplain } from './explain-command';
 import { CliIo, PROCESS_IO } from './io';
@@ -15,7 +15,8 @@ export async function main(argv: readonly string[], io: CliIo = PROCESS_IO): Pro
     args = parseArguments(argv);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr(`error: ${e.message}\n\n${USAGE}`);
+      const help = e.command ? `\n\nRun 'cdk8s-inference help ${e.command}' for examples.` : '';
+      io.stderr(`error: ${e.message}\n\n${usageOf(e.command)}${help}`);
       return 2;
     }
     throw e;
@@ -23,7 +24,10 @@ export async function main(argv: readonly string[], io: CliIo = PROCESS_IO): Pro
   try {
     switch (args.command) {
       case 'help':
-        io.stdout(`${USAGE}\n`);
+        io.stdout(`${helpOf(args.helpFor)}\n`);
+        return 0;
+      case 'version':
+        io.stdout(`${packageVersion()}\n`);
         return 0;
       case 'synth':
         return runSynth(args.files, args.outdir, args.routing, io);

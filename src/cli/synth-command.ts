@@ -1,27 +1,27 @@
-import * as fs from 'fs';
-import * as path from 'path';
 import { Yaml } from 'cdk8s';
 import type { CliRouting } from './arguments';
 import { buildApp, DocumentDeployment } from './build-app';
-import { formatProblem, readInputDocuments } from './input-documents';
+import { documentLabel, formatProblem, noModelDeploymentProblem, readInputDocuments } from './input-documents';
 import type { CliIo } from './io';
-import { outputFile } from './output-files';
+import { outputFile, OutputDirectoryError, writeOutputDirectory } from './output-files';
 import { Warnings } from '../api/warnings';
 
 /**
- * `synth`: YAML in, upstream YAML out. Nothing is written unless every input is valid.
+ * `synth`: YAML in, upstream YAML out. Nothing is written unless every input is valid; `-o DIR`
+ * replaces its files atomically and removes the ones an earlier run wrote that are no longer produced.
  */
 export function runSynth(files: readonly string[], outdir: string | undefined, routing: CliRouting, io: CliIo): number {
-  const { documents, problems } = readInputDocuments(files);
+  const { documents, problems } = readInputDocuments(files, io.stdin?.bind(io));
   const built = buildApp(documents, routing);
-  const allProblems = [...problems, ...built.problems];
+  const empty = noModelDeploymentProblem(files, documents, problems);
+  const allProblems = [...problems, ...built.problems, ...(empty ? [empty] : [])];
   if (allProblems.length > 0) {
-    for (const p of allProblems) io.stderr(`error: ${formatProblem(p)}`);
+    for (const p of allProblems) io.stderr(`error: ${formatProblem(p, documents)}`);
     io.stderr(`${allProblems.length} error(s); nothing was written.`);
     return 1;
   }
   for (const d of built.deployments) {
-    for (const w of Warnings.collect(d.deployment)) io.stderr(`warning: ${d.document.file}[doc ${d.document.index}]: ${w.message}`);
+    for (const w of Warnings.collect(d.deployment)) io.stderr(`warning: ${documentLabel(d.document.file, d.document.index)}: ${w.message}`);
   }
   for (const g of built.gateways) {
     for (const w of Warnings.collect(g)) io.stderr(`warning: Gateway ${g.metadata.namespace}/${g.name}: ${w.message}`);
@@ -39,11 +39,16 @@ export function runSynth(files: readonly string[], outdir: string | undefined, r
     if (outputs.has(file)) throw new Error(`two Gateways would be written to ${file}`);
     outputs.set(file, Yaml.stringify(g.toJson()));
   }
-  for (const [file, text] of outputs) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, text);
-    io.stderr(`wrote ${file}`);
+  let changes;
+  try {
+    changes = writeOutputDirectory(outdir, outputs);
+  } catch (e: any) {
+    if (!(e instanceof OutputDirectoryError) && typeof e?.code !== 'string') throw e;
+    io.stderr(`error: cannot write ${outdir}: ${e.code ?? e.message}`);
+    return 1;
   }
+  for (const file of changes.written) io.stderr(`wrote ${file}`);
+  for (const file of changes.removed) io.stderr(`removed ${file} (no longer produced)`);
   return 0;
 }
 

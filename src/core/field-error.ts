@@ -2,6 +2,7 @@
  * Building and rendering field errors (the public types are in `../field-error`): the admission
  * webhook's messages are matched on by users and tests, so their rendering follows apimachinery.
  */
+import { didYouMean } from './suggest';
 import { FieldError, FieldErrorKind } from '../api/field-error';
 
 export { FieldErrorKind };
@@ -24,7 +25,7 @@ export function notSupported(path: string, value: unknown, allowed: readonly str
     path,
     kind: FieldErrorKind.NOT_SUPPORTED,
     value,
-    message: `supported values: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`,
+    message: `supported values: ${allowed.map((a) => JSON.stringify(a)).join(', ')}${didYouMean(value, allowed)}`,
   };
 }
 

@@ -1,5 +1,6 @@
 import { scaleToZeroWarnings, unsupportedFeatureErrors } from './deployment-extensions';
 import { FieldError, forbidden, invalid } from './field-error';
+import { didYouMean } from './suggest';
 import { ModelDeploymentObject, resolvedServingMode } from './model-deployment-object';
 import { ResolvedModelDeployment, toResolvedDeployment } from './resolved-model-deployment';
 import { applyDefaults } from '../admission/defaulting';
@@ -94,6 +95,19 @@ export function resolveModelDeployment(
   };
 
   const providerObject = catalog.provider(provider);
+  if (!providerObject && !catalog.entries.some((e) => e.name === provider)) {
+    // Named explicitly, but neither a config nor a provider has that name (a typo, usually).
+    const known = catalog.entries.map((e) => e.name).sort();
+    return {
+      defaulted,
+      engineSelection,
+      providerSelection,
+      resolved,
+      errors: [invalid('spec.provider.name', provider,
+        `InferenceProviderConfig ${JSON.stringify(provider)} not found; known providers: ${known.join(', ') || '(none)'}${didYouMean(provider, known)}`)],
+      warnings,
+    };
+  }
   if (!providerObject) {
     return {
       defaulted,

@@ -23,6 +23,7 @@ import { checkDeviceSelector } from './device-selector';
 import { FieldError, fieldPath, invalid, required } from '../core/field-error';
 import { isJsonObject } from '../core/json-object';
 import { parseQuantity } from '../core/quantity';
+import { didYouMean } from '../core/suggest';
 import { dnsLabelErrors, dnsSubdomainErrors } from '../schema-validation/kubernetes-names';
 
 /** One selector as written: raw CEL or exactly one typed predicate. */
@@ -322,6 +323,6 @@ function nonEmptyString(value: unknown, at: string, errors: FieldError[], rule?:
 
 function unknownKeys(item: Record<string, unknown>, known: ReadonlySet<string>, at: string, errors: FieldError[]): void {
   for (const key of Object.keys(item)) {
-    if (!known.has(key)) errors.push(invalid(`${at}.${key}`, item[key], `unknown field; known fields: ${[...known].join(', ')}`));
+    if (!known.has(key)) errors.push(invalid(`${at}.${key}`, item[key], `unknown field; known fields: ${[...known].join(', ')}${didYouMean(key, [...known])}`));
   }
 }

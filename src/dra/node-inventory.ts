@@ -12,6 +12,7 @@ import type { DeviceAttributeValue } from './device-evaluation';
 import { DEVICE_NAME_IDENTIFIER } from './device-request';
 import { FieldError, fieldPath, invalid, required } from '../core/field-error';
 import { parseQuantity } from '../core/quantity';
+import { didYouMean } from '../core/suggest';
 import { parseSemver } from '../schema-validation/cel-semver';
 import { dnsSubdomainErrors, extendedResourceNameErrors, labelValueErrors, qualifiedNameErrors } from '../schema-validation/kubernetes-names';
 
@@ -79,7 +80,7 @@ function deviceErrors(d: InventoryDeviceSpec, at: string): FieldError[] {
   if (typeof d !== 'object' || d === null || Array.isArray(d)) return [invalid(at, d, 'must be a device: {driver, deviceClassName, count, attributes, capacity}')];
   const errors: FieldError[] = [];
   for (const key of Object.keys(d)) {
-    if (!DEVICE_FIELDS.has(key)) errors.push(invalid(`${at}.${key}`, (d as any)[key], `unknown field; known fields: ${[...DEVICE_FIELDS].join(', ')}`));
+    if (!DEVICE_FIELDS.has(key)) errors.push(invalid(`${at}.${key}`, (d as any)[key], `unknown field; known fields: ${[...DEVICE_FIELDS].join(', ')}${didYouMean(key, [...DEVICE_FIELDS])}`));
   }
   for (const key of ['attributes', 'capacity'] as const) {
     const map = d[key];
@@ -140,7 +141,7 @@ export function readNodePoolDocument(doc: any): { pool?: NodePoolSpec; errors: F
   }
   const known = new Set(['nodes', 'labels', 'extendedResources', 'devices']);
   for (const key of Object.keys(spec)) {
-    if (!known.has(key)) errors.push(invalid(`spec.${key}`, spec[key], `unknown field; known fields: ${[...known].join(', ')}`));
+    if (!known.has(key)) errors.push(invalid(`spec.${key}`, spec[key], `unknown field; known fields: ${[...known].join(', ')}${didYouMean(key, [...known])}`));
   }
   for (const key of ['labels', 'extendedResources'] as const) {
     if (spec[key] !== undefined && (typeof spec[key] !== 'object' || spec[key] === null || Array.isArray(spec[key]))) {

@@ -243,7 +243,7 @@ describe('validateModelDeployment', () => {
   describe('rule 7: provider compatibility', () => {
     test('fails when the named provider has no InferenceProviderConfig', () => {
       expect(errorsOf({ model: MODEL, provider: { name: 'nim' }, engine: { type: 'vllm' } })).toEqual([
-        { path: 'spec.provider.name', kind: FieldErrorKind.INVALID, value: 'nim', message: 'InferenceProviderConfig "nim" not found' },
+        { path: 'spec.provider.name', kind: FieldErrorKind.INVALID, value: 'nim', message: 'InferenceProviderConfig "nim" not found; known providers: dynamo, kaito, kuberay, llmd, vllm' },
       ]);
     });
 

@@ -98,7 +98,7 @@ describe('cdk8s-inference synth with device requests', () => {
     const r = await run('synth', '-f', bad, '-o', out);
     expect(r.code).toBe(1);
     expect(r.stderr).toEqual([
-      `error: ${bad}[doc 0]: ModelDeployment ml/qwen: ${DEVICES_PATH}.resources[0].selectors[1].cel: ` +
+      `error: ${bad}[doc 1]:7:5: ModelDeployment ml/qwen: ${DEVICES_PATH}.resources[0].selectors[1].cel: ` +
         'Invalid value: "device.capacity[\\"x\\"].memory.compareTo(\\"20Gi\\") >= 0": invalid CEL device selector:\n' +
         "<input>:1:29: found no matching overload for 'compareTo' applied to 'kubernetes.Quantity.(string)'; expected kubernetes.Quantity.compareTo(kubernetes.Quantity)\n" +
         ' | device.capacity["x"].memory.compareTo("20Gi") >= 0\n' +
@@ -130,8 +130,8 @@ spec: {model: {id: Qwen/Qwen3-0.6B}, provider: {name: vllm}, resources: {gpu: {c
     const r = await run('synth', '-f', input);
     expect(r.code).toBe(1);
     expect(r.stderr).toEqual([
-      expect.stringMatching(new RegExp(`^error: ${input.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\[doc 0\\]: ModelDeployment broken: metadata\\.annotations\\["inference\\.cdk8s\\.io/devices"\\]: Invalid value: "resources: \\[unclosed": is not YAML or JSON: `)),
-      `error: ${input}[doc 1]: ModelDeployment ml/on-kaito: ${DEVICES_PATH}: Forbidden: provider KAITO (explicit provider selection) cannot carry DRA device claims in its pods; ` +
+      expect.stringMatching(new RegExp(`^error: ${input.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\[doc 1\\]:5:17: ModelDeployment broken: metadata\\.annotations\\["inference\\.cdk8s\\.io/devices"\\]: Invalid value: "resources: \\[unclosed": is not YAML or JSON: `)),
+      `error: ${input}[doc 2]:14:5: ModelDeployment ml/on-kaito: ${DEVICES_PATH}: Forbidden: provider KAITO (explicit provider selection) cannot carry DRA device claims in its pods; ` +
         'set spec.provider.name to one that can: dynamo, kthena, kuberay, llmd, modelplane, vllm, or request GPUs through spec.resources.gpu instead',
       '2 error(s); nothing was written.',
     ]);
@@ -148,7 +148,7 @@ spec: {model: {id: Qwen/Qwen3-0.6B}, provider: {name: vllm}, resources: {gpu: {c
     const r = await run('synth', '-f', input);
     expect(r.code).toBe(1);
     expect(r.stderr).toEqual([
-      expect.stringMatching(/\[doc 0\]: ModelDeployment ml\/first: spec\.resources\.gpu\.count: Invalid value: 4: /),
+      expect.stringMatching(/\[doc 1\]:17:21: ModelDeployment ml\/first: spec\.resources\.gpu\.count: Invalid value: 4: /),
       '1 error(s); nothing was written.',
     ]);
   });

@@ -105,7 +105,7 @@ describe('cdk8s-inference synth with NodePool documents', () => {
     const r = await run('synth', '-f', md, '-f', file('pools.yaml', POOLS), '-o', out);
     expect(r.code).toBe(1);
     expect(r.stderr).toEqual([
-      `error: ${md}[doc 0]: ModelDeployment ml/qwen: ${B200_ERROR}`,
+      `error: ${md}[doc 1]:7:5: ModelDeployment ml/qwen: ${B200_ERROR}`,
       '1 error(s); nothing was written.',
     ]);
     expect(fs.existsSync(out)).toBe(false);
@@ -118,7 +118,7 @@ describe('cdk8s-inference synth with NodePool documents', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toEqual([
-      `error: ${all}[doc 0]: ModelDeployment team-a/phi: spec.resources.gpu: Invalid value: "3 × nvidia.com/gpu per pod": ` +
+      `error: ${all}[doc 1]:7:16: ModelDeployment team-a/phi: spec.resources.gpu: Invalid value: "3 × nvidia.com/gpu per pod": ` +
         'InsufficientCapacity: no node pool holds 7 serving pods: ' +
         'pool a10: a node has 1 nvidia.com/gpu, fewer than the 3 a pod requests; pool h100: holds 6 of the 7 pods (3 nodes × 2 per node)',
       '1 error(s); nothing was written.',
@@ -147,9 +147,9 @@ spec:
     const r = await run('synth', '-f', file('md.yaml', H100_MD), '-f', pools, '-o', out);
     expect(r.code).toBe(1);
     expect(r.stderr).toEqual([
-      `error: ${pools}[doc 2]: NodePool broken: spec.nodes: Invalid value: -1: must be a whole number of nodes, 0 or more`,
-      `error: ${pools}[doc 2]: NodePool broken: spec.labels["bad key!"]: Invalid value: "x": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
-      `error: ${pools}[doc 2]: NodePool broken: spec.devices[0].capacity["memory"]: Invalid value: "lots": must be a Kubernetes quantity such as "80Gi"`,
+      `error: ${pools}[doc 3]:31:3: NodePool broken: spec.nodes: Invalid value: -1: must be a whole number of nodes, 0 or more`,
+      `error: ${pools}[doc 3]:32:13: NodePool broken: spec.labels["bad key!"]: Invalid value: "x": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+      `error: ${pools}[doc 3]:35:19: NodePool broken: spec.devices[0].capacity["memory"]: Invalid value: "lots": must be a Kubernetes quantity such as "80Gi"`,
       '3 error(s); nothing was written.',
     ]);
     expect(fs.existsSync(out)).toBe(false);
@@ -168,9 +168,9 @@ spec: { nodes: 1, node: 2 }
     const r = await run('synth', '-f', file('md.yaml', gpus(1)), '-f', pools);
     expect(r.code).toBe(1);
     expect(r.stderr).toEqual([
-      `error: ${pools}[doc 0]: NodePool <unnamed>: metadata.name: Required value: a NodePool needs a name`,
-      `error: ${pools}[doc 0]: NodePool <unnamed>: spec: Required value: a NodePool needs a spec: {nodes, labels, extendedResources, devices}`,
-      `error: ${pools}[doc 1]: NodePool typo: spec.node: Invalid value: 2: unknown field; known fields: nodes, labels, extendedResources, devices`,
+      `error: ${pools}[doc 1]:3:1: NodePool <unnamed>: metadata.name: Required value: a NodePool needs a name`,
+      `error: ${pools}[doc 1]: NodePool <unnamed>: spec: Required value: a NodePool needs a spec: {nodes, labels, extendedResources, devices}`,
+      `error: ${pools}[doc 2]:8:19: NodePool typo: spec.node: Invalid value: 2: unknown field; known fields: nodes, labels, extendedResources, devices; did you mean "nodes"?`,
       '3 error(s); nothing was written.',
     ]);
   });
@@ -181,7 +181,7 @@ spec: { nodes: 1, node: 2 }
     const r = await run('synth', '-f', file('md.yaml', H100_MD), '-f', first, '-f', second);
     expect(r.code).toBe(1);
     expect(r.stderr).toEqual([
-      `error: ${second}[doc 0]: NodePool h100: metadata.name: Duplicate value: "h100": also declared in ${first}[doc 1]`,
+      `error: ${second}[doc 1]:3:13: NodePool h100: metadata.name: Duplicate value: "h100": also declared in ${first}[doc 2]`,
       '1 error(s); nothing was written.',
     ]);
   });
@@ -190,7 +190,7 @@ spec: { nodes: 1, node: 2 }
     const pools = file('pools.yaml', POOLS.split('---\n')[1].replace('inference.cdk8s.io/v1alpha1', 'inference.cdk8s.io/v1'));
     const r = await run('synth', '-f', file('md.yaml', H100_MD), '-f', pools);
     expect(r.code).toBe(1);
-    expect(r.stderr[0]).toMatch(new RegExp(`^error: ${pools}\\[doc 0\\]: unsupported kind "NodePool": .*NodePool \\(inference\\.cdk8s\\.io/v1alpha1\\)`));
+    expect(r.stderr[0]).toMatch(new RegExp(`^error: ${pools}\\[doc 1\\]: unsupported kind "NodePool": .*NodePool \\(inference\\.cdk8s\\.io/v1alpha1\\)`));
   });
 });
 
@@ -217,7 +217,7 @@ describe('cdk8s-inference explain with NodePool documents', () => {
       '    h100: request gpu (2 × gpu.nvidia.com) matches no device of a node: 8 × gpu.nvidia.com NVIDIA H100 80GB HBM3: selector 2 (product name "NVIDIA B200") is false',
       `  error: ${B200_ERROR}`,
     ].join('\n'));
-    expect(r.stderr).toEqual([`error: ${md}[doc 0]: ModelDeployment ml/qwen: ${B200_ERROR}`]);
+    expect(r.stderr).toEqual([`error: ${md}[doc 1]:7:5: ModelDeployment ml/qwen: ${B200_ERROR}`]);
   });
 
   test('several fitting pools are listed, each with its pods per node; prefill and decode get a line each', async () => {

@@ -61,7 +61,7 @@ describe('readNodePoolDocument', () => {
 
   test('a spec field it does not know is named, with the known ones', () => {
     expect(specErrors({ nodes: 2, node: 3, maxNodes: 4 })).toEqual([
-      'spec.node: Invalid value: 3: unknown field; known fields: nodes, labels, extendedResources, devices',
+      'spec.node: Invalid value: 3: unknown field; known fields: nodes, labels, extendedResources, devices; did you mean "nodes"?',
       'spec.maxNodes: Invalid value: 4: unknown field; known fields: nodes, labels, extendedResources, devices',
     ]);
   });
@@ -105,7 +105,7 @@ describe('nodePoolErrors', () => {
       'spec.devices[0].capacity: Invalid value: ["80Gi"]: must be a mapping of names to values',
     ]);
     expect(errorsOf({ nodes: 1, devices: [{ driver: 'gpu.nvidia.com', deviceClass: 'x', attributes: { 'product-name': 'H100', 'Bad_Domain/x': 1 } } as any] })).toEqual([
-      'spec.devices[0].deviceClass: Invalid value: "x": unknown field; known fields: driver, deviceClassName, count, attributes, capacity',
+      'spec.devices[0].deviceClass: Invalid value: "x": unknown field; known fields: driver, deviceClassName, count, attributes, capacity; did you mean "deviceClassName"?',
       'spec.devices[0].attributes["product-name"]: Invalid value: "product-name": must be a C identifier of at most 32 characters, optionally after a domain (a DNS subdomain) and "/"',
       'spec.devices[0].attributes["Bad_Domain/x"]: Invalid value: "Bad_Domain/x": must be a C identifier of at most 32 characters, optionally after a domain (a DNS subdomain) and "/"',
     ]);

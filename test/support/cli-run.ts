@@ -14,11 +14,23 @@ export interface CliRun {
   stderr: string[];
 }
 
-/** Runs `cdk8s-inference <argv>` in-process. */
+/** Runs `cdk8s-inference <argv>` in-process, with nothing on stdin. */
 export async function run(...argv: string[]): Promise<CliRun> {
+  return runWithStdin(undefined, ...argv);
+}
+
+/** Runs `cdk8s-inference <argv>` in-process with `stdin` as its standard input (`-f -`). */
+export async function runWithStdin(stdin: string | undefined, ...argv: string[]): Promise<CliRun> {
   let stdout = '';
   const stderr: string[] = [];
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (l) => stderr.push(l) });
+  const code = await main(argv, {
+    stdout: (t) => (stdout += t),
+    stderr: (l) => stderr.push(l),
+    stdin: () => {
+      if (stdin === undefined) throw Object.assign(new Error('no stdin in this test'), { code: 'EBADF' });
+      return stdin;
+    },
+  });
   return { code, stdout, stderr };
 }
 

@@ -115,7 +115,7 @@ describe('readRecord', () => {
       ['the spec has a field the CRD lacks', edited((x) => (x.spec.bogus = 1)), ['spec.bogus: Forbidden: unknown field (not in the schema)']],
       ['a field has the wrong type', edited((x) => (x.spec.scaling.replicas = 'two')), ['spec.scaling.replicas: Invalid value: "two": must be of type integer']],
       ['admission rejects the spec', edited((x) => (x.spec.scaling.replicas = 40)), ['spec.scaling.replicas: Invalid value: 40: exceeds maximum allowed (32)']],
-      ['the provider is unknown', edited((x) => (x.spec.provider.name = 'sglang-operator')), ['spec.provider.name: Invalid value: "sglang-operator": InferenceProviderConfig "sglang-operator" not found']],
+      ['the provider is unknown', edited((x) => (x.spec.provider.name = 'sglang-operator')), ['spec.provider.name: Invalid value: "sglang-operator": InferenceProviderConfig "sglang-operator" not found; known providers: dynamo, flexinfer, kaito, kthena, kuberay, llmd, modelplane, vllm']],
       ['the namespace is missing', edited((x) => delete x.metadata.namespace), ['metadata.namespace: Required value: a ModelDeployment record is namespaced: the objects it describes live in its namespace']],
       ['a label is not a string', edited((x) => (x.metadata.labels.team = 7)), ['metadata.labels.team: Invalid value: 7: must be a string']],
       ['the name is not a label', edited((x) => (x.metadata.name = 'Qwen.3')), undefined],

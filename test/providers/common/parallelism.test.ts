@@ -551,7 +551,7 @@ spec:
       fs.writeFileSync(input, DYNAMO_4_GPUS);
       const synth = io();
       expect(await main(['synth', '-f', input], synth.io)).toBe(0);
-      expect(synth.out.stderr).toEqual([`warning: ${input}[doc 0]: ${WARNING}`]);
+      expect(synth.out.stderr).toEqual([`warning: ${input}[doc 1]: ${WARNING}`]);
       const explain = io();
       expect(await main(['explain', '-f', input], explain.io)).toBe(0);
       expect(explain.out.stdout).toContain(`  warning: ${WARNING}\n`);

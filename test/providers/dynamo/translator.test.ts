@@ -1117,7 +1117,7 @@ describe('through admission and selection (resolveModelDeployment)', () => {
       spec: { model: { id: 'Qwen/Qwen3-0.6B' }, provider: { name: 'dynamo' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } },
     });
     expect(resolution.errors.map(formatFieldError)).toEqual([
-      'metadata.annotations["inference.cdk8s.io/dynamo-api-version"]: Unsupported value: "nvidia.com/v1": supported values: "nvidia.com/v1alpha1", "nvidia.com/v1beta1"',
+      'metadata.annotations["inference.cdk8s.io/dynamo-api-version"]: Unsupported value: "nvidia.com/v1": supported values: "nvidia.com/v1alpha1", "nvidia.com/v1beta1"; did you mean "nvidia.com/v1beta1"?',
     ]);
   });
 });

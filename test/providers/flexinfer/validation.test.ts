@@ -229,7 +229,7 @@ describe('validateFlexInfer', () => {
       ['vram-estimate-mb', '0', 'Invalid value: "0": must be a whole number from 1 to 9007199254740991'],
       ['idle-timeout', '5 minutes', 'Invalid value: "5 minutes": must be a positive Go duration such as "90s", "5m" or "1h30m"'],
       ['cold-start-timeout', '0s', 'Invalid value: "0s": must be a positive Go duration such as "90s", "5m" or "1h30m"'],
-      ['cache-strategy', 'shared', 'Unsupported value: "shared": supported values: "Memory", "SharedPVC", "Local", "None"'],
+      ['cache-strategy', 'shared', 'Unsupported value: "shared": supported values: "Memory", "SharedPVC", "Local", "None"; did you mean "SharedPVC"?'],
       ['cache-host-path', 'models', 'Invalid value: "models": must be an absolute path on the node'],
       ['litellm-copilot-alias', ' ', 'Invalid value: " ": must be a model name'],
       ['service-labels', 'a,,b', 'Invalid value: "a,,b": must be a comma-separated list of non-empty names'],
