@@ -10,11 +10,11 @@
 import type { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
-import { AutoscalingSpec, autoscalingOf } from './autoscaling-annotation';
+import { AutoscalerPlan, autoscalerPlanOf, readsModelServerMetrics } from './autoscaler-plan';
 import { ENGINE_METRIC_SERIES, EngineMetricSeries, MODEL_DEPLOYMENT_SERIES_LABEL, podsMetricName, promQuery, thresholdOf } from './metric-types';
-import type { InferencePoolTarget, InferenceProvider, ScaleTargetRef } from '../api/inference-provider';
+import type { InferencePoolTarget, InferenceProvider } from '../api/inference-provider';
 import { canonicalDecimalQuantity, parseQuantity } from '../core/quantity';
-import { ResolvedModelDeployment, toResolvedDeployment } from '../core/resolved-model-deployment';
+import type { ResolvedModelDeployment } from '../core/resolved-model-deployment';
 import { ScaledObject } from '../imports/keda.sh';
 import { PodMonitor, PodMonitorSpecPodMetricsEndpointsRelabelingsAction } from '../imports/monitoring.coreos.com';
 import { commonLabels, objectMeta } from '../providers/common/metadata';
@@ -24,26 +24,8 @@ import { commonLabels, objectMeta } from '../providers/common/metadata';
  * workload to scale; none otherwise (no autoscaling, or the target's own autoscaler).
  */
 export function addAutoscalerFor(scope: Construct, md: ResolvedModelDeployment, provider: InferenceProvider): ApiObject[] {
-  const spec = autoscalingOf(md.annotations);
-  if (!spec) return [];
-  const view = toResolvedDeployment(md);
-  const target = provider.scaleTarget(view);
-  if (!target) return [];
-  return addAutoscaler(scope, { md, spec, target, pods: provider.inferencePoolTarget(view) });
-}
-
-/** Where the autoscaler's objects come from, decided by the pipeline. */
-export interface AutoscalerPlan {
-  readonly md: ResolvedModelDeployment;
-  readonly spec: AutoscalingSpec;
-  readonly target: ScaleTargetRef;
-  /** The model server pods and port to scrape; undefined when the provider names none. */
-  readonly pods?: InferencePoolTarget;
-}
-
-/** Whether any metric is one the model server exports (and so needs the pods scraped). */
-export function readsModelServerMetrics(spec: AutoscalingSpec): boolean {
-  return spec.metrics.some((m) => m.type !== 'prometheus');
+  const plan = autoscalerPlanOf(md, provider);
+  return plan ? addAutoscaler(scope, plan) : [];
 }
 
 /**

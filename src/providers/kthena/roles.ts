@@ -1,9 +1,10 @@
-import { autoscalingOf, isAutoscaled } from '../../autoscaling/autoscaling-annotation';
+import { autoscalingOf } from '../../autoscaling/autoscaling-annotation';
 import { gpuTypeOf } from '../../core/gpu-type';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import type { DeviceComponent } from '../../dra/device-annotation';
 import { deploymentMultiNode, MultiNodeLayout, podGpuCount, podsPerReplica } from '../../multinode/layout';
+import { scalableReplicas } from '../common/replicas';
 
 /*
  * The roles of the one ServingGroup template our ModelServing declares, and the pod labels that
@@ -63,9 +64,7 @@ export interface KthenaRolePlan {
  * any prefill pod with any decode pod of the deployment.
  */
 export function servingGroupReplicas(md: ResolvedModelDeployment): number | undefined {
-  if (md.mode === 'disaggregated') return 1;
-  if (isAutoscaled(md.annotations)) return undefined;
-  return md.spec.scaling?.replicas ?? 1;
+  return md.mode === 'disaggregated' ? 1 : scalableReplicas(md);
 }
 
 /** The most ServingGroups the deployment can run (the autoscaler's bound), for checks of generated names. */
