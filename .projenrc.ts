@@ -1,4 +1,4 @@
-import { cdk8s, javascript } from 'projen';
+import { cdk8s, javascript, release } from 'projen';
 
 /**
  * cdk8s-inference: deploy LLMs on Kubernetes as typed cdk8s code.
@@ -40,13 +40,27 @@ const project = new cdk8s.ConstructLibraryCdk8s({
 
   bin: { 'cdk8s-inference': 'bin/cdk8s-inference' },
 
-  // jsii bindings for platform teams outside TypeScript (built by `npx projen package-all`).
-  // Java is left out until org.cdk8s:cdk8s of our cdk8s version is on Maven Central.
-  publishToPypi: { distName: 'cdk8s-inference', module: 'cdk8s_inference' },
+  // Construct Hub lists a package as a cdk8s construct by these keywords.
+  keywords: ['cdk8s', 'cdk8s-construct', 'kubernetes', 'llm', 'inference', 'vllm', 'ai-runway', 'gateway-api', 'dra'],
 
-  // No hosted CI, release or dependency bots: the project's CI is .ci/run.
+  // jsii bindings for platform teams outside TypeScript (built by `npx projen package-all`).
+  // Java is left out: Maven Central has no org.cdk8s:cdk8s in our peer range and no
+  // org.cdk8s:cdk8s-plus-34 at all (checked 2026-11-26; README "Install").
+  publishToPypi: { distName: 'cdk8s-inference', module: 'cdk8s_inference' },
+  // Go module github.com/maintainers/cdk8s-inference-go/cdk8sinference (test: scripts/check-go-bindings.sh).
+  publishToGo: { moduleName: 'github.com/maintainers/cdk8s-inference-go' },
+
+  // No hosted CI or dependency bots: the project's CI is .ci/run. Releases are cut by hand with
+  // `npx projen release`: the version comes from the conventional commits since the last tag
+  // (commit-and-tag-version), the entry is prepended to CHANGELOG.md, committed and tagged; pushing
+  // the tag and publishing dist/ (npm, PyPI, the Go module repository) stay manual: no hosted
+  // workflow does them.
   github: false,
-  release: false,
+  release: true,
+  releaseTrigger: release.ReleaseTrigger.manual({ changelogPath: 'CHANGELOG.md', gitPushCommand: '' }),
+  // There is no tag yet, and projen would release the first version as 0.0.0 with no changelog
+  // entries: the first release is 0.1.0 instead; after it, the conventional commits decide.
+  nextVersionCommand: 'node -e "process.stdout.write(process.env.LATEST_TAG ? \'\' : \'minor\')"',
   buildWorkflow: false,
   depsUpgrade: false,
   pullRequestTemplate: false,
@@ -59,13 +73,16 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     updateSnapshot: javascript.UpdateSnapshot.NEVER,
     jestConfig: {
       testTimeout: 60_000,
+      // Jest's default leaves a core idle (cores - 1: one worker on a 2-core machine), and most of
+      // the envtest files' time is spent waiting on the API server: a worker per core is faster.
+      maxWorkers: '100%',
       testPathIgnorePatterns: ['/node_modules/', '/lib/', '/dist/'],
       // The per-file table runs to thousands of columns; the summary is what a CI log needs.
       coverageReporters: ['json', 'lcov', 'clover', 'cobertura', 'text-summary'],
     },
   },
   gitignore: ['/dist/', '.tmp/', '/test-reports/'],
-  npmIgnoreOptions: { ignorePatterns: ['/examples/', '/scripts/', '/.ci/'] },
+  npmIgnoreOptions: { ignorePatterns: ['/examples/', '/scripts/', '/.ci/', '/docs/'] },
 });
 
 // npm 11 skips dependency install scripts unless allowed; node@24 needs its preinstall to fetch
@@ -92,6 +109,14 @@ project.addTask('editor-schema', {
   exec: 'ts-node --project test/tsconfig.json scripts/editor-schema.ts',
 });
 
+// The upstream schemas shipped in the package (schemas/upstream/upstream-schemas.json.gz) for
+// `cdk8s-inference validate` and the cdk8s validation plugin, from ../shared/upstream;
+// test/schema-validation/schema-bundle.test.ts fails when it is stale.
+project.addTask('bundle-schemas', {
+  description: 'Regenerate schemas/upstream/upstream-schemas.json.gz, the upstream schemas shipped for validate and the cdk8s plugin',
+  exec: 'ts-node --project test/tsconfig.json scripts/bundle-upstream-schemas.ts',
+});
+
 // Synthesize every example into dist/examples (the project's main job).
 const synthExamples = project.addTask('synth:examples', {
   description: 'Synthesize every example in examples/ into dist/examples/',
@@ -106,12 +131,55 @@ const pythonBindings = project.addTask('test:python-bindings', {
 });
 pythonBindings.prependSpawn(project.compileTask);
 
+// The jsii Go bindings, compiled into a Go program that synthesizes examples/minimal-gpu.ts.
+const goBindings = project.addTask('test:go-bindings', {
+  description: 'Build the jsii Go bindings, compile a Go program against them and compare its YAML with the TypeScript example',
+  exec: 'bash scripts/check-go-bindings.sh',
+});
+goBindings.prependSpawn(project.compileTask);
+
+// jsii-pacmak's Go build resolves the cdk8s and cdk8s-plus-34 Go modules; they are generated beside
+// ours from the npm packages' assemblies (the Go module proxy reachable here does not serve them)
+// and left out of dist/go, which holds only the module to publish.
+const goDependencyModules = ['constructs', 'cdk8s', 'cdk8splus34'];
+project.tasks.tryFind('package:go')?.reset(
+  'jsii-pacmak -v --target go --no-npmignore -o dist node_modules/constructs node_modules/cdk8s node_modules/cdk8s-plus-34 .',
+);
+project.tasks.tryFind('package:go')?.exec(`rm -rf ${goDependencyModules.map((m) => `dist/go/${m}`).join(' ')}`);
+
+// API.md is the hand-written API; the generated L1 bindings (the namespaces airunway, dynamo, ...)
+// would make it 2 MB, so each namespace gets its own file under docs/api/, linked from API.md.
+const docgen = project.tasks.tryFind('docgen');
+docgen?.reset('rm -rf docs/api && mkdir -p docs/api');
+docgen?.exec('jsii-docgen -o docs/api/API.md --split-by-submodule');
+// API.md links the namespaces' files from where it lives (an argv, so no shell quoting applies).
+docgen?.execArgs([
+  'node',
+  '-e',
+  [
+    "const fs = require('fs');",
+    "const text = fs.readFileSync('docs/api/API.md', 'utf8')",
+    "  .replace(/\\]\\(\\.\\/(\\w+)\\.md\\)/g, '](docs/api/$1.md)')",
+    "  .replace('The following submodules are available:', 'The generated L1 bindings of the upstream CRDs (src/imports), one namespace per file:');",
+    "fs.writeFileSync('API.md', text);",
+    "fs.rmSync('docs/api/API.md');",
+  ].join('\n'),
+]);
+project.gitattributes.addAttributes('/docs/api/*.md', 'linguist-generated');
+
 // The controller image's install step (the Dockerfile's), run without Docker, and its entry point.
 const controllerImage = project.addTask('test:controller-image', {
   description: "Pack the library, install it as the controller image's Dockerfile does, and run the entry point",
   exec: 'bash scripts/check-controller-image.sh',
 });
 controllerImage.prependSpawn(project.compileTask);
+
+// The cdk8s validation plugin through the real cdk8s CLI, from the packed package in a fresh app.
+const validationPlugin = project.addTask('test:validation-plugin', {
+  description: 'Pack the library into a fresh cdk8s app and check the validation plugin through `cdk8s synth`',
+  exec: 'bash scripts/check-validation-plugin.sh',
+});
+validationPlugin.prependSpawn(project.compileTask);
 
 // Synth benchmark (prints figures; not part of the tests).
 const bench = project.addTask('bench', {

@@ -34,6 +34,7 @@ import { MAX_GPUS_PER_NODE, MULTI_NODE_ANNOTATION } from '../src/multinode/annot
 import { DYNAMO_API_VERSION_ANNOTATION, DYNAMO_API_VERSIONS } from '../src/providers/dynamo/validation';
 import * as flexinfer from '../src/providers/flexinfer/annotations';
 import { EXPLICIT_SELECTION_ONLY_ANNOTATION } from '../src/selection/provider-config-entry';
+import { ALLOW_MOVING_IMAGE_TAG_ANNOTATION } from '../src/warnings/moving-image-tag';
 
 type Json = null | boolean | number | string | Json[] | JsonObject;
 interface JsonObject {
@@ -171,6 +172,11 @@ function modelDeploymentAnnotations(): JsonObject {
       type: 'string',
       enum: [...TOLERATE_GPU_TAINT_VALUES],
       description: '"true": every pod that requests GPUs tolerates the GPU vendor\'s node taint (`nvidia.com/gpu` or `amd.com/gpu`, NoSchedule).',
+    },
+    [ALLOW_MOVING_IMAGE_TAG_ANNOTATION]: {
+      type: 'string',
+      enum: ['true', 'false'],
+      description: '"true": this deployment means to follow a moving image tag (latest, nightly, no tag, ...), e.g. in development; no warning says to pin it.',
     },
     [DYNAMO_API_VERSION_ANNOTATION]: {
       type: 'string',

@@ -22,6 +22,7 @@ export * from './api/scaling';
 export * from './api/serving';
 export * from './api/storage';
 export * from './api/warnings';
+export * from './gateway/body-based-router';
 
 // The shipped providers: one class each, whose props carry the provider's settings.
 export * from './providers/dynamo';

@@ -28,9 +28,8 @@ describe('README snippets', () => {
     expect(snippets.length).toBeGreaterThanOrEqual(3);
   });
 
-  test.each(snippets.map((s, i) => [i, s]))('snippet %d type-checks, runs and synthesizes valid objects', (_i, source) => {
-    const diagnostics = typeCheck(source as string);
-    expect(diagnostics).toEqual([]);
+  test.each(snippets.map((s, i) => [i, s]))('snippet %d type-checks, runs and synthesizes valid objects', (i, source) => {
+    expect(typeErrors()[i as number]).toEqual([]);
     const compilerOptions = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 };
     const js = ts.transpileModule(source as string, { compilerOptions }).outputText;
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -46,15 +45,25 @@ describe('README snippets', () => {
   });
 });
 
-/** Type errors of a snippet, compiled against this checkout's sources. */
-function typeCheck(source: string): string[] {
-  const file = path.join(__dirname, '__readme_snippet__.ts');
-  const text = source.replace(/from 'cdk8s-inference'/g, "from '../src'");
+/**
+ * Type errors of each snippet, compiled against this checkout's sources. One program holds every
+ * snippet (each its own file), so the library's sources are checked once rather than once per
+ * snippet; computed on first use.
+ */
+let snippetTypeErrors: string[][] | undefined;
+function typeErrors(): string[][] {
+  snippetTypeErrors ??= typeCheck(snippets);
+  return snippetTypeErrors;
+}
+
+function typeCheck(sources: readonly string[]): string[][] {
+  const files = sources.map((_s, i) => path.join(__dirname, `__readme_snippet_${i}__.ts`));
+  const texts = new Map(files.map((f, i) => [f, sources[i].replace(/from 'cdk8s-inference'/g, "from '../src'")]));
   const host = ts.createCompilerHost({});
   const readFile = host.readFile;
-  host.readFile = (f) => (path.resolve(f) === file ? text : readFile(f));
+  host.readFile = (f) => texts.get(path.resolve(f)) ?? readFile(f);
   const fileExists = host.fileExists;
-  host.fileExists = (f) => path.resolve(f) === file || fileExists(f);
+  host.fileExists = (f) => texts.has(path.resolve(f)) || fileExists(f);
   const options: ts.CompilerOptions = {
     strict: true,
     noEmit: true,
@@ -64,9 +73,9 @@ function typeCheck(source: string): string[] {
     module: ts.ModuleKind.CommonJS,
     types: [],
   };
-  const program = ts.createProgram([file], options, host);
-  return ts
-    .getPreEmitDiagnostics(program)
+  const program = ts.createProgram(files, options, host);
+  const diagnostics = ts.getPreEmitDiagnostics(program);
+  return files.map((file) => diagnostics
     .filter((d) => d.file && path.resolve(d.file.fileName) === file)
-    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')));
 }

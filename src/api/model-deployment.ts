@@ -37,6 +37,8 @@ import { DEFAULT_ENDPOINT_PICKER_IMAGE } from '../gateway/endpoint-picker';
 import { addModelRouting, attachToGateway, planModelRouting, RoutingDefaults } from '../gateway/model-routing';
 import * as airunway from '../imports/airunway.ai';
 import { defaultProviderCatalog } from '../providers/shipped-providers';
+import { movingImageTagWarnings } from '../warnings/moving-image-tag';
+import { singleNodeVolumeWarnings } from '../warnings/single-node-volume';
 
 /**
  * Longest default name: leaves room for the longest suffix a provider derives (`-model-download`)
@@ -366,6 +368,9 @@ export class ModelDeployment extends Construct {
       return;
     }
     this.apiObjects.push(...objects);
+    // Legal but surprising in production: a moving image the author chose, a single-node claim shared by several pods.
+    for (const w of movingImageTagWarnings(resolved.spec, resolved.annotations)) Warnings.add(this, w);
+    for (const w of singleNodeVolumeWarnings(resolved, objects)) Warnings.add(this, w);
     if (routing.plan) attachToGateway(this, routing.plan);
     this.engineType = resolved.engine as EngineType;
     this.providerName = resolved.provider;

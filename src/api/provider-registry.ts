@@ -1,15 +1,19 @@
+import * as fs from 'fs';
 import { Construct, IConstruct } from 'constructs';
+import { parseAllDocuments } from 'yaml';
 import { GatewayRef, InferencePoolApiVersion } from './gateway';
 import { InferenceProvider } from './inference-provider';
 import { InferenceProviderConfig } from './inference-provider-config';
 import type { NodePool } from './node-pool';
-import { FieldError, formatFieldError, invalid } from '../core/field-error';
+import { FieldError, formatFieldError, invalid, required } from '../core/field-error';
 import { didYouMean } from '../core/suggest';
 import { MAX_NODE_POOLS, nodePoolErrors, NodePoolSpec } from '../dra/node-inventory';
 import { DEFAULT_ENDPOINT_PICKER_IMAGE } from '../gateway/endpoint-picker';
 import type { RoutingDefaults } from '../gateway/model-routing';
 import { shippedProviders } from '../providers/shipped-providers';
-import { ProviderCatalog, providerCatalog } from '../selection/provider-catalog';
+import { ClusterProfile, ProfileProblem, readClusterProfile } from '../selection/cluster-profile';
+import { ProviderCatalog, providerCatalog, ProviderRegistration } from '../selection/provider-catalog';
+import type { ClusterProfileRef } from '../selection/provider-config-entry';
 
 const REGISTRY_SYMBOL = Symbol.for('cdk8s-inference.ProviderRegistry');
 
@@ -43,6 +47,15 @@ export interface ProviderRegistryProps {
    * @default true
    */
   readonly includeShippedProviders?: boolean;
+
+  /**
+   * The providers installed in the target cluster (its cluster profile), by name. Only these are
+   * considered by engine and provider auto-selection (and of them only the ready ones); a
+   * deployment whose `provider.name` is another fails, naming the installed ones. Every name must
+   * be a registered provider. `ProviderRegistry.fromProfile` reads the list from a YAML file.
+   * @default - every registered provider is installed (readiness still applies)
+   */
+  readonly installedProviders?: string[];
 
   /**
    * Further providers; one with the name of a registered provider replaces it (e.g.
@@ -95,6 +108,64 @@ export class ProviderRegistry extends Construct {
     return undefined;
   }
 
+  /**
+   * A registry for the cluster a profile file describes: `InferenceProviderConfig` documents name
+   * the installed providers, with `status.ready` saying whether each is ready (absent counts as not
+   * ready, as in AI Runway); at most one `Gateway` document (`gateway.networking.k8s.io/v1`) is the
+   * default Gateway of model routes (it exists in the cluster: it is not synthesized); `NodePool`
+   * documents declare the node pools. A `kind: List` of these, as
+   * `kubectl get inferenceproviderconfigs -o yaml` prints, works as it is. A provider document
+   * with a `spec` replaces the registered spec of that name; one without only marks it installed.
+   * Throws, listing every problem with its document and field path, when the file is not a valid
+   * profile.
+   *
+   * @param scope the App or Chart whose deployments use the registry
+   * @param id construct id
+   * @param file path of the profile YAML file
+   * @param props further settings; `installedProviders` must not be set (the profile says it), a
+   * `gateway` given here wins over the profile's, `nodePools` add to the profile's
+   */
+  public static fromProfile(scope: Construct, id: string, file: string, props: ProviderRegistryProps = {}): ProviderRegistry {
+    if (props.installedProviders !== undefined) {
+      throw new Error(`ProviderRegistry.fromProfile(${JSON.stringify(file)}): installedProviders must not be set; the profile lists the installed providers`);
+    }
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (e: any) {
+      throw new Error(`ProviderRegistry.fromProfile: cannot read ${file}: ${e.code ?? e.message}`);
+    }
+    const problems: string[] = [];
+    const documents: Array<{ index: number; content: unknown }> = [];
+    parseAllDocuments(text).forEach((doc: any, index: number) => {
+      if (doc.errors?.length > 0) {
+        for (const err of doc.errors) problems.push(`${file}[doc ${index + 1}]: invalid YAML: ${String(err.message).split('\n')[0]}`);
+        return;
+      }
+      const content = doc.toJS();
+      if (content !== null && content !== undefined) documents.push({ index, content });
+    });
+    const { profile, problems: profileProblems } = readClusterProfile(documents);
+    const describe = (p: ProfileProblem) => `${file}[doc ${p.index + 1}]: ${formatFieldError(p.error)}`;
+    problems.push(...profileProblems.map(describe));
+    let gateway = props.gateway;
+    if (!gateway && profile.gateways.length > 1) {
+      problems.push(`${file}: the profile holds ${profile.gateways.length} Gateways (${profile.gateways.map((g) => `${g.namespace}/${g.name}`).join(', ')}); ` +
+        'keep the one model routes attach to, or pass props.gateway');
+    } else if (!gateway && profile.gateways.length === 1) {
+      gateway = GatewayRef.fromName(profile.gateways[0].name, profile.gateways[0].namespace);
+    }
+    if (problems.length > 0) throw new Error(`ProviderRegistry.fromProfile: invalid cluster profile:\n  ${problems.join('\n  ')}`);
+    const registry = new ProviderRegistry(scope, id, {
+      ...props,
+      gateway,
+      nodePools: [...(props.nodePools ?? []), ...profile.nodePools.map((p) => p.pool as NodePool)],
+    });
+    const applied = registry._applyProfile(profile, file);
+    if (applied.length > 0) throw new Error(`ProviderRegistry.fromProfile: invalid cluster profile:\n  ${applied.map(describe).join('\n  ')}`);
+    return registry;
+  }
+
   /** The default Gateway of model routes, if any. */
   public readonly gateway?: GatewayRef;
 
@@ -111,6 +182,8 @@ export class ProviderRegistry extends Construct {
   private consumedBy?: string;
   /** The catalog of the current registrations, built on first read (every deployment reads it). */
   private catalog?: ProviderCatalog;
+  /** The installed providers and where that was said, when a cluster profile is in effect. */
+  private profile?: { readonly names: ReadonlySet<string>; readonly source: string };
 
   public constructor(scope: Construct, id: string, props: ProviderRegistryProps = {}) {
     super(scope, id);
@@ -124,6 +197,7 @@ export class ProviderRegistry extends Construct {
     for (const p of props.providers ?? []) this.addProvider(p);
     for (const c of props.providerConfigs ?? []) this.register(c);
     for (const pool of props.nodePools ?? []) this.addNodePool(pool);
+    if (props.installedProviders) this._useProfile(props.installedProviders, `installedProviders of ProviderRegistry ${this.node.path}`);
     this.node.addValidation({ validate: () => this.poolErrors.map(formatFieldError) });
   }
 
@@ -218,14 +292,86 @@ export class ProviderRegistry extends Construct {
   }
 
   /**
+   * Names of the providers installed in the target cluster, sorted, when a cluster profile is in
+   * effect (`installedProviders` or `fromProfile`); undefined when every registered provider counts
+   * as installed.
+   */
+  public get installedProviders(): string[] | undefined {
+    return this.profile && [...this.profile.names].sort();
+  }
+
+  /**
    * What a deployment resolves against. A deployment resolves when it is constructed, so the
-   * first read fixes the registry: a later change would silently not apply to it.
+   * first read fixes the registry: a later change would silently not apply to it. With a cluster
+   * profile, the providers it lacks stay in the catalog only to say why they were skipped.
    * @internal
    */
   public _catalog(consumer?: string): ProviderCatalog {
     this.consumedBy ??= consumer;
-    this.catalog ??= providerCatalog([...this.registrations.values()].map((r) => ({ config: r.config._toEntry(), provider: r.provider })));
+    this.catalog ??= providerCatalog([...this.registrations.values()].map((r) => this.catalogRegistration(r)));
     return this.catalog;
+  }
+
+  /**
+   * Makes `names` the installed providers; `source` names the profile in messages.
+   * @internal
+   */
+  public _useProfile(names: readonly string[], source: string): void {
+    this.assertNotConsumed('installedProviders');
+    this.profile = { names: new Set(names), source };
+    this.catalog = undefined;
+  }
+
+  /**
+   * The cluster profile in effect, if any.
+   * @internal
+   */
+  public _profile(): ClusterProfileRef | undefined {
+    return this.profile && { source: this.profile.source, providers: [...this.profile.names].sort() };
+  }
+
+  /**
+   * Applies a cluster profile read from `source`: a provider document with a spec registers it
+   * (keeping the translation of that name), one without sets the readiness of the registered
+   * provider; then only the listed providers are installed. Returns the providers it cannot apply.
+   * @internal
+   */
+  public _applyProfile(profile: ClusterProfile, source: string): ProfileProblem[] {
+    const problems: ProfileProblem[] = [];
+    const installed: string[] = [];
+    for (const p of profile.providers) {
+      if (p.entry) {
+        this.register(InferenceProviderConfig._fromEntry(p.entry));
+        installed.push(p.name);
+      } else if (this.registrations.has(p.name)) {
+        this.setReady(p.name, p.ready);
+        installed.push(p.name);
+      } else {
+        problems.push({
+          index: p.at.index,
+          error: required(`${p.at.prefix}spec`,
+            `"${p.name}" is not a registered provider (registered: ${this.providerNames.join(', ')})${didYouMean(p.name, this.providerNames)}; ` +
+            'give its spec here, or define it with an InferenceProviderConfig of its own'),
+        });
+      }
+    }
+    this._useProfile(installed, source);
+    return problems;
+  }
+
+  /** One registration as selection sees it: with a profile, marked installed or not. */
+  private catalogRegistration(r: Registration): ProviderRegistration {
+    const entry = r.config._toEntry();
+    const profile = this._profile();
+    if (!profile) return { config: entry, provider: r.provider };
+    const unknown = profile.providers.filter((name) => !this.registrations.has(name));
+    if (unknown.length > 0) {
+      throw new Error(`ProviderRegistry ${this.node.path}: ${profile.source} names ${unknown.map((n) => JSON.stringify(n)).join(', ')}, ` +
+        `which ${unknown.length > 1 ? 'are' : 'is'} not registered (registered: ${this.providerNames.join(', ')})${didYouMean(unknown[0], this.providerNames)}`);
+    }
+    if (profile.providers.includes(entry.name)) return { config: { ...entry, profile }, provider: r.provider };
+    // Not in the cluster: no capabilities for compatibility checks to count, no translation.
+    return { config: { name: entry.name, ready: false, spec: {}, profile, notInProfile: true } };
   }
 
   /**

@@ -15,17 +15,19 @@ export class UsageError extends Error {
   }
 }
 
-export type CommandName = 'synth' | 'explain' | 'controller';
+export type CommandName = 'synth' | 'explain' | 'controller' | 'validate';
 
 const ROUTING_FLAGS = `ROUTING (Gateway API Inference Extension):
   --gateway NAMESPACE/NAME            the Gateway that model routes attach to; turns routing on
                                       for deployments that do not set spec.gateway.enabled
-  --inference-pool-api-version V      v1 (default) or v1alpha2`;
+  --inference-pool-api-version V      v1 (default) or v1alpha2
+  --body-based-router-installed       a body-based router (or a Gateway that does its work) sets
+                                      X-Gateway-Model-Name: no warning that the routes need one`;
 
 const EXIT_CODES = 'Exit codes: 0 success, 1 invalid input (every error is listed), 2 usage error.';
 
 const SYNTH_USAGE = `Usage:
-  cdk8s-inference synth -f FILE|DIR|- [-f ...] [-o DIR] [ROUTING]
+  cdk8s-inference synth -f FILE|DIR|- [-f ...] [-o DIR] [--profile FILE] [ROUTING]
       Translate AI Runway ModelDeployment YAML into the upstream objects that serve it.
       InferenceProviderConfig documents in the files add or replace providers; NodePool
       documents declare the inventory; Gateway documents are passed through (and admit the
@@ -38,6 +40,11 @@ Flags:
   -o, --output-dir DIR                write <namespace>/<name>.k8s.yaml files under DIR, replacing
                                       each atomically and removing the files an earlier run wrote
                                       that are no longer produced (listed in DIR/.cdk8s-inference-files)
+  --profile FILE                      the target cluster: its InferenceProviderConfigs with
+                                      status.ready (or a List, as kubectl get -o yaml prints),
+                                      its Gateway and NodePools. Only the ready providers it lists
+                                      are auto-selected. Without it, every provider is assumed
+                                      installed and ready
   -h, --help                          this help
 
 ${ROUTING_FLAGS}
@@ -55,10 +62,14 @@ const SYNTH_EXAMPLES = `Examples:
   cat modeldeployment.yaml | cdk8s-inference synth -f - | kubectl apply -f -
 
   # Attach the models' routes to a Gateway
-  cdk8s-inference synth -f models/ --gateway gateway-system/inference-gateway`;
+  cdk8s-inference synth -f models/ --gateway gateway-system/inference-gateway
+
+  # For the cluster a profile describes: only its ready providers are auto-selected
+  kubectl get inferenceproviderconfigs,gateways.gateway.networking.k8s.io -A -o yaml > cluster.yaml
+  cdk8s-inference synth -f models/ --profile cluster.yaml`;
 
 const EXPLAIN_USAGE = `Usage:
-  cdk8s-inference explain -f FILE|DIR|- [-f ...] [ROUTING]
+  cdk8s-inference explain -f FILE|DIR|- [-f ...] [--profile FILE] [ROUTING]
       Print the engine and provider chosen for each ModelDeployment, and why: every provider
       considered, each selection rule, every target and whether it could take the deployment,
       how the model is routed and, with NodePools declared, which pools fit.
@@ -66,6 +77,11 @@ const EXPLAIN_USAGE = `Usage:
 Flags:
   -f, --filename FILE|DIR|-           a YAML file, a directory (its *.yaml and *.yml files,
                                       sorted, not recursive) or - for stdin; repeatable
+  --profile FILE                      the target cluster: its InferenceProviderConfigs with
+                                      status.ready (or a List, as kubectl get -o yaml prints),
+                                      its Gateway and NodePools. Only the ready providers it lists
+                                      are auto-selected. Without it, every provider is assumed
+                                      installed and ready
   -h, --help                          this help
 
 ${ROUTING_FLAGS}
@@ -77,7 +93,10 @@ const EXPLAIN_EXAMPLES = `Examples:
   cdk8s-inference explain -f modeldeployment.yaml
 
   # With the providers and node pools of your cluster
-  cdk8s-inference explain -f modeldeployment.yaml -f providers.yaml -f gpu-inventory.yaml`;
+  cdk8s-inference explain -f modeldeployment.yaml -f providers.yaml -f gpu-inventory.yaml
+
+  # Which providers the cluster profile left out, and why
+  cdk8s-inference explain -f modeldeployment.yaml --profile cluster.yaml`;
 
 const CONTROLLER_EXAMPLES = `Examples:
   # Out of cluster, against the current kubeconfig context
@@ -86,13 +105,44 @@ const CONTROLLER_EXAMPLES = `Examples:
   # In a cluster with more than one replica
   cdk8s-inference controller --leader-elect`;
 
+const VALIDATE_USAGE = `Usage:
+  cdk8s-inference validate -f FILE|DIR|- [-f ...] [--skip-unknown-kinds]
+      Check Kubernetes YAML (synth output or written by hand) against the upstream schemas the
+      synth output is tested with: the Kubernetes 1.35 OpenAPI and the CRDs of the targets
+      (AI Runway, Dynamo, KubeRay, KAITO, LeaderWorkerSet, Gateway API, ...) with their CEL
+      rules, as the API server checks them on create, except that unknown fields (which the
+      API server silently drops) are errors. Every problem is listed with its file, document,
+      kind/name and field path. The schemas ship in the package: no cluster is needed.
+
+Flags:
+  -f, --filename FILE|DIR|-           a YAML file, a directory (its *.yaml and *.yml files,
+                                      sorted, not recursive) or - for stdin; repeatable; at
+                                      most 4 MiB per file
+  --skip-unknown-kinds                objects of a kind without a schema (e.g. networking.k8s.io
+                                      Ingress) are skipped with a warning instead of an error
+  -h, --help                          this help
+
+Exit codes: 0 every object valid, 1 any problem (every one is listed), 2 usage error.`;
+
+const VALIDATE_EXAMPLES = `Examples:
+  # Check what synth wrote
+  cdk8s-inference synth -f models/ -o manifests/ && cdk8s-inference validate -f manifests/
+
+  # Straight from synth, through stdin
+  cdk8s-inference synth -f modeldeployment.yaml | cdk8s-inference validate -f -
+
+  # Hand-written manifests that also hold kinds without a schema here
+  cdk8s-inference validate -f k8s/ --skip-unknown-kinds`;
+
 export const USAGE = `Usage:
-  cdk8s-inference synth -f FILE|DIR|- [-f ...] [-o DIR] [ROUTING]
+  cdk8s-inference synth -f FILE|DIR|- [-f ...] [-o DIR] [--profile FILE] [ROUTING]
       Translate AI Runway ModelDeployment YAML into the upstream objects that serve it.
-  cdk8s-inference explain -f FILE|DIR|- [-f ...] [ROUTING]
+  cdk8s-inference explain -f FILE|DIR|- [-f ...] [--profile FILE] [ROUTING]
       Print the engine and provider chosen for each ModelDeployment, and why.
   cdk8s-inference controller [--kubeconfig FILE] [--leader-elect] [FLAGS]
       Run the in-cluster controller that keeps rendered ModelDeployment records' status true.
+  cdk8s-inference validate -f FILE|DIR|- [-f ...] [--skip-unknown-kinds]
+      Check Kubernetes YAML against the upstream schemas and CEL rules (unknown fields are errors).
   cdk8s-inference help COMMAND | COMMAND --help
       Flags and examples of a command.
   cdk8s-inference --version
@@ -107,6 +157,7 @@ export function usageOf(command?: CommandName): string {
     case 'synth': return SYNTH_USAGE;
     case 'explain': return EXPLAIN_USAGE;
     case 'controller': return CONTROLLER_USAGE;
+    case 'validate': return VALIDATE_USAGE;
     default: return USAGE;
   }
 }
@@ -117,6 +168,7 @@ export function helpOf(command?: CommandName): string {
     case 'synth': return `${SYNTH_USAGE}\n\n${SYNTH_EXAMPLES}`;
     case 'explain': return `${EXPLAIN_USAGE}\n\n${EXPLAIN_EXAMPLES}`;
     case 'controller': return `${CONTROLLER_USAGE}\n\n${CONTROLLER_EXAMPLES}`;
+    case 'validate': return `${VALIDATE_USAGE}\n\n${VALIDATE_EXAMPLES}`;
     default: return USAGE;
   }
 }
@@ -131,10 +183,17 @@ export function packageVersion(): string {
 export interface CliRouting {
   readonly gateway?: { readonly namespace: string; readonly name: string };
   readonly inferencePoolApiVersion?: 'v1' | 'v1alpha2';
+  /** `--body-based-router-installed`: the cluster sets the model-name header the routes match on. */
+  readonly bodyBasedRouterInstalled?: boolean;
+  /**
+   * `--profile FILE`: the target cluster's profile (installed providers and their readiness, its
+   * Gateway, node pools). Here because, like the Gateway, it describes the cluster the output is for.
+   */
+  readonly profile?: string;
 }
 
 export interface CliArguments {
-  readonly command: 'synth' | 'explain' | 'controller' | 'help' | 'version';
+  readonly command: 'synth' | 'explain' | 'controller' | 'validate' | 'help' | 'version';
   /** `-f` values in the order given: files, directories, or `-` for stdin. */
   readonly files: string[];
   readonly outdir?: string;
@@ -143,18 +202,28 @@ export interface CliArguments {
   readonly controllerArgs?: readonly string[];
   /** With `help`: the command to describe. @default - the overview */
   readonly helpFor?: CommandName;
+  /** `validate --skip-unknown-kinds`: skip objects of kinds without a schema. @default false */
+  readonly skipUnknownKinds?: boolean;
 }
 
-const COMMANDS: readonly CommandName[] = ['synth', 'explain', 'controller'];
+const COMMANDS: readonly CommandName[] = ['synth', 'explain', 'controller', 'validate'];
 
 const INPUT_OPTIONS = {
   'filename': { type: 'string', short: 'f', multiple: true },
   'gateway': { type: 'string' },
   'inference-pool-api-version': { type: 'string' },
+  'body-based-router-installed': { type: 'boolean' },
+  'profile': { type: 'string' },
   'help': { type: 'boolean', short: 'h' },
 } as const;
 
 const SYNTH_OPTIONS = { ...INPUT_OPTIONS, 'output-dir': { type: 'string', short: 'o' } } as const;
+
+const VALIDATE_OPTIONS = {
+  'filename': { type: 'string', short: 'f', multiple: true },
+  'skip-unknown-kinds': { type: 'boolean' },
+  'help': { type: 'boolean', short: 'h' },
+} as const;
 
 /** Parses `argv` (without node and script); throws UsageError on anything unexpected. */
 export function parseArguments(argv: readonly string[]): CliArguments {
@@ -172,10 +241,10 @@ export function parseArguments(argv: readonly string[]): CliArguments {
     return help(topic);
   }
   if (command === 'controller') return { command, files: [], routing: {}, controllerArgs: rest };
-  if (command !== 'synth' && command !== 'explain') {
+  if (command !== 'synth' && command !== 'explain' && command !== 'validate') {
     throw unknownCommand(command);
   }
-  const options = command === 'synth' ? SYNTH_OPTIONS : INPUT_OPTIONS;
+  const options = command === 'synth' ? SYNTH_OPTIONS : command === 'validate' ? VALIDATE_OPTIONS : INPUT_OPTIONS;
   // Not strict: every token is checked below, so the errors name the flag the way the user wrote it.
   const { tokens } = parseArgs({ args: [...rest], options, strict: false, allowPositionals: true, tokens: true });
   const values: Record<string, string[]> = {};
@@ -191,6 +260,7 @@ export function parseArguments(argv: readonly string[]): CliArguments {
     if (spec.type === 'boolean') {
       if (token.value !== undefined) throw new UsageError(`${flag} takes no value`, command);
       if (token.name === 'help') return help(command);
+      (values[token.name] ??= []).push('true');
       continue;
     }
     // A value that looks like a flag is a forgotten value (`-f --gateway x`), unless attached (`--filename=-x`).
@@ -207,8 +277,15 @@ export function parseArguments(argv: readonly string[]): CliArguments {
   const poolValue = last(values['inference-pool-api-version']);
   const gateway = gatewayValue === undefined ? undefined : parseGateway(gatewayValue, command);
   const inferencePoolApiVersion = poolValue === undefined ? undefined : parsePoolVersion(poolValue, command);
-  const routing: CliRouting = { ...(gateway && { gateway }), ...(inferencePoolApiVersion && { inferencePoolApiVersion }) };
-  return { command, files, ...(outdir !== undefined && { outdir }), routing };
+  const profile = profileOf(values.profile, files, command);
+  const routing: CliRouting = {
+    ...(gateway && { gateway }),
+    ...(inferencePoolApiVersion && { inferencePoolApiVersion }),
+    ...(values['body-based-router-installed'] && { bodyBasedRouterInstalled: true }),
+    ...(profile !== undefined && { profile }),
+  };
+  const skipUnknownKinds = values['skip-unknown-kinds'] !== undefined;
+  return { command, files, ...(outdir !== undefined && { outdir }), routing, ...(skipUnknownKinds && { skipUnknownKinds }) };
 }
 
 function help(helpFor?: CommandName): CliArguments {
@@ -225,6 +302,18 @@ function isCommand(name: string): name is CommandName {
 
 function last(values: readonly string[] | undefined): string | undefined {
   return values?.[values.length - 1];
+}
+
+/** `--profile`: one file, not stdin, and not also an input (its documents would count twice). */
+function profileOf(values: readonly string[] | undefined, files: readonly string[], command: CommandName): string | undefined {
+  if (values === undefined) return undefined;
+  if (values.length > 1) throw new UsageError('--profile may be given only once: a profile describes one cluster', command);
+  const profile = values[0];
+  if (profile === '-') throw new UsageError('--profile - is not supported: give the profile as a file', command);
+  if (files.some((f) => f !== '-' && path.resolve(f) === path.resolve(profile))) {
+    throw new UsageError(`${profile} is given both with -f and with --profile; give it once`, command);
+  }
+  return profile;
 }
 
 function parseGateway(value: string, command: CommandName): { namespace: string; name: string } {

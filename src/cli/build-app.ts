@@ -1,6 +1,7 @@
 import { ApiObject, App, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import type { CliRouting } from './arguments';
+import { applyClusterProfile, LoadedProfile, loadClusterProfile } from './cluster-profile';
 import { documentLabel, InputDocument, InputProblem } from './input-documents';
 import { readInferenceProviderConfigManifest } from '../admission/inference-provider-config-manifest';
 import { GatewayRef, InferencePoolApiVersion } from '../api/gateway';
@@ -10,6 +11,7 @@ import type { NodePool } from '../api/node-pool';
 import { ProviderRegistry } from '../api/provider-registry';
 import { formatFieldError } from '../core/field-error';
 import { NODE_POOL_API_VERSION, NODE_POOL_KIND, readNodePoolDocument } from '../dra/node-inventory';
+import { BodyBasedRouter } from '../gateway/body-based-router';
 
 /** A ModelDeployment built from one input document. */
 export interface DocumentDeployment {
@@ -24,18 +26,34 @@ export interface BuiltApp {
   /** Gateway documents of the input, passed through to the output. */
   readonly gateways: ApiObject[];
   readonly problems: InputProblem[];
+  /** The `--profile` file, when given and valid (an invalid one is only reported). */
+  readonly profile?: LoadedProfile;
+  /** The input documents and the profile's, so a problem of either can point at its line. */
+  readonly documents: readonly InputDocument[];
 }
 
 /**
  * Builds one cdk8s app from the input documents: InferenceProviderConfigs first (from every
- * file, so a provider may be defined after the deployments that use it), then one
- * ModelDeployment construct per ModelDeployment document. Collects every problem.
+ * file, so a provider may be defined after the deployments that use it), then the cluster
+ * profile (`--profile`), then one ModelDeployment construct per ModelDeployment document.
+ * Collects every problem.
  */
 export function buildApp(documents: readonly InputDocument[], routing: CliRouting = {}): BuiltApp {
   const app = new App();
   const problems: InputProblem[] = [];
+  let profile: LoadedProfile | undefined;
+  let profileDocuments: readonly InputDocument[] = [];
+  if (routing.profile !== undefined) {
+    const loaded = loadClusterProfile(routing.profile);
+    profileDocuments = loaded.loaded.documents;
+    problems.push(...loaded.problems);
+    // Half a profile would fail every deployment for providers it merely failed to list: an
+    // invalid profile is reported and not applied.
+    if (loaded.problems.length === 0) profile = loaded.loaded;
+  }
   const gateways = addGatewayDocuments(new Chart(app, 'gateways', { disableResourceNameHashes: true }), documents, problems);
-  const registry = buildRegistry(app, documents, problems, routing, gateways);
+  const registry = buildRegistry(app, documents, problems, routing, gateways, profile);
+  if (routing.bodyBasedRouterInstalled) BodyBasedRouter.fromExisting(app, 'BodyBasedRouter');
   const chart = new Chart(app, 'models', { disableResourceNameHashes: true });
   const deployments: DocumentDeployment[] = [];
 
@@ -61,7 +79,7 @@ export function buildApp(documents: readonly InputDocument[], routing: CliRoutin
 
   // Cross-deployment checks (name collisions) are registered on the app root.
   for (const message of app.node.validate()) problems.push({ file: '<all inputs>', message });
-  return { app, registry, deployments, gateways, problems };
+  return { app, registry, deployments, gateways, problems, profile, documents: [...documents, ...profileDocuments] };
 }
 
 function isGatewayDocument(doc: InputDocument): boolean {
@@ -82,17 +100,37 @@ function addGatewayDocuments(chart: Chart, documents: readonly InputDocument[], 
   return gateways;
 }
 
-/** The `--gateway` reference: the input's Gateway document of that name when there is one. */
-function gatewayRefOf(routing: CliRouting, gateways: readonly ApiObject[]): GatewayRef | undefined {
+/**
+ * The `--gateway` reference: the input's Gateway document of that name when there is one. Without
+ * `--gateway`, the profile's Gateway (it exists in the cluster, so it is referenced by name).
+ */
+function gatewayRefOf(
+  routing: CliRouting,
+  gateways: readonly ApiObject[],
+  problems: InputProblem[],
+  profile?: LoadedProfile,
+): GatewayRef | undefined {
   const wanted = routing.gateway;
-  if (!wanted) return undefined;
+  const inProfile = profile?.profile.gateways ?? [];
+  const names = inProfile.map((g) => `${g.namespace}/${g.name}`);
+  if (!wanted) {
+    if (inProfile.length > 1) {
+      problems.push({ file: profile!.file, message: `the profile holds ${inProfile.length} Gateways (${names.join(', ')}); keep the one model routes attach to, or choose it with --gateway NAMESPACE/NAME` });
+    }
+    return inProfile.length === 1 ? GatewayRef.fromName(inProfile[0].name, inProfile[0].namespace) : undefined;
+  }
   const inApp = gateways.find((g) => g.name === wanted.name && g.metadata.namespace === wanted.namespace);
+  if (!inApp && inProfile.length > 0 && !names.includes(`${wanted.namespace}/${wanted.name}`)) {
+    problems.push({ file: profile!.file, message: `--gateway ${wanted.namespace}/${wanted.name} is neither a Gateway of the profile (${names.join(', ')}) nor a Gateway document of the input` });
+  }
   return inApp ? GatewayRef.fromGateway(inApp) : GatewayRef.fromName(wanted.name, wanted.namespace);
 }
 
 /**
  * The shipped providers, with every InferenceProviderConfig document of the input added or
- * replacing a shipped one of the same name.
+ * replacing a shipped one of the same name; then the cluster profile, which says which of them
+ * are installed and ready (and may replace their specs). Node pools come from the input and the
+ * profile.
  */
 export function buildRegistry(
   scope: Construct,
@@ -100,9 +138,10 @@ export function buildRegistry(
   problems: InputProblem[],
   routing: CliRouting = {},
   gateways: readonly ApiObject[] = [],
+  profile?: LoadedProfile,
 ): ProviderRegistry {
   const registry = new ProviderRegistry(scope, 'Providers', {
-    gateway: gatewayRefOf(routing, gateways),
+    gateway: gatewayRefOf(routing, gateways, problems, profile),
     inferencePoolApiVersion: routing.inferencePoolApiVersion === 'v1alpha2' ? InferencePoolApiVersion.V1ALPHA2 : InferencePoolApiVersion.V1,
   });
   for (const doc of documents) {
@@ -124,6 +163,17 @@ export function buildRegistry(
     pools.set(pool.name, doc);
     registry.addNodePool(pool as NodePool);
   }
+  for (const { pool, at } of profile?.profile.nodePools ?? []) {
+    const doc = profile!.document(at);
+    const earlier = pools.get(pool.name);
+    if (earlier) {
+      problems.push({ file: doc.file, index: doc.index, message: `${at.prefix}metadata.name: Duplicate value: ${JSON.stringify(pool.name)}: also declared in ${documentLabel(earlier.file, earlier.index)}` });
+      continue;
+    }
+    pools.set(pool.name, doc);
+    registry.addNodePool(pool as NodePool);
+  }
+  if (profile) applyClusterProfile(registry, profile, problems);
   return registry;
 }
 

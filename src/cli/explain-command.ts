@@ -1,5 +1,6 @@
 import type { CliRouting } from './arguments';
 import { buildApp, subject } from './build-app';
+import { describeClusterProfile, profileNotes } from './cluster-profile';
 import { documentLabel, formatProblem, InputDocument, InputProblem, noModelDeploymentProblem, readInputDocuments } from './input-documents';
 import type { CliIo } from './io';
 import { parseModelDeploymentManifest } from '../admission/model-deployment-manifest';
@@ -24,15 +25,18 @@ export function runExplain(files: readonly string[], routing: CliRouting, io: Cl
   const deploymentProblems = new Set(built.problems.filter((p) => built.deployments.some((d) => isAbout(p, d.document))));
   const empty = noModelDeploymentProblem(files, documents, problems);
   const otherProblems = [...problems, ...built.problems.filter((p) => !deploymentProblems.has(p)), ...(empty ? [empty] : [])];
-  for (const p of otherProblems) io.stderr(`error: ${formatProblem(p, documents)}`);
+  for (const p of otherProblems) io.stderr(`error: ${formatProblem(p, built.documents)}`);
+  for (const note of built.profile ? profileNotes(built.profile) : []) io.stderr(note);
 
+  // What the answers below assume the cluster has: they hold for that cluster only.
+  if (built.deployments.length > 0) io.stdout(describeClusterProfile(registry, routing.profile));
   for (const { document: doc } of built.deployments) {
     io.stdout(`${subject(doc)} (${documentLabel(doc.file, doc.index)})\n`);
     const { md } = parseModelDeploymentManifest(doc.content);
     const resolution: Resolution | undefined =
       md &&
       resolveModelDeployment(md, registry._catalog(), { gatewayKnown: registry.gateway !== undefined });
-    if (resolution) io.stdout(explainResolution(resolution));
+    if (resolution) io.stdout(explainResolution(resolution, registry));
     if (md) io.stdout(explainTargets(md, registry));
     const routingLine = resolution?.resolved && resolution.provider && explainRouting(resolution, registry);
     if (routingLine) io.stdout(routingLine);
@@ -45,7 +49,7 @@ export function runExplain(files: readonly string[], routing: CliRouting, io: Cl
     for (const w of resolution?.warnings ?? []) io.stdout(`  warning: ${w}\n`);
     for (const p of built.problems.filter((q) => isAbout(q, doc))) {
       io.stdout(`  error: ${p.message}\n`);
-      io.stderr(`error: ${formatProblem(p, documents)}`);
+      io.stderr(`error: ${formatProblem(p, built.documents)}`);
     }
     io.stdout('\n');
   }
@@ -83,12 +87,17 @@ function explainTargets(md: ModelDeploymentObject, registry: ProviderRegistry): 
   const catalog = registry._catalog();
   const lines = ['  targets (if spec.provider.name named each):'];
   for (const name of catalog.entries.map((e) => e.name).sort()) {
+    const absent = catalog.entries.find((e) => e.name === name && e.notInProfile);
+    if (absent) {
+      lines.push(`    ${name}: not installed (not in the cluster profile ${absent.profile?.source})`);
+      continue;
+    }
     const named = { ...md, spec: { ...md.spec, provider: { ...md.spec.provider, name } } };
     const r = resolveModelDeployment(named, catalog, { gatewayKnown: registry.gateway !== undefined });
     const first = r.errors[0];
     lines.push(first
       ? `    ${name}: cannot: ${formatFieldError(first)}${r.errors.length > 1 ? ` (and ${r.errors.length - 1} more)` : ''}`
-      : `    ${name}: can (engine ${r.resolved?.engine}, ${r.resolved?.mode})`);
+      : `    ${name}: can (engine ${r.resolved?.engine}, ${r.resolved?.mode})${notReadyNote(catalog.entries.find((e) => e.name === name))}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -107,7 +116,8 @@ function explainCapacity(components: readonly ComponentFit[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-function explainResolution(r: Resolution): string {
+function explainResolution(r: Resolution, registry: ProviderRegistry): string {
+  const profile = registry._profile();
   const lines: string[] = [];
   const e = r.engineSelection;
   if (e) {
@@ -115,7 +125,7 @@ function explainResolution(r: Resolution): string {
     if (!e.explicit) {
       lines.push(`    hasGPU=${e.hasGpu}, servingMode=${e.mode}; preference vllm > sglang > trtllm > llamacpp`);
       for (const t of e.trace) {
-        if (t.excluded) lines.push(`    ${t.provider}: excluded (${t.excluded})`);
+        if (t.excluded) lines.push(`    ${t.provider}: excluded (${engineExclusion(t.excluded, profile?.source)})`);
         for (const c of t.engines) lines.push(`    ${t.provider}/${c.engine}: ${c.detail}`);
       }
     }
@@ -123,6 +133,11 @@ function explainResolution(r: Resolution): string {
   const p = r.providerSelection;
   if (p) {
     lines.push(p.provider ? `  provider: ${p.provider} (${p.reason})` : `  provider: not selected: ${p.error}`);
+    const named = p.explicit ? registry._catalog().entries.find((entry) => entry.name === p.provider) : undefined;
+    if (named && !named.ready) {
+      // AI Runway does not check readiness of a named provider: the choice stands, nothing serves yet.
+      lines.push(`    note: ${p.provider} is not ready${profile ? ` in the cluster profile ${profile.source}` : ''}; AI Runway keeps the choice, but nothing serves the model until it is ready`);
+    }
     if (!p.explicit) {
       if (p.candidates.length > 0) lines.push(`    candidates: ${p.candidates.map((c) => `${c.name}=${c.priority}`).join(', ')} (highest priority wins; ties go to the smallest name)`);
       for (const t of p.trace) {
@@ -134,4 +149,17 @@ function explainResolution(r: Resolution): string {
     }
   }
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}
+
+/** An engine-selection exclusion in words; the cluster profile's ones name it. */
+function engineExclusion(excluded: string, profile: string | undefined): string {
+  if (excluded === 'not-in-profile') return `not in the cluster profile ${profile}`;
+  if (excluded === 'not-ready' && profile) return `not ready in the cluster profile ${profile}`;
+  return excluded;
+}
+
+/** `, but not ready` for a target that could take the deployment yet is not ready. */
+function notReadyNote(entry: { readonly ready: boolean; readonly profile?: { readonly source: string } } | undefined): string {
+  if (!entry || entry.ready) return '';
+  return `, but not ready${entry.profile ? ` in the cluster profile ${entry.profile.source}` : ''}`;
 }

@@ -3,6 +3,7 @@ import { runControllerCommand } from './controller-command';
 import { runExplain } from './explain-command';
 import { CliIo, PROCESS_IO } from './io';
 import { runSynth } from './synth-command';
+import { runValidate } from './validate-command';
 
 /**
  * Entry point of the `cdk8s-inference` command. Returns the exit code: 0 success, 1 invalid
@@ -33,6 +34,8 @@ export async function main(argv: readonly string[], io: CliIo = PROCESS_IO): Pro
         return runSynth(args.files, args.outdir, args.routing, io);
       case 'explain':
         return runExplain(args.files, args.routing, io);
+      case 'validate':
+        return runValidate(args.files, { skipUnknownKinds: args.skipUnknownKinds }, io);
       case 'controller':
         return await runControllerCommand(args.controllerArgs ?? [], io);
     }

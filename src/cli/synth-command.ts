@@ -1,6 +1,7 @@
 import { Yaml } from 'cdk8s';
 import type { CliRouting } from './arguments';
 import { buildApp, DocumentDeployment } from './build-app';
+import { profileNotes } from './cluster-profile';
 import { documentLabel, formatProblem, noModelDeploymentProblem, readInputDocuments } from './input-documents';
 import type { CliIo } from './io';
 import { outputFile, OutputDirectoryError, writeOutputDirectory } from './output-files';
@@ -16,10 +17,11 @@ export function runSynth(files: readonly string[], outdir: string | undefined, r
   const empty = noModelDeploymentProblem(files, documents, problems);
   const allProblems = [...problems, ...built.problems, ...(empty ? [empty] : [])];
   if (allProblems.length > 0) {
-    for (const p of allProblems) io.stderr(`error: ${formatProblem(p, documents)}`);
+    for (const p of allProblems) io.stderr(`error: ${formatProblem(p, built.documents)}`);
     io.stderr(`${allProblems.length} error(s); nothing was written.`);
     return 1;
   }
+  for (const note of built.profile ? profileNotes(built.profile) : []) io.stderr(note);
   for (const d of built.deployments) {
     for (const w of Warnings.collect(d.deployment)) io.stderr(`warning: ${documentLabel(d.document.file, d.document.index)}: ${w.message}`);
   }

@@ -20,6 +20,7 @@ import { checkDerivedObjectNames } from '../core/object-names';
 import { ResolvedModelDeployment, toResolvedDeployment } from '../core/resolved-model-deployment';
 import { loraAdapterNames } from '../lora/lora-annotation';
 import type { ProviderConfigEntry } from '../selection/provider-config-entry';
+import { warnIfNoBodyBasedRouter } from '../warnings/missing-body-based-router';
 
 /** Routing settings of the registry in scope (AI Runway's controller flags). */
 export interface RoutingDefaults {
@@ -217,6 +218,8 @@ export function attachToGateway(scope: Construct, plan: RoutingPlan): void {
   } else if (plan.gateway.namespace !== plan.namespace) {
     Warnings.add(scope, referencedGatewayWarning(plan.gateway, plan.namespace));
   }
+  // The route matches on a header only a body-based router sets.
+  warnIfNoBodyBasedRouter(scope, `${plan.namespace}/${plan.md.name}`);
 }
 
 function gatewayCapability(config: ProviderConfigEntry | undefined, engine: string): GatewayCapabilities | undefined {

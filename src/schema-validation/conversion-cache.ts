@@ -31,7 +31,7 @@ export const SCHEMA_CACHE_ENV = 'CDK8S_INFERENCE_SCHEMA_CACHE';
  * The modules (next to this one, by base name) whose code the cached content depends on: the
  * registry that reads and converts a file, the conversions it calls, and this cache.
  */
-const CONVERSION_MODULES = ['upstream-schemas', 'schema-conversion', 'cel-schema', 'go-regex', 'conversion-cache'];
+const CONVERSION_MODULES = ['upstream-schemas', 'schema-bundle', 'schema-conversion', 'cel-schema', 'go-regex', 'conversion-cache'];
 
 /** A CRD/XRD file converted to JSON Schema: what the on-disk cache holds. */
 export interface ConvertedFile {

@@ -55,7 +55,7 @@ const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 const K8S_REF_PREFIX = '#/components/schemas/';
 /** Ajv key prefix of the Kubernetes OpenAPI component schemas (`k8s:<component name>`). */
 export const K8S_ID_PREFIX = 'k8s:';
-/** Ajv keyword for `x-kubernetes-list-type: map` (see `validateListMapKeys`). */
+/** Ajv keyword for `x-kubernetes-list-type: map` (see list-map-keyword.ts). */
 export const LIST_MAP_KEYWORD = 'x-k8s-list-map-keys';
 
 const INT32_MIN = -2147483648;
@@ -420,30 +420,4 @@ function allowCrossplaneFields(root: Json): void {
     writeConnectionSecretToRef: open,
     ...spec.properties,
   };
-}
-
-
-/** Ajv keyword: items of an `x-kubernetes-list-type: map` list are unique by their keys. */
-export function validateListMapKeys(keys: string[], data: Json[], _parent?: Json, dataCxt?: { instancePath: string }): boolean {
-  const seen = new Set<string>();
-  const errors: Json[] = [];
-  data.forEach((item, index) => {
-    if (!item || typeof item !== 'object') {
-      return;
-    }
-    const id = JSON.stringify(keys.map((k) => item[k] ?? null));
-    if (seen.has(id)) {
-      const value = Object.fromEntries(keys.map((k) => [k, item[k]]));
-      errors.push({
-        keyword: LIST_MAP_KEYWORD,
-        // Point at the duplicate item, not at the list.
-        instancePath: `${dataCxt?.instancePath ?? ''}/${index}`,
-        message: `duplicate entry for list-map key ${JSON.stringify(value)}`,
-        params: { keys },
-      });
-    }
-    seen.add(id);
-  });
-  (validateListMapKeys as Json).errors = errors.length > 0 ? errors : null;
-  return errors.length === 0;
 }

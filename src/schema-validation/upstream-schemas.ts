@@ -2,19 +2,31 @@
  * Upstream schema registry.
  *
  * Loads the upstream CustomResourceDefinitions, Crossplane CompositeResourceDefinitions and
- * Kubernetes OpenAPI v3 documents kept in `../shared/upstream` (override the location with
- * `CDK8S_INFERENCE_UPSTREAM_DIR`), turns each schema into a plain JSON Schema that encodes
- * what the Kubernetes API server does with it (schema-conversion.ts, which lists what is
- * encoded and the known gaps), and compiles it with Ajv once per process.
+ * Kubernetes OpenAPI v3 documents, turns each schema into a plain JSON Schema that encodes what
+ * the Kubernetes API server does with it (schema-conversion.ts, which lists what is encoded and
+ * the known gaps), and compiles it with Ajv once per process.
+ *
+ * Where the schemas come from (`upstreamSchemaLocation()`), first match wins:
+ * 1. `CDK8S_INFERENCE_SCHEMAS=bundled`: the bundle shipped in the package, even in a checkout
+ *    (to check the bundle itself);
+ * 2. `$CDK8S_INFERENCE_UPSTREAM_DIR`: that directory (an error when it does not exist);
+ * 3. `<repo>/../shared/upstream` when it exists: development and the tests, which always see
+ *    the upstream files themselves, never a bundle that may lag behind them;
+ * 4. otherwise the bundle shipped in the package, `schemas/upstream/upstream-schemas.json.gz`
+ *    (schema-bundle.ts): what users of the npm package get (`cdk8s-inference validate`, the
+ *    cdk8s validation plugin). The bundle holds the same upstream schemas, compacted, and is
+ *    converted by the same code, so both give the same verdicts (schema-bundle.test.ts).
  *
  * Everything is lazy: a test that only validates a Deployment never parses the multi-megabyte CRDs.
  * CRD files are indexed by a cheap scan of their header (group and kind); a file is parsed
- * with `yaml` only when one of its kinds is asked for. Compiled validators are cached by
- * apiVersion+kind, and subschemas shared between kinds (PodSpec in RayService, LeaderWorkerSet,
- * and the other workload CRDs) are compiled only once (see `hoistSharedSubschemas`).
+ * with `yaml` only when one of its kinds is asked for (the bundle carries its own index).
+ * Compiled validators are cached by apiVersion+kind, and subschemas shared between kinds (PodSpec
+ * in RayService, LeaderWorkerSet, and the other workload CRDs) are compiled only once (see
+ * `hoistSharedSubschemas`).
  *
- * Converted CRD/XRD files are kept on disk between processes (conversion-cache.ts). Each CRD
- * version's `x-kubernetes-validations` are kept as a pruned `CelSchema` (cel-schema.ts,
+ * Converted CRD/XRD files of the directory are kept on disk between processes
+ * (conversion-cache.ts); the bundle, JSON without descriptions, converts fast enough without.
+ * Each CRD version's `x-kubernetes-validations` are kept as a pruned `CelSchema` (cel-schema.ts,
  * `upstreamCelSchema`); cel-validation.ts evaluates them.
  */
 import * as crypto from 'crypto';
@@ -22,18 +34,20 @@ import * as fs from 'fs';
 import * as path from 'path';
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import * as YAML from 'yaml';
 import { CelSchema, extractCelSchema } from './cel-schema';
+import { CompiledValidatorCache } from './compiled-validators';
 import { ConversionCache, ConvertedFile, schemaCacheDir } from './conversion-cache';
+import {
+  definitionSource, groupKindKey, listUpstreamFiles, parseDefinitionDocuments, readSchemaBundle, SCHEMA_BUNDLE_FILE, SchemaBundle,
+} from './schema-bundle';
 import {
   convertCustomResource,
   ConvertContext,
   convertKubernetesComponent,
   K8S_ID_PREFIX,
-  LIST_MAP_KEYWORD,
   UpstreamSchemaSource,
-  validateListMapKeys,
 } from './schema-conversion';
+import { listMapKeyword } from './list-map-keyword';
 
 export { SCHEMA_CACHE_ENV, schemaCacheDir } from './conversion-cache';
 export type { UpstreamSchemaSource } from './schema-conversion';
@@ -60,6 +74,8 @@ export interface SchemaLoadStats {
   compileMs: number;
   /** Number of apiVersion+kind validators compiled. */
   compiled: number;
+  /** How many of those were standalone code stored by an earlier process (compiled-validators.ts). */
+  validatorCacheHits: number;
   /** Upstream files loaded, relative to the upstream directory. */
   filesLoaded: string[];
   /** How many CRD/XRD files came from the on-disk cache instead of being parsed. */
@@ -78,6 +94,13 @@ export interface DroppedPattern {
 
 /** Name of the environment variable that overrides the upstream directory. */
 export const UPSTREAM_DIR_ENV = 'CDK8S_INFERENCE_UPSTREAM_DIR';
+
+/**
+ * Name of the environment variable that chooses the schema source: `bundled` reads the bundle
+ * shipped in the package even where an upstream directory exists; unset or `auto`, see
+ * `upstreamSchemaLocation()`.
+ */
+export const SCHEMA_SOURCE_ENV = 'CDK8S_INFERENCE_SCHEMAS';
 
 const SHARED_ID_PREFIX = 'shared:';
 
@@ -98,26 +121,32 @@ export function upstreamDir(): string {
   return fromEnv ? path.resolve(fromEnv) : path.resolve(__dirname, '..', '..', '..', 'shared', 'upstream');
 }
 
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    const stat = entry.isSymbolicLink() ? fs.statSync(full) : entry;
-    if (stat.isDirectory()) {
-      out.push(...listFiles(full));
-    } else if (stat.isFile()) {
-      out.push(full);
-    }
+/** Where the registry reads the upstream schemas: a directory of upstream files, or the bundle. */
+export interface UpstreamSchemaLocation {
+  /** `directory` (upstream files) or `bundle` (the gzipped bundle shipped in the package). */
+  readonly kind: 'directory' | 'bundle';
+  /** The directory, or the bundle file. */
+  readonly path: string;
+}
+
+/** The schema source this process uses; the precedence is in the module comment. */
+export function upstreamSchemaLocation(): UpstreamSchemaLocation {
+  const choice = process.env[SCHEMA_SOURCE_ENV];
+  if (choice === 'bundled') {
+    return { kind: 'bundle', path: SCHEMA_BUNDLE_FILE };
   }
-  return out.sort();
+  if (choice && choice !== 'auto') {
+    throw new Error(`${SCHEMA_SOURCE_ENV}=${JSON.stringify(choice)}: expected "bundled" or "auto"`);
+  }
+  const dir = upstreamDir();
+  if (process.env[UPSTREAM_DIR_ENV] || fs.existsSync(dir)) {
+    return { kind: 'directory', path: dir };
+  }
+  return { kind: 'bundle', path: SCHEMA_BUNDLE_FILE };
 }
 
 function gvkKey(apiVersion: string, kind: string): string {
   return `${apiVersion} ${kind}`;
-}
-
-function groupKindKey(group: string, kind: string): string {
-  return `${group} ${kind}`;
 }
 
 function apiVersionOf(group: string, version: string): string {
@@ -142,20 +171,30 @@ interface Entry extends UpstreamSchemaEntry {
   celSchema?: CelSchema;
 }
 
-/** A CRD/XRD file found by the header scan, parsed on demand. */
+/** A CRD/XRD file found by the header scan (or listed in the bundle), parsed on demand. */
 interface DefinitionFile {
+  /** The file, relative to the upstream directory. */
   readonly file: string;
-  /** group+kind the header scan found (undefined when the scan gave up). */
+  /** group+kind the header scan found (undefined when the scan gave up, and for the bundle). */
   readonly scanned?: string;
+  /** The bundle's compacted documents of the file; undefined: read the file from the directory. */
+  readonly documents?: Json[];
   parsed: boolean;
 }
 
 class UpstreamSchemas {
-  private readonly root: string;
+  /** The upstream directory; undefined when reading the bundle. */
+  private readonly root?: string;
+  /** The bundle; undefined when reading the directory. */
+  private readonly bundle?: SchemaBundle;
   private readonly cache: ConversionCache;
   private readonly ajv: Ajv;
   private readonly entries = new Map<string, Entry>();
   private readonly validators = new Map<string, ValidateFunction>();
+  /** Validators compiled by earlier processes (compiled-validators.ts). */
+  private readonly compiledValidators = new CompiledValidatorCache(schemaCacheDir());
+  /** A hash of the Kubernetes OpenAPI documents read (see `kubernetesFingerprint`). */
+  private kubernetesHash?: string;
   /** group+kind -> CRD/XRD files whose header names it. */
   private definitionFiles?: Map<string, DefinitionFile[]>;
   /** CRD/XRD files that could not be indexed by the header scan; parsed on first miss. */
@@ -165,11 +204,17 @@ class UpstreamSchemas {
   private readonly sharedIds = new Set<string>();
   private readonly droppedPatterns: DroppedPattern[] = [];
   private readonly stats: SchemaLoadStats = {
-    loadMs: 0, compileMs: 0, compiled: 0, filesLoaded: [], cacheHits: 0, droppedPatterns: [],
+    loadMs: 0, compileMs: 0, compiled: 0, validatorCacheHits: 0, filesLoaded: [], cacheHits: 0, droppedPatterns: [],
   };
 
-  public constructor(root: string, cache: ConversionCache) {
-    this.root = root;
+  public constructor(location: UpstreamSchemaLocation, cache: ConversionCache) {
+    if (location.kind === 'bundle') {
+      const started = performance.now();
+      this.bundle = readSchemaBundle(location.path);
+      this.stats.loadMs += performance.now() - started;
+    } else {
+      this.root = location.path;
+    }
     this.cache = cache;
     this.ajv = new Ajv({
       allErrors: true,
@@ -180,15 +225,11 @@ class UpstreamSchemas {
       formats: {},
       // Shared subschemas are compiled once as functions, never inlined into each user.
       inlineRefs: false,
+      // Keep the generated code, so that compiled validators can be stored (compiled-validators.ts).
+      code: { source: true },
     });
     addFormats(this.ajv, ['ipv4', 'ipv6']);
-    this.ajv.addKeyword({
-      keyword: LIST_MAP_KEYWORD,
-      type: 'array',
-      schemaType: 'array',
-      errors: true,
-      validate: validateListMapKeys,
-    });
+    this.ajv.addKeyword(listMapKeyword);
   }
 
   /** The schema entry for an apiVersion+kind, or undefined when upstream has none. */
@@ -213,16 +254,25 @@ class UpstreamSchemas {
       return undefined;
     }
     const started = performance.now();
-    let validate: ValidateFunction | undefined;
-    if (entry.schema !== undefined) {
-      validate = this.ajv.compile(this.hoistSharedSubschemas(entry.schema));
-      entry.schema = undefined; // Ajv holds what it needs; let the converted tree go.
+    // What the validator depends on: a CRD's converted schema, or the Kubernetes documents.
+    const identity = entry.schema !== undefined
+      ? `${entry.schemaId}\n${JSON.stringify(entry.schema)}`
+      : `${entry.schemaId}\n${this.kubernetesFingerprint()}`;
+    let validate = this.compiledValidators.load(identity);
+    if (validate) {
+      this.stats.validatorCacheHits++;
     } else {
-      validate = this.ajv.getSchema(entry.schemaId);
+      if (entry.schema !== undefined) {
+        validate = this.ajv.compile(this.hoistSharedSubschemas(entry.schema));
+      } else {
+        validate = this.ajv.getSchema(entry.schemaId);
+      }
+      if (!validate) {
+        throw new Error(`upstream schema ${entry.schemaId} for ${key} did not compile`);
+      }
+      this.compiledValidators.store(identity, this.ajv, validate);
     }
-    if (!validate) {
-      throw new Error(`upstream schema ${entry.schemaId} for ${key} did not compile`);
-    }
+    entry.schema = undefined; // The validator holds what it needs; let the converted tree go.
     this.stats.compileMs += performance.now() - started;
     this.stats.compiled++;
     this.validators.set(key, validate);
@@ -238,6 +288,31 @@ class UpstreamSchemas {
     this.unscannedFiles.forEach((f) => this.parseDefinitionFile(f));
     return [...this.entries.values()].map(publicEntry).sort((a, b) =>
       gvkKey(a.apiVersion, a.kind).localeCompare(gvkKey(b.apiVersion, b.kind)));
+  }
+
+  /**
+   * `group Kind` of every resource kind upstream defines (`''` is the core group). Cheaper than
+   * `all()`: CRD files the header scan indexed are not parsed. Kubernetes' meta kinds that every
+   * group lists (DeleteOptions, WatchEvent, ...) are left out.
+   */
+  public groupKinds(): string[] {
+    this.loadKubernetes();
+    const keys = new Set(this.scanDefinitions().keys());
+    this.unscannedFiles.forEach((f) => this.parseDefinitionFile(f));
+    for (const e of this.entries.values()) {
+      if (e.source !== 'kubernetes' || e.schemaId.startsWith(`${K8S_ID_PREFIX}io.k8s.api.`)) {
+        keys.add(groupKindKey(groupOf(e.apiVersion), e.kind));
+      }
+    }
+    return [...keys].sort();
+  }
+
+  /** The apiVersions upstream defines group+kind in, sorted. */
+  public apiVersionsOf(group: string, kind: string): string[] {
+    (this.scanDefinitions().get(groupKindKey(group, kind)) ?? []).forEach((f) => this.parseDefinitionFile(f));
+    this.unscannedFiles.forEach((f) => this.parseDefinitionFile(f));
+    this.loadKubernetes();
+    return [...this.entries.values()].filter((e) => e.kind === kind && groupOf(e.apiVersion) === group).map((e) => e.apiVersion).sort();
   }
 
   public loadStats(): SchemaLoadStats {
@@ -288,17 +363,27 @@ class UpstreamSchemas {
     }
     const started = performance.now();
     const index = new Map<string, DefinitionFile[]>();
-    for (const file of listFiles(this.root)) {
-      if (!/\.ya?ml$/i.test(file)) {
-        continue;
+    const add = (key: string, def: DefinitionFile) => index.set(key, [...(index.get(key) ?? []), def]);
+    if (this.bundle) {
+      // The bundle lists what each file defines: one entry per file, indexed under every name.
+      for (const f of this.bundle.definitions) {
+        const def: DefinitionFile = { file: f.file, documents: f.documents, parsed: false };
+        f.definitions.forEach((key) => add(key, def));
       }
-      const header = scanDefinitionHeader(fs.readFileSync(file, 'utf8'));
-      if (!header) {
-        this.unscannedFiles.push({ file, parsed: false });
-        continue;
+    } else {
+      for (const full of listUpstreamFiles(this.root!)) {
+        if (!/\.ya?ml$/i.test(full)) {
+          continue;
+        }
+        const file = path.relative(this.root!, full);
+        const header = scanDefinitionHeader(fs.readFileSync(full, 'utf8'));
+        if (!header) {
+          this.unscannedFiles.push({ file, parsed: false });
+          continue;
+        }
+        const key = groupKindKey(header.group, header.kind);
+        add(key, { file, scanned: key, parsed: false });
       }
-      const key = groupKindKey(header.group, header.kind);
-      index.set(key, [...(index.get(key) ?? []), { file, scanned: key, parsed: false }]);
     }
     this.stats.loadMs += performance.now() - started;
     this.definitionFiles = index;
@@ -313,15 +398,20 @@ class UpstreamSchemas {
     // Kubernetes types are referenced from every custom resource (ObjectMeta).
     this.loadKubernetes();
     const started = performance.now();
-    const relative = path.relative(this.root, def.file);
-    const text = fs.readFileSync(def.file, 'utf8');
-    const cacheFile = this.cache.fileFor(text);
-    let converted = this.cache.read(cacheFile);
-    if (converted) {
-      this.stats.cacheHits++;
+    const relative = def.file;
+    let converted: ConvertedFile | undefined;
+    if (def.documents) {
+      converted = convertDefinitionDocuments(def.documents);
     } else {
-      converted = this.convertDefinitionFile(text, relative);
-      this.cache.write(cacheFile, converted);
+      const text = fs.readFileSync(path.join(this.root!, relative), 'utf8');
+      const cacheFile = this.cache.fileFor(text);
+      converted = this.cache.read(cacheFile);
+      if (converted) {
+        this.stats.cacheHits++;
+      } else {
+        converted = convertDefinitionDocuments(parseDefinitionDocuments(text, relative));
+        this.cache.write(cacheFile, converted);
+      }
     }
     if (def.scanned && !converted.definitions.includes(def.scanned)) {
       // The header scan indexed this file under a name it does not define: a lookup of what it
@@ -334,43 +424,6 @@ class UpstreamSchemas {
     }
     this.stats.loadMs += performance.now() - started;
     this.stats.filesLoaded.push(relative);
-  }
-
-  /** Parse a CRD/XRD file and convert every served version's schema. */
-  private convertDefinitionFile(text: string, relative: string): ConvertedFile {
-    const out: ConvertedFile = { definitions: [], entries: [], droppedPatterns: [] };
-    const dropped = new Map<string, string>();
-    const ctx: ConvertContext = { dropPattern: (pattern, reason) => dropped.set(pattern, reason) };
-    for (const doc of YAML.parseAllDocuments(text)) {
-      if (doc.errors.length > 0) {
-        throw new Error(`cannot parse ${relative}: ${doc.errors[0].message}`);
-      }
-      const obj = doc.toJS({ maxAliasCount: -1 });
-      const source = obj && typeof obj === 'object' ? definitionSource(obj) : undefined;
-      if (!source) {
-        continue;
-      }
-      const group: string = obj.spec?.group ?? '';
-      const kind: string = obj.spec?.names?.kind;
-      out.definitions.push(groupKindKey(group, kind));
-      for (const version of obj.spec?.versions ?? []) {
-        const openAPI = version.schema?.openAPIV3Schema ?? obj.spec?.validation?.openAPIV3Schema;
-        if (!version.served || !openAPI) {
-          continue; // The API server rejects unserved versions.
-        }
-        const apiVersion = apiVersionOf(group, version.name);
-        out.entries.push({
-          apiVersion,
-          kind,
-          source,
-          deprecated: version.deprecated === true,
-          schema: convertCustomResource(openAPI, apiVersion, kind, source, ctx),
-          celSchema: extractCelSchema(openAPI),
-        });
-      }
-    }
-    out.droppedPatterns = [...dropped].map(([pattern, reason]) => ({ pattern, reason }));
-    return out;
   }
 
   /**
@@ -436,16 +489,7 @@ class UpstreamSchemas {
     this.kubernetesLoaded = true;
     const started = performance.now();
     const definitions = new Map<string, { schema: Json; file: string }>();
-    for (const file of listFiles(this.root)) {
-      if (!file.endsWith('.json')) {
-        continue;
-      }
-      const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
-      const schemas = doc?.components?.schemas;
-      if (!doc?.openapi || !schemas) {
-        continue;
-      }
-      const relative = path.relative(this.root, file);
+    for (const { file: relative, schemas } of this.kubernetesFiles()) {
       this.stats.filesLoaded.push(relative);
       for (const [name, schema] of Object.entries(schemas)) {
         if (!definitions.has(name)) {
@@ -469,20 +513,73 @@ class UpstreamSchemas {
     }
     this.stats.loadMs += performance.now() - started;
   }
+
+  /** A hash of the Kubernetes OpenAPI documents (loading them first), which built-in kinds' validators depend on. */
+  private kubernetesFingerprint(): string {
+    this.loadKubernetes();
+    return this.kubernetesHash!;
+  }
+
+  /** The component schemas of each Kubernetes OpenAPI document, in sorted file order. */
+  private kubernetesFiles(): Array<{ file: string; schemas: Record<string, Json> }> {
+    const hash = crypto.createHash('sha1');
+    if (this.bundle) {
+      this.kubernetesHash = hash.update(JSON.stringify(this.bundle.kubernetes)).digest('hex');
+      return this.bundle.kubernetes;
+    }
+    const out: Array<{ file: string; schemas: Record<string, Json> }> = [];
+    for (const full of listUpstreamFiles(this.root!)) {
+      if (!full.endsWith('.json')) {
+        continue;
+      }
+      const text = fs.readFileSync(full, 'utf8');
+      hash.update(path.relative(this.root!, full)).update('\u0000').update(text);
+      const doc = JSON.parse(text);
+      const schemas = doc?.components?.schemas;
+      if (doc?.openapi && schemas) {
+        out.push({ file: path.relative(this.root!, full), schemas });
+      }
+    }
+    this.kubernetesHash = hash.digest('hex');
+    return out;
+  }
+}
+
+/** Convert every served version's schema of a CRD/XRD file's documents (other documents are skipped). */
+export function convertDefinitionDocuments(documents: readonly Json[]): ConvertedFile {
+  const out: ConvertedFile = { definitions: [], entries: [], droppedPatterns: [] };
+  const dropped = new Map<string, string>();
+  const ctx: ConvertContext = { dropPattern: (pattern, reason) => dropped.set(pattern, reason) };
+  for (const obj of documents) {
+    const source = definitionSource(obj);
+    if (!source) {
+      continue;
+    }
+    const group: string = obj.spec?.group ?? '';
+    const kind: string = obj.spec?.names?.kind;
+    out.definitions.push(groupKindKey(group, kind));
+    for (const version of obj.spec?.versions ?? []) {
+      const openAPI = version.schema?.openAPIV3Schema ?? obj.spec?.validation?.openAPIV3Schema;
+      if (!version.served || !openAPI) {
+        continue; // The API server rejects unserved versions.
+      }
+      const apiVersion = apiVersionOf(group, version.name);
+      out.entries.push({
+        apiVersion,
+        kind,
+        source,
+        deprecated: version.deprecated === true,
+        schema: convertCustomResource(openAPI, apiVersion, kind, source, ctx),
+        celSchema: extractCelSchema(openAPI),
+      });
+    }
+  }
+  out.droppedPatterns = [...dropped].map(([pattern, reason]) => ({ pattern, reason }));
+  return out;
 }
 
 function publicEntry(e: Entry): UpstreamSchemaEntry {
   return { apiVersion: e.apiVersion, kind: e.kind, source: e.source, file: e.file, deprecated: e.deprecated };
-}
-
-function definitionSource(obj: Json): UpstreamSchemaSource | undefined {
-  if (obj.kind === 'CustomResourceDefinition' && /^apiextensions\.k8s\.io\//.test(obj.apiVersion ?? '')) {
-    return 'crd';
-  }
-  if (obj.kind === 'CompositeResourceDefinition' && /^apiextensions\.crossplane\.io\//.test(obj.apiVersion ?? '')) {
-    return 'xrd';
-  }
-  return undefined;
 }
 
 /**
@@ -542,15 +639,15 @@ export function scanDefinitionHeader(text: string): { group: string; kind: strin
 const registries = new Map<string, UpstreamSchemas>();
 
 function current(): UpstreamSchemas {
-  const root = upstreamDir();
+  const location = upstreamSchemaLocation();
   const cacheDir = schemaCacheDir();
-  const key = `${root}\u0000${cacheDir ?? ''}`;
+  const key = `${location.kind}\u0000${location.path}\u0000${cacheDir ?? ''}`;
   let registry = registries.get(key);
   if (!registry) {
-    if (!fs.existsSync(root)) {
-      throw new Error(`upstream schemas not found at ${root} (set ${UPSTREAM_DIR_ENV} to the shared/upstream directory)`);
+    if (location.kind === 'directory' && !fs.existsSync(location.path)) {
+      throw new Error(`upstream schemas not found at ${location.path} (set ${UPSTREAM_DIR_ENV} to the shared/upstream directory)`);
     }
-    registry = new UpstreamSchemas(root, new ConversionCache(cacheDir));
+    registry = new UpstreamSchemas(location, new ConversionCache(cacheDir));
     registries.set(key, registry);
   }
   return registry;
@@ -578,6 +675,19 @@ export function upstreamCelSchema(apiVersion: string, kind: string): CelSchema |
 /** Every apiVersion+kind the upstream directory defines. Parses every file: slow. */
 export function listUpstreamSchemas(): UpstreamSchemaEntry[] {
   return current().all();
+}
+
+/**
+ * `group Kind` (the core group is `''`) of every resource kind the schema source defines, sorted:
+ * for messages about a kind it does not define.
+ */
+export function upstreamGroupKinds(): string[] {
+  return current().groupKinds();
+}
+
+/** The apiVersions the schema source defines the kind of a group in (the core group is `''`). */
+export function upstreamApiVersionsOf(group: string, kind: string): string[] {
+  return current().apiVersionsOf(group, kind);
 }
 
 /** Timings of the registry in this process. */

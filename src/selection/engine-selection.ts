@@ -29,8 +29,11 @@ export interface EngineCapabilityTrace {
   readonly detail: string;
 }
 
-/** Why a provider as a whole was not looked at. */
-export type EngineProviderExclusion = 'not-ready' | 'explicit-selection-only' | 'no-capabilities';
+/**
+ * Why a provider as a whole was not looked at. `not-in-profile` (ours): a cluster profile is in
+ * effect and does not list it, so the target cluster has no InferenceProviderConfig of that name.
+ */
+export type EngineProviderExclusion = 'not-in-profile' | 'not-ready' | 'explicit-selection-only' | 'no-capabilities';
 
 export interface EngineProviderTrace {
   readonly provider: string;
@@ -110,6 +113,7 @@ export function capabilityMismatch(
  * suit the deployment (GPU or CPU, serving mode) make their engine available, attributed to the
  * first provider by name that offers it, and the first available engine in the order
  * vllm > sglang > trtllm > llamacpp is chosen. `spec.provider.name` is not consulted.
+ * Providers a cluster profile does not list count as absent from the cluster (only traced).
  *
  * The status-sticky step of the reconciler (an engine already in `status` is kept) has no
  * build-time counterpart: every synth selects afresh from the same inputs.
@@ -124,11 +128,19 @@ export function selectEngine(md: ModelDeploymentObject, configs: readonly Provid
   }
 
   const available = new Map<string, string>();
+  // Providers the cluster profile lacks are not in the cluster at all: they are only traced.
+  if (configs.every((c) => c.notInProfile)) {
+    const absent = sortedByName(configs).map((c) => ({ provider: c.name, excluded: 'not-in-profile' as const, engines: [] }));
+    return { error: NO_PROVIDERS_REGISTERED, hasGpu, mode, trace: absent, available };
+  }
   const trace: EngineProviderTrace[] = [];
-  if (configs.length === 0) return { error: NO_PROVIDERS_REGISTERED, hasGpu, mode, trace, available };
 
   const advertised = new Map<string, string[]>();
   for (const config of sortedByName(configs)) {
+    if (config.notInProfile) {
+      trace.push({ provider: config.name, excluded: 'not-in-profile', engines: [] });
+      continue;
+    }
     if (!config.ready) {
       trace.push({ provider: config.name, excluded: 'not-ready', engines: [] });
       continue;

@@ -1,14 +1,17 @@
 import { evaluateRule, RuleEvaluation } from './cel-rules';
 import { CelSpecConversionError, celSpecMap, CelSpecMap } from './cel-spec-map';
 import { capabilityMismatch, compareNames, deploymentHasGpu, NO_PROVIDERS_REGISTERED, sortedByName } from './engine-selection';
-import type { ProviderConfigEntry } from './provider-config-entry';
+import { notInProfileMessage, ProviderConfigEntry } from './provider-config-entry';
 import { ModelDeploymentObject, resolvedServingMode, ServingModeName } from '../core/model-deployment-object';
+import { didYouMean } from '../core/suggest';
 
 /** `status.provider.selectedReason` when the spec names the provider. */
 export const EXPLICIT_PROVIDER_REASON = 'explicit provider selection';
 
 /** Why a provider is not a candidate. */
 export type ProviderExclusion =
+  /** Ours: a cluster profile is in effect and does not list it (not installed in the cluster). */
+  | 'not-in-profile'
   | 'not-ready'
   /** It is selected only when the deployment names it. */
   | 'explicit-selection-only'
@@ -74,7 +77,9 @@ export type ProviderSelection = ProviderSelected | ProviderSelectionFailed;
  * AI Runway's provider auto-selection (`selectProvider` / `runSelectionAlgorithm`), at build time.
  *
  * An explicit `spec.provider.name` is taken as is (readiness and existence are not checked here;
- * validation does that). Otherwise every ready provider whose capability for `engine` suits the
+ * validation does that), unless a cluster profile is in effect and does not list it: then the
+ * cluster has no such provider, and selection fails saying which ones it has. Otherwise every
+ * ready provider the profile (if any) lists whose capability for `engine` suits the
  * deployment (GPU or CPU, serving mode) is a candidate with priority = the highest priority of
  * its selection rules that evaluate to `true` on the CEL spec map, or 0. Every rule of every
  * candidate is evaluated. The highest priority wins; ties go to the byte-wise smallest name.
@@ -88,16 +93,26 @@ export function selectProvider(md: ModelDeploymentObject, engine: string, config
   const facts = { engine, hasGpu, mode };
 
   const explicitProvider = spec.provider?.name;
+  const profile = configs.find((c) => c.profile)?.profile;
+  if (explicitProvider && profile && !profile.providers.includes(explicitProvider)) {
+    const error = notInProfileMessage(explicitProvider, profile) + didYouMean(explicitProvider, profile.providers);
+    return { error, ...facts, trace: [], candidates: [] };
+  }
   if (explicitProvider) {
     return { provider: explicitProvider, reason: EXPLICIT_PROVIDER_REASON, explicit: true, ...facts, trace: [], candidates: [] };
   }
-  if (configs.length === 0) return { error: NO_PROVIDERS_REGISTERED, ...facts, trace: [], candidates: [] };
-
   const sorted = sortedByName(configs);
+  // Providers the cluster profile lacks are not in the cluster at all: they are only traced.
+  const absent: ProviderTrace[] = sorted
+    .filter((c) => c.notInProfile)
+    .map((c) => ({ provider: c.name, excluded: 'not-in-profile' as const, detail: `not in the cluster profile ${c.profile?.source}`, rules: [] }));
+  if (absent.length === sorted.length) return { error: NO_PROVIDERS_REGISTERED, ...facts, trace: absent, candidates: [] };
+
   const notReady: ProviderTrace[] = sorted
-    .filter((c) => !c.ready)
-    .map((c) => ({ provider: c.name, excluded: 'not-ready' as const, detail: 'not ready', rules: [] }));
-  if (notReady.length === sorted.length) return { error: 'no healthy providers available', ...facts, trace: notReady, candidates: [] };
+    .filter((c) => !c.ready && !c.notInProfile)
+    .map((c) => ({ provider: c.name, excluded: 'not-ready' as const, detail: c.profile ? `not ready in the cluster profile ${c.profile.source}` : 'not ready', rules: [] }));
+  const skipped = sortedTrace([...absent, ...notReady]);
+  if (notReady.length + absent.length === sorted.length) return { error: 'no healthy providers available', ...facts, trace: skipped, candidates: [] };
 
   let celSpec: CelSpecMap;
   try {
@@ -107,7 +122,7 @@ export function selectProvider(md: ModelDeploymentObject, engine: string, config
     return {
       error: `provider selection failed: failed to convert spec for CEL evaluation: ${e.message}`,
       ...facts,
-      trace: notReady,
+      trace: skipped,
       candidates: [],
     };
   }
@@ -115,8 +130,8 @@ export function selectProvider(md: ModelDeploymentObject, engine: string, config
   const trace: ProviderTrace[] = [];
   const candidates: ProviderCandidate[] = [];
   for (const config of sorted) {
-    if (!config.ready) {
-      trace.push(notReady.find((t) => t.provider === config.name)!);
+    if (config.notInProfile || !config.ready) {
+      trace.push(skipped.find((t) => t.provider === config.name)!);
       continue;
     }
     if (config.explicitSelectionOnly) {
@@ -171,4 +186,9 @@ function excludedBecause(
   const mismatch = capabilityMismatch(capability, hasGpu, mode);
   if (mismatch) return { excluded: mismatch.outcome, detail: `${engine}: ${mismatch.detail}` };
   return undefined;
+}
+
+/** Traces in provider name order (byte order, as selection iterates). */
+function sortedTrace(traces: ProviderTrace[]): ProviderTrace[] {
+  return traces.sort((a, b) => compareNames(a.provider, b.provider));
 }
