@@ -18,7 +18,12 @@
  * - status patches per change (must be 1) and per unchanged resync (must be 0), from the
  *   controller's own `cdk8s_inference_status_patches_total`;
  * - reconciles per second over a full resync of every record;
- * - the controller process's peak RSS (VmHWM).
+ * - the controller process's peak RSS (VmHWM), and its RSS (anonymous and file-backed) at each
+ *   stage: after start-up (modules loaded, before the caches filled), after the initial sync, after
+ *   the changes and after the resync, with the stage in which the peak was reached.
+ *
+ * BENCH_HEAP_SNAPSHOT=DIR writes a V8 heap snapshot of the controller to DIR at the end (after
+ * every figure was taken: writing one costs about the heap's size again), for Chrome DevTools.
  */
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
@@ -117,6 +122,16 @@ async function metric(port: number, name: string): Promise<number> {
   return sum;
 }
 
+/** Whether GET `path` on the controller's health port answers 200. */
+async function probe(port: number, urlPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    http.get({ host: '127.0.0.1', port, path: urlPath }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    }).on('error', () => resolve(false));
+  });
+}
+
 /** A watch on the records of the namespace: calls `onEvent` for each event, until `stop()`. */
 function watchRecords(cp: ControlPlane, resourceVersion: string, onEvent: (obj: any) => void): { stop(): void } {
   const url = new URL(`${cp.baseUrl}/apis/airunway.ai/v1alpha1/namespaces/${NAMESPACE}/modeldeployments`);
@@ -140,10 +155,55 @@ function watchRecords(cp: ControlPlane, resourceVersion: string, onEvent: (obj: 
   return { stop: () => req.destroy() };
 }
 
-function peakRssMiB(pid: number): number {
+/** A field of /proc/PID/status in MiB (VmHWM: peak RSS; VmRSS = RssAnon + RssFile + RssShmem). */
+function procStatusMiB(pid: number, field: 'VmHWM' | 'VmRSS' | 'RssAnon' | 'RssFile'): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
   return kb / 1024;
+}
+
+/**
+ * The controller's RSS at the end of each stage of the run, and the stage in which its peak
+ * (VmHWM) grew: polled every 100 ms, since the peak is reached between two figures.
+ */
+class RssTimeline {
+  private readonly stages: string[] = [];
+  private stage = 'start-up';
+  private peak = 0;
+  private peakStage = '';
+  private readonly timer: NodeJS.Timeout;
+
+  public constructor(private readonly pid: number) {
+    this.timer = setInterval(() => this.poll(), 100);
+  }
+
+  /** Ends the current stage (its RSS is recorded) and starts `next`. */
+  public mark(next: string): void {
+    this.poll();
+    const f = (field: 'VmRSS' | 'RssAnon' | 'RssFile') => procStatusMiB(this.pid, field).toFixed(0);
+    this.stages.push(`${this.stage}: RSS ${f('VmRSS')} MiB (anon ${f('RssAnon')}, file ${f('RssFile')})`);
+    this.stage = next;
+  }
+
+  public stop(): void {
+    clearInterval(this.timer);
+  }
+
+  public report(): string {
+    return `RSS at the end of each stage: ${this.stages.join('; ')}. Peak reached during: ${this.peakStage}`;
+  }
+
+  private poll(): void {
+    try {
+      const hwm = procStatusMiB(this.pid, 'VmHWM');
+      if (hwm > this.peak) {
+        this.peak = hwm;
+        this.peakStage = this.stage;
+      }
+    } catch {
+      // the process is gone
+    }
+  }
 }
 
 async function waitUntil(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
@@ -179,7 +239,9 @@ async function run(): Promise<void> {
     const healthPort = await freePort();
     const kubeconfig = cp.writeKubeconfig();
     // The Node flags the ModelDeploymentController's pod runs with, unless BENCH_CONTROLLER_NODE_OPTIONS says otherwise.
-    const controllerNodeOptions = process.env.BENCH_CONTROLLER_NODE_OPTIONS ?? constructNodeOptions();
+    const heapSnapshotDir = process.env.BENCH_HEAP_SNAPSHOT;
+    const controllerNodeOptions = (process.env.BENCH_CONTROLLER_NODE_OPTIONS ?? constructNodeOptions()) +
+      (heapSnapshotDir ? ' --heapsnapshot-signal=SIGUSR2' : '');
     console.log(`controller NODE_OPTIONS: ${JSON.stringify(controllerNodeOptions)}`);
     const started = performance.now();
     controller = spawn(process.execPath, [
@@ -192,7 +254,12 @@ async function run(): Promise<void> {
     ], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, NODE_OPTIONS: controllerNodeOptions },
+      ...(heapSnapshotDir && { cwd: heapSnapshotDir }),
     });
+    const rss = new RssTimeline(controller.pid!);
+    // Start-up: the modules are loaded and the caches are listing once /readyz answers at all.
+    await waitUntil('the controller\'s health endpoint', 60_000, async () => probe(healthPort, '/healthz'));
+    rss.mark('initial sync');
     const logs: string[] = [];
     controller.stderr!.on('data', (c) => logs.push(String(c)));
     controller.once('exit', (code) => {
@@ -205,6 +272,7 @@ async function run(): Promise<void> {
       return list.items.every((r) => r.status?.phase);
     });
     const syncMs = performance.now() - started;
+    rss.mark('status changes');
     const initialReconciles = await metric(metricsPort, 'controller_runtime_reconcile_total');
     console.log(`initial sync: every record has a status ${(syncMs / 1000).toFixed(1)} s after the controller started ` +
       `(${initialReconciles} reconciles, ${(initialReconciles / (syncMs / 1000)).toFixed(0)} reconciles/s including start-up)`);
@@ -237,6 +305,7 @@ async function run(): Promise<void> {
       `p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${latencies[latencies.length - 1].toFixed(1)} ms`);
     console.log(`status patches per change: ${((patchesAfterChanges - patchesBefore) / CHANGES).toFixed(3)} (${patchesAfterChanges - patchesBefore} for ${CHANGES})`);
 
+    rss.mark('unchanged resync');
     // An unchanged resync: every record is reconciled again and nothing is written.
     const reconcilesBefore = await metric(metricsPort, 'controller_runtime_reconcile_total');
     const resyncStart = performance.now();
@@ -252,10 +321,26 @@ async function run(): Promise<void> {
       `(resync reached after ${(resyncMs / 1000).toFixed(1)} s, sync period ${SYNC_PERIOD_SECONDS} s)`);
     console.log(`reconcile time: mean ${((reconcileSeconds / reconcileCount) * 1000).toFixed(2)} ms over ${reconcileCount} reconciles ` +
       `(${(reconcileCount / reconcileSeconds).toFixed(0)} reconciles/s of work per worker)`);
+    rss.mark('end');
+    rss.stop();
     const mib = async (name: string) => ((await metric(metricsPort, name)) / 1048576).toFixed(0);
-    console.log(`controller peak RSS: ${peakRssMiB(controller.pid!).toFixed(0)} MiB ` +
+    console.log(`controller peak RSS: ${procStatusMiB(controller.pid!, 'VmHWM').toFixed(0)} MiB ` +
       `(now: RSS ${await mib('process_resident_memory_bytes')} MiB, V8 heap used ${await mib('nodejs_heap_size_used_bytes')} MiB ` +
       `of ${await mib('nodejs_heap_size_total_bytes')} MiB, external ${await mib('nodejs_external_memory_bytes')} MiB)`);
+    console.log(rss.report());
+    if (heapSnapshotDir) {
+      const before = new Set(fs.readdirSync(heapSnapshotDir));
+      controller.kill('SIGUSR2');
+      await waitUntil('the heap snapshot', 300_000, async () => {
+        const file = fs.readdirSync(heapSnapshotDir).find((f) => f.endsWith('.heapsnapshot') && !before.has(f));
+        // Written once the process closed it: its size stops growing.
+        if (!file) return false;
+        const size = fs.statSync(path.join(heapSnapshotDir, file)).size;
+        await new Promise((r) => setTimeout(r, 2000));
+        return size > 0 && fs.statSync(path.join(heapSnapshotDir, file)).size === size;
+      });
+      console.log(`heap snapshot written to ${heapSnapshotDir}`);
+    }
   } finally {
     if (controller && controller.exitCode === null) {
       controller.kill('SIGTERM');

@@ -306,7 +306,7 @@ spec:
 `;
 
   test('--gateway names a Gateway of the input: routes attach and its listeners admit their namespaces', async () => {
-    const r = await run('synth', '-f', file('all.yaml', `${PHI}---\n${GATEWAY_DOC}`), '--gateway', 'gateway-system/inference-gateway');
+    const r = await run('synth', '-f', file('all.yaml', `${PHI}---\n${GATEWAY_DOC}`), '--gateway', 'gateway-system/inference-gateway', '--body-based-router-installed');
     expect(r.code).toBe(0);
     const docs = parseAllDocuments(r.stdout).map((d) => d.toJS());
     expectValidManifests(docs);
@@ -319,7 +319,7 @@ spec:
   });
 
   test('--gateway naming a Gateway outside the input warns about allowedRoutes; v1alpha2 pools on request', async () => {
-    const r = await run('synth', '-f', file('phi.yaml', PHI), '--gateway=gateway-system/external', '--inference-pool-api-version', 'v1alpha2');
+    const r = await run('synth', '-f', file('phi.yaml', PHI), '--gateway=gateway-system/external', '--inference-pool-api-version', 'v1alpha2', '--body-based-router-installed');
     expect(r.code).toBe(0);
     const docs = parseAllDocuments(r.stdout).map((d) => d.toJS());
     expectValidManifests(docs);
@@ -410,8 +410,8 @@ describe('usage', () => {
   });
 
   test('fails when a command or flag is unknown, suggesting the closest one', async () => {
-    expect((await run('synt', '-f', 'x.yaml')).stderr[0]).toMatch(/^error: unknown command "synt"; commands: synth, explain, controller; did you mean "synth"\?\n\nUsage:/);
-    expect((await run('help', 'explian')).stderr[0]).toMatch(/^error: unknown command "explian"; commands: synth, explain, controller; did you mean "explain"\?\n/);
+    expect((await run('synt', '-f', 'x.yaml')).stderr[0]).toMatch(/^error: unknown command "synt"; commands: synth, explain, controller, validate; did you mean "synth"\?\n\nUsage:/);
+    expect((await run('help', 'explian')).stderr[0]).toMatch(/^error: unknown command "explian"; commands: synth, explain, controller, validate; did you mean "explain"\?\n/);
     expect((await run('synth', '-f', 'x.yaml', '--output')).stderr[0]).toMatch(/^error: unknown flag "--output" for synth; did you mean "--output-dir"\?\n/);
     expect((await run('synth', '--file', 'x.yaml')).stderr[0]).toMatch(/^error: unknown flag "--file" for synth; did you mean "--filename"\?\n/);
   });

@@ -1,5 +1,6 @@
 import { App, Chart, Testing } from 'cdk8s';
 import {
+  BodyBasedRouter,
   EngineType,
   gateway as gatewayL1,
   GatewayRef,
@@ -29,6 +30,8 @@ interface Synth {
 function synth(props: ModelDeploymentProps, registryProps: ConstructorParameters<typeof ProviderRegistry>[2] = { gateway: GATEWAY }, namespace: string | null = 'team-a'): Synth {
   const app = Testing.app();
   new ProviderRegistry(app, 'Providers', registryProps);
+  // A body-based router is installed in the cluster (tests of its warning: test/warnings).
+  BodyBasedRouter.fromExisting(app, 'BodyBasedRouter');
   const chart = new Chart(app, 'models', namespace === null ? {} : { namespace });
   const md = new ModelDeployment(chart, 'qwen', props);
   const errors = app.node.findAll().flatMap((c) => c.node.validate());
@@ -194,6 +197,7 @@ describe('gateway routing of a ModelDeployment', () => {
     const infra = new Chart(app, 'infra', { namespace: 'gateway-system' });
     const gw = new gatewayL1.Gateway(infra, 'Gateway', { metadata: { name: 'gw' }, spec: { gatewayClassName: 'istio', listeners: [{ name: 'http', port: 80, protocol: 'HTTP' }] } });
     new ProviderRegistry(app, 'Providers', { gateway: GatewayRef.fromGateway(gw) });
+    BodyBasedRouter.fromExisting(app, 'BodyBasedRouter');
     const a = new ModelDeployment(new Chart(app, 'a', { namespace: 'team-a' }), 'qwen', VLLM);
     new ModelDeployment(new Chart(app, 'b', { namespace: 'team-b' }), 'qwen', VLLM);
     const gateway = Testing.synth(infra)[0];

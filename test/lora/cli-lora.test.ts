@@ -33,7 +33,7 @@ const AT = 'metadata.annotations["inference.cdk8s.io/lora"]';
 describe('cdk8s-inference synth with LoRA adapters', () => {
   test('a good annotation: exit 0; the adapters in the Deployment and the HTTPRoute', async () => {
     const md = temp.file('md.yaml', deployment('llmd', ['- {name: sql, source: "hf://acme/sql-lora"}', '- {name: chat, source: "pvc://adapters/chat"}']));
-    const r = await run('synth', '-f', md, '--gateway', 'gateway-system/inference-gateway');
+    const r = await run('synth', '-f', md, '--gateway', 'gateway-system/inference-gateway', '--body-based-router-installed');
     // The only message: the referenced Gateway must admit the route's namespace.
     expect(r.stderr).toEqual([expect.stringContaining('Gateway gateway-system/inference-gateway is not part of this app')]);
     expect(r.code).toBe(0);

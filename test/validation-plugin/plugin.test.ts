@@ -1,13 +1,20 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { PluginManager as CdkPluginManager } from 'cdk8s-cli/lib/plugins/_manager';
 import { Validation, ValidationContext } from 'cdk8s-cli/plugins';
 import { UpstreamSchemaValidation } from '../../src/validation-plugin';
 
+/** What the test uses of cdk8s-cli's PluginManager (lib/plugins/_manager.d.ts). */
+interface CdkPluginManager {
+  load(options: { pkg: string; version: string; class: string; properties?: Record<string, unknown> }): {
+    instance: unknown;
+    package: { pkg: string; version: string };
+  };
+}
+
 // cdk8s-cli exports its plugin types but not the loader `cdk8s synth` uses: load it by its file.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const PluginManager: typeof CdkPluginManager = require(path.join(path.dirname(require.resolve('cdk8s-cli/package.json')), 'lib', 'plugins', '_manager')).PluginManager;
+const PluginManager: new (dir: string) => CdkPluginManager = require(path.join(path.dirname(require.resolve('cdk8s-cli/package.json')), 'lib', 'plugins', '_manager')).PluginManager;
 
 // cdk8s-cli's own loader and context, with the plugin loaded the way cdk8s.yaml names it
 // (a local path); scripts/check-validation-plugin.sh runs it through a real `cdk8s synth`.
