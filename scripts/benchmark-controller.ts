@@ -22,6 +22,9 @@
  *   stage: after start-up (modules loaded, before the caches filled), after the initial sync, after
  *   the changes and after the resync, with the stage in which the peak was reached.
  *
+ * BENCH_CONTROLLER_ROOT=DIR runs `DIR/bin/cdk8s-inference` (a package root with its own compiled
+ * lib/, e.g. another build to compare) instead of this checkout's.
+ *
  * BENCH_HEAP_SNAPSHOT=DIR writes a V8 heap snapshot of the controller to DIR at the end (after
  * every figure was taken: writing one costs about the heap's size again), for Chrome DevTools.
  */
@@ -163,6 +166,27 @@ function procStatusMiB(pid: number, field: 'VmHWM' | 'VmRSS' | 'RssAnon' | 'RssF
 }
 
 /**
+ * Where the process's RSS is, from /proc/PID/smaps: file-backed (the node binary and libraries),
+ * malloc's main arena (`[heap]`), and the other anonymous mappings (V8's heap pages, other malloc
+ * arenas, thread stacks).
+ */
+function rssByMapping(pid: number): string {
+  const sums = { file: 0, mallocMain: 0, otherAnon: 0 };
+  let category: keyof typeof sums = 'otherAnon';
+  for (const line of fs.readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (header) {
+      category = header[1].startsWith('/') ? 'file' : header[1] === '[heap]' ? 'mallocMain' : 'otherAnon';
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) sums[category] += Number(rss[1]) / 1024;
+  }
+  return `file-backed ${sums.file.toFixed(0)} MiB, malloc main arena ${sums.mallocMain.toFixed(0)} MiB, ` +
+    `other anonymous (V8 heap pages, other malloc arenas, stacks) ${sums.otherAnon.toFixed(0)} MiB`;
+}
+
+/**
  * The controller's RSS at the end of each stage of the run, and the stage in which its peak
  * (VmHWM) grew: polled every 100 ms, since the peak is reached between two figures.
  */
@@ -215,7 +239,8 @@ async function waitUntil(what: string, timeoutMs: number, check: () => Promise<b
 }
 
 async function run(): Promise<void> {
-  const bin = path.join(ROOT, 'lib', 'cli', 'main.js');
+  const controllerRoot = path.resolve(process.env.BENCH_CONTROLLER_ROOT ?? ROOT);
+  const bin = path.join(controllerRoot, 'lib', 'cli', 'main.js');
   if (!fs.existsSync(bin)) throw new Error('lib/ is missing: run `npx projen compile` first (npx projen bench:controller does)');
   console.log(`node ${process.version}, ${DEPLOYMENTS} ModelDeployments, ${CHANGES} status changes (${IN_FLIGHT} in flight)`);
   const cp = await ControlPlane.start();
@@ -245,7 +270,7 @@ async function run(): Promise<void> {
     console.log(`controller NODE_OPTIONS: ${JSON.stringify(controllerNodeOptions)}`);
     const started = performance.now();
     controller = spawn(process.execPath, [
-      path.join(ROOT, 'bin', 'cdk8s-inference'), 'controller',
+      path.join(controllerRoot, 'bin', 'cdk8s-inference'), 'controller',
       '--kubeconfig', kubeconfig,
       '--namespace', NAMESPACE,
       '--metrics-bind-address', `127.0.0.1:${metricsPort}`,
@@ -328,6 +353,7 @@ async function run(): Promise<void> {
       `(now: RSS ${await mib('process_resident_memory_bytes')} MiB, V8 heap used ${await mib('nodejs_heap_size_used_bytes')} MiB ` +
       `of ${await mib('nodejs_heap_size_total_bytes')} MiB, external ${await mib('nodejs_external_memory_bytes')} MiB)`);
     console.log(rss.report());
+    console.log(`RSS by mapping now: ${rssByMapping(controller.pid!)}`);
     if (heapSnapshotDir) {
       const before = new Set(fs.readdirSync(heapSnapshotDir));
       controller.kill('SIGUSR2');

@@ -1,8 +1,8 @@
 import { scaleToZeroWarnings, unsupportedFeatureErrors } from './deployment-extensions';
 import { FieldError, forbidden, invalid } from './field-error';
-import { didYouMean } from './suggest';
 import { ModelDeploymentObject, resolvedServingMode } from './model-deployment-object';
 import { ResolvedModelDeployment, toResolvedDeployment } from './resolved-model-deployment';
+import { didYouMean } from './suggest';
 import { applyDefaults } from '../admission/defaulting';
 import { validateModelDeployment, validateResolvedEngine } from '../admission/validation';
 import type { InferenceProvider, SimulatedBackend } from '../api/inference-provider';

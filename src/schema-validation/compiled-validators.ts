@@ -36,7 +36,7 @@ export class CompiledValidatorCache {
     this.dir = cacheDir ? path.join(cacheDir, 'validators') : undefined;
     const hash = crypto.createHash('sha1');
     try {
-      hash.update((require('ajv/package.json') as { version: string }).version);
+      hash.update(fs.readFileSync(require.resolve('ajv/package.json')));
       // This module's own extension: .ts when run from src/, .js when compiled to lib/.
       const ext = path.extname(__filename);
       for (const m of VALIDATOR_MODULES) hash.update(fs.readFileSync(path.join(__dirname, `${m}${ext}`)));
@@ -106,6 +106,7 @@ export class CompiledValidatorCache {
     const uid = process.getuid?.();
     const ownedAndPrivate = (dir: string): boolean => {
       const st = fs.lstatSync(dir);
+      // eslint-disable-next-line no-bitwise -- the group and other write bits of the mode
       return st.isDirectory() && (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
     };
     try {

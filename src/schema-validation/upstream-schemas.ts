@@ -37,6 +37,7 @@ import addFormats from 'ajv-formats';
 import { CelSchema, extractCelSchema } from './cel-schema';
 import { CompiledValidatorCache } from './compiled-validators';
 import { ConversionCache, ConvertedFile, schemaCacheDir } from './conversion-cache';
+import { listMapKeyword } from './list-map-keyword';
 import {
   definitionSource, groupKindKey, listUpstreamFiles, parseDefinitionDocuments, readSchemaBundle, SCHEMA_BUNDLE_FILE, SchemaBundle,
 } from './schema-bundle';
@@ -47,7 +48,6 @@ import {
   K8S_ID_PREFIX,
   UpstreamSchemaSource,
 } from './schema-conversion';
-import { listMapKeyword } from './list-map-keyword';
 
 export { SCHEMA_CACHE_ENV, schemaCacheDir } from './conversion-cache';
 export type { UpstreamSchemaSource } from './schema-conversion';

@@ -51,6 +51,13 @@ export interface InformerOptions {
   readonly watchTimeoutSeconds?: () => number;
   /** Page size of lists. @default 500 */
   readonly pageSize?: number;
+  /**
+   * What the cache keeps of each object (after `managedFields` and kubectl's last-applied
+   * annotation are dropped): controller-runtime's cache `TransformFunc`, e.g. `pruneToFields`.
+   * Applied to every listed object as its page arrives and to every watch event, so nothing
+   * else of the object outlives its arrival. @default - the whole object
+   */
+  readonly transform?: (obj: any) => any;
   /** @default Math.random */
   readonly random?: () => number;
 }
@@ -180,7 +187,7 @@ export class Informer {
     }
   }
 
-  /** Lists every page, replaces the cache and reports the difference. */
+  /** Lists every page, replaces the cache and reports the difference (`items`: objects as the cache keeps them). */
   private async relist(afterFailure: boolean): Promise<void> {
     let items: any[] = [];
     let rv = '';
@@ -194,7 +201,9 @@ export class Informer {
           continue: cont,
         });
         if (this.stopped) return;
-        items = items.concat(page.items);
+        // Each page is reduced to what the cache keeps as it arrives: the raw page is garbage
+        // before the next one is read, instead of every raw object being held until the end.
+        for (const item of page.items) items.push(this.complete(item));
         rv = page.resourceVersion;
         cont = page.continue || undefined;
         if (!cont) break;
@@ -216,8 +225,7 @@ export class Informer {
 
   private replace(items: any[], resyncUnchanged: boolean): void {
     const next = new Map<string, any>();
-    for (const item of items) {
-      const obj = this.complete(item);
+    for (const obj of items) {
       const m = metaOf(obj);
       next.set(`${m.namespace}/${m.name}`, obj);
     }
@@ -311,19 +319,29 @@ export class Informer {
    * What the cache keeps of an object: list items of built-in kinds carry no apiVersion/kind, so
    * they are filled in; `metadata.managedFields` and kubectl's last-applied annotation, which no
    * status reads and which are often most of an object's size, are dropped (controller-runtime's
-   * cache does the same).
+   * cache does the same); then the `transform`, if any.
    */
   private complete(obj: any): any {
     if (!obj || typeof obj !== 'object') return obj;
-    const out = obj.apiVersion === undefined || obj.kind === undefined
+    let out = obj.apiVersion === undefined || obj.kind === undefined
       ? { apiVersion: this.options.kind.apiVersion, kind: this.options.kind.kind, ...obj }
       : obj;
     const meta = out.metadata;
     if (meta && typeof meta === 'object') {
-      if (meta.managedFields !== undefined) delete meta.managedFields;
-      if (meta.annotations && typeof meta.annotations === 'object' && LAST_APPLIED in meta.annotations) delete meta.annotations[LAST_APPLIED];
+      const annotations = meta.annotations;
+      const lastApplied = annotations && typeof annotations === 'object' && LAST_APPLIED in annotations;
+      if (meta.managedFields !== undefined || lastApplied) {
+        // Copies without the fields rather than `delete`: an object a property was deleted from
+        // turns into a dictionary, which V8 stores in several times the memory.
+        const { managedFields: _managedFields, ...metadata } = meta;
+        if (lastApplied) {
+          const { [LAST_APPLIED]: _lastApplied, ...rest } = annotations;
+          metadata.annotations = rest;
+        }
+        out = { ...out, metadata };
+      }
     }
-    return out;
+    return this.options.transform ? this.options.transform(out) : out;
   }
 
   private clearAsAbsent(): void {

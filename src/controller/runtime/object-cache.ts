@@ -1,3 +1,4 @@
+import { parseFieldPaths, pruneToFields, StringPool } from './cache-transform';
 import type { Clock } from './clock';
 import { Informer, InformerEvent, InformerOptions, InformerState } from './informer';
 import type { KubeApi } from './kube-api';
@@ -40,22 +41,29 @@ export interface CacheLookup {
  */
 export class ObjectCache {
   private readonly informers = new Map<string, { kind: WatchedKind; informer: Informer }>();
+  /** Shared by every kind: the same values (`True`, `Ready`, a namespace) recur across kinds. */
+  private readonly strings = new StringPool();
   private started = false;
   private stopped = false;
 
   public constructor(private readonly options: ObjectCacheOptions) {}
 
-  /** Caches `kind` (once); starts its informer at once if the cache is running. */
+  /**
+   * Caches `kind` (once); starts its informer at once if the cache is running. Of each object the
+   * cache keeps `kind.cachedFields` only, when given, with its string values pooled.
+   */
   public add(kind: WatchedKind): Informer {
     const key = kindKey(kind);
     const existing = this.informers.get(key);
     if (existing) return existing.informer;
+    const paths = kind.cachedFields && parseFieldPaths(kind.cachedFields);
     const informer = new Informer({
       ...this.options.tuning,
       api: this.options.api,
       kind,
       namespace: this.options.namespace,
       labelSelector: kind.labelSelector,
+      transform: (obj) => this.strings.internValues(paths ? pruneToFields(obj, paths) : obj),
       clock: this.options.clock,
       logger: this.options.logger,
       onEvent: (event) => this.options.onEvent(kind, event),

@@ -8,11 +8,23 @@ import { LABEL_MANAGED_BY, LABEL_RENDERED_BY, MANAGED_BY_VALUE, RENDERED_BY_VALU
 import { PIPELINE_EMITTED_KINDS } from '../../core/pipeline-kinds';
 import { ROUTING_STATUS_KINDS } from '../../gateway/routing-kinds';
 import type { ProviderCatalog } from '../../selection/provider-catalog';
+import { statusReadFields } from '../status/status-read-fields';
 
-/** A kind the controller caches, and which of its objects. */
+/** A kind the controller caches, which of its objects, and what of each. */
 export interface WatchedKind extends ResourceKind {
   /** @default - every object of the kind */
   readonly labelSelector?: string;
+  /**
+   * The only fields the cache keeps of each object (`statusReadFields`: what the status logic
+   * reads), as dotted paths. @default - the whole object
+   */
+  readonly cachedFields?: readonly string[];
+}
+
+/** `kind` with the fields the status logic reads of it, when it declares them. */
+export function withCachedFields<K extends WatchedKind>(kind: K): K {
+  const fields = statusReadFields(kind.apiVersion, kind.kind);
+  return fields ? { ...kind, cachedFields: fields } : kind;
 }
 
 /** Objects the shipped providers and the gateway code create carry `airunway.ai/managed-by=airunway`. */
@@ -27,7 +39,8 @@ export const RECORD_KIND: WatchedKind = { ...MODEL_DEPLOYMENT_KIND, labelSelecto
  * own (`spec.gateway.httpRouteRef`), the pool the provider's own (Dynamo's `<md>-pool`), and the
  * Gateway is never ours. All are read-only.
  */
-export const ROUTING_KINDS: readonly WatchedKind[] = ROUTING_STATUS_KINDS;
+export const ROUTING_KINDS: readonly WatchedKind[] = ROUTING_STATUS_KINDS.map((k) =>
+  withCachedFields({ apiVersion: k.apiVersion, kind: k.kind, resource: k.resource }));
 
 /**
  * The kinds whose objects a status can be read from: of the kinds the catalog's providers emit
@@ -48,7 +61,7 @@ export function statusSourceKinds(catalog: ProviderCatalog): WatchedKind[] {
   const out = new Map<string, WatchedKind>();
   for (const k of emitted) {
     if (named.has(groupKind(k.apiVersion, k.kind)) && !out.has(kindKey(k))) {
-      out.set(kindKey(k), { apiVersion: k.apiVersion, kind: k.kind, resource: k.resource, labelSelector: MANAGED_BY_SELECTOR });
+      out.set(kindKey(k), withCachedFields({ apiVersion: k.apiVersion, kind: k.kind, resource: k.resource, labelSelector: MANAGED_BY_SELECTOR }));
     }
   }
   return [...out.values()].sort((a, b) => (kindKey(a) < kindKey(b) ? -1 : 1));
@@ -68,7 +81,7 @@ export function dependencyKinds(catalog: ProviderCatalog): WatchedKind[] {
 export function emittedKind(catalog: ProviderCatalog, apiVersion: string, kind: string): WatchedKind | undefined {
   for (const entry of catalog.entries) {
     const found = catalog.provider(entry.name)?.emittedKinds().find((k) => k.apiVersion === apiVersion && k.kind === kind);
-    if (found) return { apiVersion, kind, resource: found.resource, labelSelector: MANAGED_BY_SELECTOR };
+    if (found) return withCachedFields({ apiVersion, kind, resource: found.resource, labelSelector: MANAGED_BY_SELECTOR });
   }
   return undefined;
 }

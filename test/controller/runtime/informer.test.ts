@@ -75,6 +75,38 @@ describe('Informer', () => {
     }
   });
 
+  test('keeps what `transform` returns of each object, page by page and for every watch event', async () => {
+    const seen: Array<{ name: string; listed: number }> = [];
+    const { api, informer, events, clock } = setup(DEPLOYMENT, {
+      pageSize: 2,
+      // What the transform is given: managedFields already dropped, apiVersion/kind filled in.
+      transform: (obj) => {
+        seen.push({ name: obj.metadata.name, listed: api.callsOf('list').length });
+        expect(obj.metadata.managedFields).toBeUndefined();
+        expect(obj.kind).toBe('Deployment');
+        const { name, namespace, resourceVersion } = obj.metadata;
+        return { apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name, namespace, resourceVersion }, kept: true };
+      },
+    });
+    for (const name of ['a', 'b', 'c']) api.put(DEPLOYMENT, deployment(name, { metadata: { name, namespace: 'ml', labels: { 'airunway.ai/managed-by': 'airunway' }, managedFields: [{ manager: 'm' }] } }));
+    informer.start();
+    await settle();
+    // Pages of 2: a and b are transformed before the second page is asked for.
+    expect(seen).toEqual([{ name: 'a', listed: 1 }, { name: 'b', listed: 1 }, { name: 'c', listed: 2 }]);
+    api.put(DEPLOYMENT, deployment('d', { status: { readyReplicas: 1 } }));
+    await settle();
+    expect(events).toEqual(['add a', 'add b', 'add c', 'add d']);
+    for (const name of ['a', 'c', 'd']) {
+      expect(informer.get('ml', name)).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: expect.objectContaining({ name }), kept: true });
+    }
+    // On a relist after a failure, the kept resourceVersion tells unchanged objects from changed ones.
+    api.closeWatches(new Error('connection reset'));
+    api.put(DEPLOYMENT, deployment('c', { spec: { replicas: 2 } }));
+    await clock.advance(800);
+    expect(api.callsOf('list').length).toBeGreaterThan(2);
+    expect(events.slice(4).sort()).toEqual(['resync a', 'resync b', 'resync d', 'update c']);
+  });
+
   test('applies watch events to the cache and follows their resourceVersions and bookmarks', async () => {
     const { api, informer, events } = setup();
     informer.start();
