@@ -61,8 +61,12 @@ export class EventRecorder {
       return;
     }
     const text = truncate(message);
-    this.queue.push(() => this.write(involved, type, reason, text).catch((e) => {
-      this.options.logger.error('cannot record an event', { reason, namespace: involved?.metadata?.namespace, name: involved?.metadata?.name, error: errorText(e) });
+    // Only the reference waits in the queue, not the record: a fresh controller queues up to
+    // 1,000 events at once, and each record (as a status patch returns it, managedFields and all)
+    // is several KiB.
+    const ref = involvedRef(involved);
+    this.queue.push(() => this.write(ref, type, reason, text).catch((e) => {
+      this.options.logger.error('cannot record an event', { reason, namespace: ref.namespace, name: ref.name, error: errorText(e) });
     }));
     this.writer ??= this.drain();
   }
@@ -77,8 +81,7 @@ export class EventRecorder {
     this.writer = undefined;
   }
 
-  private async write(involved: any, type: string, reason: string, message: string): Promise<void> {
-    const m = involved?.metadata ?? {};
+  private async write(m: InvolvedRef, type: string, reason: string, message: string): Promise<void> {
     const now = this.options.clock.now();
     const timestamp = new Date(now).toISOString().replace(/\.\d+Z$/, 'Z');
     const key = JSON.stringify([m.uid, type, reason, message]);
@@ -97,8 +100,8 @@ export class EventRecorder {
       kind: EVENT_KIND.kind,
       metadata: { name, namespace: m.namespace },
       involvedObject: {
-        apiVersion: involved.apiVersion,
-        kind: involved.kind,
+        apiVersion: m.apiVersion,
+        kind: m.kind,
         namespace: m.namespace,
         name: m.name,
         uid: m.uid,
@@ -123,6 +126,28 @@ export class EventRecorder {
     this.remembered.set(key, entry);
     if (this.remembered.size > MAX_REMEMBERED) this.remembered.delete(this.remembered.keys().next().value!);
   }
+}
+
+/** What an Event says about the object it is about (`involvedObject`). */
+interface InvolvedRef {
+  readonly apiVersion: any;
+  readonly kind: any;
+  readonly namespace: any;
+  readonly name: any;
+  readonly uid: any;
+  readonly resourceVersion: any;
+}
+
+function involvedRef(involved: any): InvolvedRef {
+  const m = involved?.metadata ?? {};
+  return {
+    apiVersion: involved?.apiVersion,
+    kind: involved?.kind,
+    namespace: m.namespace,
+    name: m.name,
+    uid: m.uid,
+    resourceVersion: m.resourceVersion,
+  };
 }
 
 function truncate(message: string): string {

@@ -22,7 +22,7 @@ export interface WatchedKind extends ResourceKind {
 }
 
 /** `kind` with the fields the status logic reads of it, when it declares them. */
-export function withCachedFields<K extends WatchedKind>(kind: K): K {
+export function withCachedFields<K extends WatchedKind>(kind: K): K & Pick<WatchedKind, 'cachedFields'> {
   const fields = statusReadFields(kind.apiVersion, kind.kind);
   return fields ? { ...kind, cachedFields: fields } : kind;
 }

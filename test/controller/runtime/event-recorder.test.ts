@@ -40,6 +40,18 @@ describe('EventRecorder', () => {
     });
   });
 
+  test('a queued event keeps the record as it was when recorded, not the record itself', async () => {
+    const s = setup();
+    const record = structuredClone(RECORD) as any;
+    s.events.record(record, 'Normal', 'Running', 'Deployment is ready');
+    // The object changes (or is dropped by the cache) before the event is written.
+    record.metadata.resourceVersion = '8';
+    record.kind = 'Changed';
+    await s.events.flush();
+    const [event] = await s.stored();
+    expect(event.involvedObject).toEqual({ apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', namespace: 'ml', name: 'qwen', uid: 'uid-1', resourceVersion: '7' });
+  });
+
   test('a repeat within ten minutes counts on the same Event; later, a new one', async () => {
     const s = setup();
     s.events.record(RECORD, 'Warning', 'Failed', 'x');

@@ -3,7 +3,9 @@
  * mapping, never their translators, cdk8s-plus-34 or the generated bindings (each a few MiB of
  * memory and tens of milliseconds of start-up in a process that runs all day). A provider module
  * that imports a translator-side module at its top level breaks this silently; this test loads the
- * controller's entry point in a fresh Node process and lists what came with it.
+ * controller's entry point in a fresh Node process and lists what came with it. The same holds for
+ * @kubernetes/client-node, which cluster-credentials.ts loads only for the kubeconfig plugins it
+ * implements.
  */
 import { execFileSync } from 'child_process';
 import * as path from 'path';
@@ -14,7 +16,9 @@ test('the controller entry point loads no translator-only module', () => {
   const script = [
     "require('./src/controller/runtime/run-controller.ts');",
     'const loaded = Object.keys(require.cache);',
-    'console.log(JSON.stringify({ count: loaded.length, heavy: loaded.filter((f) => /cdk8s-plus-34|[\\\\/]src[\\\\/]imports[\\\\/]|translator\\.ts$/.test(f)) }));',
+    // @kubernetes/client-node is loaded only for kubeconfig plugins (exec, auth-provider): its
+    // generated API client alone is tens of MiB.
+    'console.log(JSON.stringify({ count: loaded.length, heavy: loaded.filter((f) => /cdk8s-plus-34|@kubernetes[\\\\/]client-node|[\\\\/]src[\\\\/]imports[\\\\/]|translator\\.ts$/.test(f)) }));',
   ].join('\n');
   const out = execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], {
     cwd: ROOT,
@@ -25,4 +29,19 @@ test('the controller entry point loads no translator-only module', () => {
   expect(heavy).toEqual([]);
   // A sanity bound that the probe loaded the controller at all.
   expect(count).toBeGreaterThan(100);
+}, 120_000);
+
+test('the CLI entry point loads a command\'s modules only when that command runs', () => {
+  // The image runs `cdk8s-inference controller`: main.ts must not load synth, explain or validate.
+  const script = [
+    "require('./src/cli/main.ts');",
+    'const loaded = Object.keys(require.cache);',
+    'console.log(JSON.stringify(loaded.filter((f) => /cdk8s-plus-34|[\\\\/]src[\\\\/]imports[\\\\/]|(synth|explain|validate|controller)-command\\.ts$|upstream-schemas\\.ts$/.test(f))));',
+  ].join('\n');
+  const out = execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, TS_NODE_PROJECT: path.join(ROOT, 'tsconfig.json') },
+  });
+  expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual([]);
 }, 120_000);

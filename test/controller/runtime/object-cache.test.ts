@@ -45,6 +45,27 @@ describe('ObjectCache', () => {
     expect(events).toEqual(['nvidia.com/v1beta1 add q']);
   });
 
+  test('keeps only the cachedFields of a kind that declares them; a kind that does not is cached whole', async () => {
+    const { api, cache } = setup();
+    cache.add({ ...DEPLOYMENT, cachedFields: ['metadata.name', 'metadata.namespace', 'metadata.resourceVersion', 'status.readyReplicas'] });
+    cache.add(DGD_BETA);
+    const template = { spec: { containers: [{ name: 'vllm', image: 'vllm/vllm-openai' }] } };
+    api.put(DEPLOYMENT, { metadata: { name: 'a', namespace: 'ml', labels: { app: 'a' } }, spec: { replicas: 1, template }, status: { readyReplicas: 1, replicas: 1 } });
+    api.put(DGD_BETA, { metadata: { name: 'q', namespace: 'ml', labels: { app: 'q' } }, spec: { services: { Frontend: { replicas: 1 } } } });
+    cache.start();
+    await settle();
+    expect(cache.lookup(ref(DEPLOYMENT, 'a')).object).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'a', namespace: 'ml', resourceVersion: expect.any(String) },
+      status: { readyReplicas: 1 },
+    });
+    expect(cache.lookup(ref(DGD_BETA, 'q')).object).toEqual(expect.objectContaining({
+      metadata: expect.objectContaining({ labels: { app: 'q' } }),
+      spec: { services: { Frontend: { replicas: 1 } } },
+    }));
+  });
+
   test('a kind added while running starts at once', async () => {
     const { api, cache } = setup();
     cache.start();

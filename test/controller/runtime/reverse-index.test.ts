@@ -14,6 +14,24 @@ describe('ReverseIndex', () => {
     expect(index.objectCount).toBe(3);
   });
 
+  test('an object read by many records (a Gateway) goes from one record to several and back, nobody lost', () => {
+    const index = new ReverseIndex();
+    for (const r of ['ml/a', 'ml/b', 'ml/c']) index.set(r, ['g/gw', `d/${r}`]);
+    index.set('ml/a', ['g/gw', 'd/ml/a']);
+    expect(index.recordsWatching('g/gw').sort()).toEqual(['ml/a', 'ml/b', 'ml/c']);
+    index.remove('ml/b');
+    index.set('ml/c', ['d/ml/c']);
+    expect(index.recordsWatching('g/gw')).toEqual(['ml/a']);
+    index.set('ml/b', ['g/gw']);
+    expect(index.recordsWatching('g/gw').sort()).toEqual(['ml/a', 'ml/b']);
+    expect(index.watchedBy('ml/a')).toEqual(['g/gw', 'd/ml/a']);
+    expect(index.watchedBy('ml/b')).toEqual(['g/gw']);
+    index.remove('ml/a');
+    index.remove('ml/b');
+    expect(index.recordsWatching('g/gw')).toEqual([]);
+    expect(index.objectCount).toBe(1);
+  });
+
   test('remove forgets a record and objects nobody watches any more', () => {
     const index = new ReverseIndex();
     index.set('ml/a', ['d/x', 'd/x']);
