@@ -1,6 +1,6 @@
 /**
  * Entry point of a controller process spawned by the envtest controller tests
- * (controller-status-process.ts): `node -r ts-node/register/transpile-only controller-status-launcher.ts
+ * (controller-status-process.ts): `node -r test/support/register-ts-cached.js controller-status-launcher.ts
  * controller [FLAGS]` runs `cdk8s-inference controller` from the sources, so the tests do not
  * depend on a prior `npx projen compile`. @kubernetes/client-node (loaded only for kubeconfigs with
  * plugins) is ESM-only; Node 24 loads it with `require`, which is how

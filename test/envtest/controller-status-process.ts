@@ -1,6 +1,6 @@
 /**
  * The status controller as a real, separate process for the envtest tests: `cdk8s-inference
- * controller` run from the sources (controller-status-launcher.ts under ts-node, transpile-only), with a
+ * controller` run from the sources (controller-status-launcher.ts, transpiled by test/support/register-ts-cached.js), with a
  * kubeconfig of the test control plane, /metrics and the health probes on free loopback ports,
  * and its JSON log lines (stderr) captured for assertions and failure messages.
  *
@@ -21,6 +21,8 @@ import { Condition, waitFor } from './kube-client';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const LAUNCHER = path.join(__dirname, 'controller-status-launcher.ts');
+/** Runs the sources with their transpiled JavaScript cached between processes (see the file). */
+const REGISTER_TS = path.join(REPO, 'test', 'support', 'register-ts-cached.js');
 
 /** One JSON log line of the controller (`ts`, `level`, `msg`, fields), or the raw text of another line. */
 export interface LogLine {
@@ -58,7 +60,7 @@ export class ControllerProcess {
   static async start(options: ControllerStartOptions): Promise<ControllerProcess> {
     const [metricsPort, probePort] = await freePorts(2);
     const args = [
-      '-r', 'ts-node/register/transpile-only',
+      '-r', REGISTER_TS,
       LAUNCHER,
       'controller',
       '--kubeconfig', options.kubeconfig,
@@ -68,7 +70,7 @@ export class ControllerProcess {
     ];
     const child = spawn(process.execPath, args, {
       cwd: REPO,
-      env: { ...process.env, TS_NODE_PROJECT: path.join(REPO, 'test', 'tsconfig.json'), TS_NODE_TRANSPILE_ONLY: 'true', POD_NAMESPACE: '' },
+      env: { ...process.env, POD_NAMESPACE: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const p = new ControllerProcess(options.name ?? 'controller', child, metricsPort, probePort, args);

@@ -7,7 +7,6 @@
  * every field as sent (nothing pruned). The schema tests check the same against the CRDs offline;
  * this is the server's own word, CEL rules and structural pruning included.
  */
-import * as path from 'path';
 import { App, Chart, Testing } from 'cdk8s';
 import { ControlPlane } from './control-plane';
 import { installCrds, InstalledCrd, upstreamCrdIndex, useStorageVersion } from './crds';

@@ -80,8 +80,9 @@ describe('multiNodeLayout', () => {
 });
 
 function md(gpusPerNode: number | undefined, spec: Partial<ModelDeploymentSpec>) {
+  const annotations: Record<string, string> = gpusPerNode === undefined ? {} : { [MULTI_NODE_ANNOTATION]: `gpusPerNode: ${gpusPerNode}` };
   return {
-    annotations: gpusPerNode === undefined ? {} : { [MULTI_NODE_ANNOTATION]: `gpusPerNode: ${gpusPerNode}` },
+    annotations,
     spec: { model: { id: 'meta-llama/Llama-3.1-70B-Instruct' }, ...spec } as ModelDeploymentSpec,
   };
 }

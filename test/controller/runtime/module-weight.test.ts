@@ -11,6 +11,8 @@ import { execFileSync } from 'child_process';
 import * as path from 'path';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
+/** Runs the sources in the child process (their transpiled JavaScript cached between processes). */
+const REGISTER_TS = path.join(ROOT, 'test', 'support', 'register-ts-cached.js');
 
 test('the controller entry point loads no translator-only module', () => {
   const script = [
@@ -20,11 +22,7 @@ test('the controller entry point loads no translator-only module', () => {
     // generated API client alone is tens of MiB.
     'console.log(JSON.stringify({ count: loaded.length, heavy: loaded.filter((f) => /cdk8s-plus-34|@kubernetes[\\\\/]client-node|[\\\\/]src[\\\\/]imports[\\\\/]|translator\\.ts$/.test(f)) }));',
   ].join('\n');
-  const out = execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, TS_NODE_PROJECT: path.join(ROOT, 'tsconfig.json') },
-  });
+  const out = execFileSync(process.execPath, ['-r', REGISTER_TS, '-e', script], { cwd: ROOT, encoding: 'utf8' });
   const { count, heavy } = JSON.parse(out.trim().split('\n').pop()!);
   expect(heavy).toEqual([]);
   // A sanity bound that the probe loaded the controller at all.
@@ -38,10 +36,6 @@ test('the CLI entry point loads a command\'s modules only when that command runs
     'const loaded = Object.keys(require.cache);',
     'console.log(JSON.stringify(loaded.filter((f) => /cdk8s-plus-34|[\\\\/]src[\\\\/]imports[\\\\/]|(synth|explain|validate|controller)-command\\.ts$|upstream-schemas\\.ts$/.test(f))));',
   ].join('\n');
-  const out = execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, TS_NODE_PROJECT: path.join(ROOT, 'tsconfig.json') },
-  });
+  const out = execFileSync(process.execPath, ['-r', REGISTER_TS, '-e', script], { cwd: ROOT, encoding: 'utf8' });
   expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual([]);
 }, 120_000);
