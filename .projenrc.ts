@@ -80,10 +80,11 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     jestConfig: {
       testTimeout: 60_000,
       // Jest's default leaves a core idle (cores - 1: one worker on a 2-core machine), and the
-      // envtest files spend much of their time waiting on the API server: with 1.5 workers per
-      // core those waits overlap other files' work. Measured on 2 cores: jest 227 s with 2
-      // workers, 195 s with 3, 193 s with 4.
-      maxWorkers: '150%',
+      // envtest files spend much of their time waiting on the API server: with more workers than
+      // cores those waits overlap other files' work. Measured on 2 cores: jest 227 s with 2
+      // workers, 195 s with 3, 193 s with 4. A number, not a percentage: Jest reads a percentage
+      // above 100% as that many workers.
+      maxWorkers: 3,
       // Coverage instrumentation nearly doubled the suite's CPU time (measured: 88 s against 48 s
       // of CPU for test/providers and test/dra); `npm run test:coverage` collects it on request.
       collectCoverage: false,
