@@ -26,6 +26,13 @@ const ROUTING_FLAGS = `ROUTING (Gateway API Inference Extension):
 
 const EXIT_CODES = 'Exit codes: 0 success, 1 invalid input (every error is listed), 2 usage error.';
 
+/** The --profile flag of synth and explain, as their help lists it. */
+const PROFILE_FLAG = `  --profile FILE                      the target cluster: its InferenceProviderConfigs with
+                                      status.ready (or a List, as kubectl get -o yaml prints),
+                                      its Gateway and NodePools. Only the ready providers it lists
+                                      are auto-selected. Without it, every provider is assumed
+                                      installed and ready`;
+
 const SYNTH_USAGE = `Usage:
   cdk8s-inference synth -f FILE|DIR|- [-f ...] [-o DIR] [--profile FILE] [ROUTING]
       Translate AI Runway ModelDeployment YAML into the upstream objects that serve it.
@@ -40,11 +47,7 @@ Flags:
   -o, --output-dir DIR                write <namespace>/<name>.k8s.yaml files under DIR, replacing
                                       each atomically and removing the files an earlier run wrote
                                       that are no longer produced (listed in DIR/.cdk8s-inference-files)
-  --profile FILE                      the target cluster: its InferenceProviderConfigs with
-                                      status.ready (or a List, as kubectl get -o yaml prints),
-                                      its Gateway and NodePools. Only the ready providers it lists
-                                      are auto-selected. Without it, every provider is assumed
-                                      installed and ready
+${PROFILE_FLAG}
   -h, --help                          this help
 
 ${ROUTING_FLAGS}
@@ -77,11 +80,7 @@ const EXPLAIN_USAGE = `Usage:
 Flags:
   -f, --filename FILE|DIR|-           a YAML file, a directory (its *.yaml and *.yml files,
                                       sorted, not recursive) or - for stdin; repeatable
-  --profile FILE                      the target cluster: its InferenceProviderConfigs with
-                                      status.ready (or a List, as kubectl get -o yaml prints),
-                                      its Gateway and NodePools. Only the ready providers it lists
-                                      are auto-selected. Without it, every provider is assumed
-                                      installed and ready
+${PROFILE_FLAG}
   -h, --help                          this help
 
 ${ROUTING_FLAGS}

@@ -517,16 +517,18 @@ class UpstreamSchemas {
   /** A hash of the Kubernetes OpenAPI documents (loading them first), which built-in kinds' validators depend on. */
   private kubernetesFingerprint(): string {
     this.loadKubernetes();
-    return this.kubernetesHash!;
+    // The bundle is hashed only here, when a built-in kind's validator is first asked for.
+    this.kubernetesHash ??= crypto.createHash('sha1').update(JSON.stringify(this.bundle!.kubernetes)).digest('hex');
+    return this.kubernetesHash;
   }
 
   /** The component schemas of each Kubernetes OpenAPI document, in sorted file order. */
   private kubernetesFiles(): Array<{ file: string; schemas: Record<string, Json> }> {
-    const hash = crypto.createHash('sha1');
     if (this.bundle) {
-      this.kubernetesHash = hash.update(JSON.stringify(this.bundle.kubernetes)).digest('hex');
       return this.bundle.kubernetes;
     }
+    // The directory's documents are hashed as they are read (see `kubernetesFingerprint`).
+    const hash = crypto.createHash('sha1');
     const out: Array<{ file: string; schemas: Record<string, Json> }> = [];
     for (const full of listUpstreamFiles(this.root!)) {
       if (!full.endsWith('.json')) {
