@@ -47,7 +47,7 @@ describe('README snippets', () => {
 
 /**
  * Type errors of each snippet, compiled against this checkout's sources. One program holds every
- * snippet (each its own file), so the library's sources are checked once rather than once per
+ * snippet (each its own file), so the library's sources are parsed once rather than once per
  * snippet; computed on first use.
  */
 let snippetTypeErrors: string[][] | undefined;
@@ -74,8 +74,13 @@ function typeCheck(sources: readonly string[]): string[][] {
     types: [],
   };
   const program = ts.createProgram(files, options, host);
-  const diagnostics = ts.getPreEmitDiagnostics(program);
-  return files.map((file) => diagnostics
-    .filter((d) => d.file && path.resolve(d.file.fileName) === file)
-    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')));
+  const optionErrors = program.getOptionsDiagnostics();
+  if (optionErrors.length > 0) throw new Error(optionErrors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')).join('\n'));
+  // Only the snippets' own diagnostics are asked for: the checker then resolves just the library
+  // types they use instead of checking every source file (tsc and jsii check those).
+  return files.map((file) => {
+    const sourceFile = program.getSourceFile(file)!;
+    return [...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile)]
+      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  });
 }

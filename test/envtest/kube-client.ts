@@ -94,6 +94,8 @@ export interface RequestOptions {
   readonly query?: Query;
   /** Content type of the body (default `application/json`). */
   readonly contentType?: string;
+  /** The `Accept` header (default `application/json`), e.g. a Table: `application/json;as=Table;v=v1;g=meta.k8s.io`. */
+  readonly accept?: string;
 }
 
 /** Splits `group/version` (or `v1`) into its parts. */
@@ -164,7 +166,7 @@ export class KubeClient {
     }
     const fullPath = url.pathname + url.search;
     const payload = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' };
     if (this.token) headers.Authorization = `Bearer ${this.token}`; // none: the anonymous user
     if (payload !== undefined) {
       headers['Content-Type'] = options.contentType ?? 'application/json';
