@@ -30,12 +30,15 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     // Node 24 on machines whose system Node is older (client-node 2.x needs >= 22.19).
     'node@^24',
     'json-schema-to-typescript@^16.0.0',
+    '@types/js-yaml@^4.0.9',
   ],
   // Non-jsii runtime dependencies must be bundled so they never leak into the jsii type system.
   // @bufbuild/protobuf is a peer dependency of @bufbuild/cel: bundle it too, or a consumer without
   // it cannot load the library (found by the Python bindings smoke test). ajv-formats checks the
-  // ipv4/ipv6 formats of upstream schemas in src/schema-validation.
-  bundledDeps: ['@bufbuild/cel@^0.6.1', '@bufbuild/protobuf@^2.6.2', '@kubernetes/client-node@^2.0.1', 'ajv@^8.20.0', 'ajv-formats@^3.0.1', 'yaml@^2.9.1'],
+  // ipv4/ipv6 formats of upstream schemas in src/schema-validation. js-yaml (already bundled as
+  // client-node's) parses the large trusted upstream CRDs several times faster than yaml; user
+  // input keeps yaml, for its line/column positions and alias limits.
+  bundledDeps: ['@bufbuild/cel@^0.6.1', '@bufbuild/protobuf@^2.6.2', '@kubernetes/client-node@^2.0.1', 'ajv@^8.20.0', 'ajv-formats@^3.0.1', 'js-yaml@^4.1.0', 'yaml@^2.9.1'],
   minNodeVersion: '22.19.0',
 
   bin: { 'cdk8s-inference': 'bin/cdk8s-inference' },
@@ -116,10 +119,18 @@ project.addTask('test:coverage', {
 });
 
 // Regenerate the L1 bindings from ../shared/upstream (see scripts/import-crds.ts).
-project.addTask('import', {
+const importTask = project.addTask('import', {
   description: 'Regenerate src/imports/ from the upstream CRDs in ../shared/upstream',
   exec: 'ts-node --project test/tsconfig.json scripts/import-crds.ts',
 });
+
+// The AI Runway spec validators as Ajv standalone code (src/admission/generated/), from the
+// schemas `import` writes; test/admission/precompiled-validators.test.ts fails when they are stale.
+const precompileValidators = project.addTask('precompile-validators', {
+  description: 'Regenerate src/admission/generated/, the ModelDeployment and InferenceProviderConfig spec validators compiled ahead of time',
+  exec: 'ts-node --project test/tsconfig.json scripts/precompile-validators.ts',
+});
+importTask.spawn(precompileValidators);
 
 // The editor schema (schemas/modeldeployment.schema.json, shipped in the package) from the AI
 // Runway CRDs in ../shared/upstream; test/editor-schema.test.ts fails when it is stale.

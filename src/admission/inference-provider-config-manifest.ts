@@ -1,10 +1,12 @@
+import type { ValidateFunction } from 'ajv';
+import { validate as compiledSpecValidator } from './generated/inference-provider-config-spec-validator';
 import { readManifestHeader } from './manifest-metadata';
 import { StructuralSchemaValidator } from './structural-schema';
 import { FieldError, formatFieldError, invalid, notSupported } from '../core/field-error';
-import { INFERENCE_PROVIDER_CONFIG_SPEC_SCHEMA } from '../core/generated/airunway-schemas';
 import type { InferenceProviderConfigSpec } from '../core/generated/inference-provider-config-spec';
 import { EXPLICIT_SELECTION_ONLY_ANNOTATION, ProviderConfigEntry } from '../selection/provider-config-entry';
 
+/** Compiled ahead of time from INFERENCE_PROVIDER_CONFIG_SPEC_SCHEMA (scripts/precompile-validators.ts). */
 let specValidator: StructuralSchemaValidator | undefined;
 
 /**
@@ -18,7 +20,7 @@ export function readInferenceProviderConfigManifest(
   const errors: FieldError[] = [];
   const meta = readManifestHeader(manifest, 'airunway.ai/v1alpha1', 'InferenceProviderConfig', errors, { namespaced: false });
   const spec = (manifest as any)?.spec ?? {};
-  specValidator ??= new StructuralSchemaValidator(INFERENCE_PROVIDER_CONFIG_SPEC_SCHEMA);
+  specValidator ??= new StructuralSchemaValidator(compiledSpecValidator as unknown as ValidateFunction);
   errors.push(...specValidator.validate(spec, 'spec'));
   const statusReady = (manifest as any)?.status?.ready;
   if (statusReady !== undefined && statusReady !== null && typeof statusReady !== 'boolean') {

@@ -1,10 +1,12 @@
+import type { ValidateFunction } from 'ajv';
+import { validate as compiledSpecValidator } from './generated/model-deployment-spec-validator';
 import { readManifestHeader } from './manifest-metadata';
 import { StructuralSchemaValidator } from './structural-schema';
 import { FieldError, required } from '../core/field-error';
-import { MODEL_DEPLOYMENT_SPEC_SCHEMA } from '../core/generated/airunway-schemas';
 import type { ModelDeploymentSpec } from '../core/generated/model-deployment-spec';
 import type { ModelDeploymentObject } from '../core/model-deployment-object';
 
+/** Compiled ahead of time from MODEL_DEPLOYMENT_SPEC_SCHEMA (scripts/precompile-validators.ts). */
 let specValidator: StructuralSchemaValidator | undefined;
 
 /**
@@ -13,7 +15,7 @@ let specValidator: StructuralSchemaValidator | undefined;
  * Construct props go through it too: TypeScript types do not stop `replicas: 2.5` or nine volumes.
  */
 export function validateModelDeploymentSpecSchema(spec: unknown): FieldError[] {
-  specValidator ??= new StructuralSchemaValidator(MODEL_DEPLOYMENT_SPEC_SCHEMA);
+  specValidator ??= new StructuralSchemaValidator(compiledSpecValidator as unknown as ValidateFunction);
   return specValidator.validate(spec, 'spec');
 }
 

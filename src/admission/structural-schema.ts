@@ -1,33 +1,7 @@
-import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import Ajv, { _, ErrorObject, ValidateFunction } from 'ajv';
+import { INTEGER_FORMATS, integerRangeOf } from './integer-formats';
 import { FieldError, forbidden, invalid, notSupported, required } from '../core/field-error';
 import { didYouMean } from '../core/suggest';
-
-/** Inclusive bounds of an integer format. */
-interface IntegerRange {
-  readonly min: number;
-  readonly max: number;
-  /** The bounds as written in messages (exact, where the int64 doubles are not). */
-  readonly minText: string;
-  readonly maxText: string;
-}
-
-/**
- * The range of each integer `format` of a structural schema: that of the Go type the field
- * decodes into (AI Runway's Go types cannot hold `replicas: 3000000000` in an int32).
- * Integrality itself is the `type: integer` check. int64 bounds are compared as doubles, so only
- * values whose double lies beyond ±2^63 are caught: 2^63 itself is where `9223372036854775807`
- * lands once parsed, and passes.
- */
-const INTEGER_FORMAT_RANGES: Readonly<Record<string, IntegerRange>> = {
-  int32: { min: -2147483648, max: 2147483647, minText: '-2147483648', maxText: '2147483647' },
-  int64: { min: -(2 ** 63), max: 2 ** 63, minText: '-9223372036854775808', maxText: '9223372036854775807' },
-};
-
-function integerRangeOf(format: unknown): IntegerRange | undefined {
-  return typeof format === 'string' && Object.prototype.hasOwnProperty.call(INTEGER_FORMAT_RANGES, format)
-    ? INTEGER_FORMAT_RANGES[format]
-    : undefined;
-}
 
 /**
  * Converts a Kubernetes structural schema (a CRD's openAPIV3Schema) into a JSON Schema that Ajv
@@ -69,18 +43,31 @@ export function toJsonSchema(schema: unknown): unknown {
   return out;
 }
 
+/**
+ * The Ajv that compiles structural schemas: every error (allErrors), each carrying its schema
+ * (verbose: an unknown field is compared with the known ones), and the integer formats. Its code
+ * refers to those formats by module, so a validator it compiles can also be written out ahead of
+ * time (scripts/precompile-validators.ts).
+ */
+export function structuralSchemaAjv(): Ajv {
+  return new Ajv({
+    allErrors: true,
+    strict: false,
+    verbose: true,
+    formats: { ...INTEGER_FORMATS },
+    code: { source: true, formats: _`require("../integer-formats").INTEGER_FORMATS` },
+  });
+}
+
 /** A compiled checker of one structural schema, reporting Kubernetes-style field errors. */
 export class StructuralSchemaValidator {
-  private readonly validateFn: ValidateFunction;
-
-  public constructor(schema: unknown) {
-    // verbose: errors carry their schema, so an unknown field can be compared with the known ones.
-    const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
-    for (const [format, { min, max }] of Object.entries(INTEGER_FORMAT_RANGES)) {
-      ajv.addFormat(format, { type: 'number', validate: (x: number) => x >= min && x <= max });
-    }
-    this.validateFn = ajv.compile(toJsonSchema(schema) as object);
+  /** Compiles `schema` (a structural schema, as a CRD holds it). */
+  public static compile(schema: unknown): StructuralSchemaValidator {
+    return new StructuralSchemaValidator(structuralSchemaAjv().compile(toJsonSchema(schema) as object));
   }
+
+  /** `validateFn`: compiled by `structuralSchemaAjv()` from `toJsonSchema` of a schema, now or ahead of time (generated/). */
+  public constructor(private readonly validateFn: ValidateFunction) {}
 
   /** Field errors of `value`, with paths rooted at `rootPath` (e.g. `spec`). */
   public validate(value: unknown, rootPath: string): FieldError[] {

@@ -15,7 +15,7 @@ function manifest(spec: Record<string, unknown>): unknown {
 }
 
 describe('structural schema integer formats', () => {
-  const validator = new StructuralSchemaValidator({
+  const validator = StructuralSchemaValidator.compile({
     type: 'object',
     properties: {
       small: { type: 'integer', format: 'int32' },

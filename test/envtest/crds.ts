@@ -27,8 +27,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import * as YAML from 'yaml';
 import { KubeApiError, KubeClient, KubeObject, waitFor } from './kube-client';
+import { parseDefinitionDocuments } from '../../src/schema-validation/schema-bundle';
 
 const CRD_API_VERSION = 'apiextensions.k8s.io/v1';
 const XRD_KIND = 'CompositeResourceDefinition';
@@ -69,10 +69,8 @@ export interface InstallOptions {
 export function readCrds(files: string[]): Array<{ file: string; manifest: KubeObject; conversionReplaced: boolean }> {
   const out: Array<{ file: string; manifest: KubeObject; conversionReplaced: boolean }> = [];
   for (const file of files) {
-    const docs = YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'));
-    for (const doc of docs) {
-      if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors[0].message}`);
-      let manifest = doc.toJS({ maxAliasCount: -1 }) as KubeObject | null;
+    for (const doc of parseDefinitionDocuments(fs.readFileSync(file, 'utf8'), file)) {
+      let manifest = doc as KubeObject | null;
       if (manifest?.kind === XRD_KIND) {
         if (!XRD_API_VERSIONS.includes(manifest.apiVersion)) throw new Error(`${file}: ${manifest.apiVersion} XRDs are not supported`);
         manifest = xrdAsCrd(manifest, file);
