@@ -15,7 +15,6 @@
  */
 import { ChildProcess, spawn } from 'child_process';
 import * as http from 'http';
-import * as net from 'net';
 import * as path from 'path';
 import { Condition, waitFor } from './kube-client';
 
@@ -58,14 +57,15 @@ process.on('exit', () => {
 export class ControllerProcess {
   /** Spawns the controller; resolves once the process is running (not yet ready: see `waitReady`). */
   static async start(options: ControllerStartOptions): Promise<ControllerProcess> {
-    const [metricsPort, probePort] = await freePorts(2);
+    // Port 0: the controller binds free ports itself and logs them (`serving metrics`, `serving
+    // health probes`). Ports picked here and handed over could be taken by a parallel test first.
     const args = [
       '-r', REGISTER_TS,
       LAUNCHER,
       'controller',
       '--kubeconfig', options.kubeconfig,
-      '--metrics-bind-address', `127.0.0.1:${metricsPort}`,
-      '--health-probe-bind-address', `127.0.0.1:${probePort}`,
+      '--metrics-bind-address', '127.0.0.1:0',
+      '--health-probe-bind-address', '127.0.0.1:0',
       ...(options.args ?? []),
     ];
     const child = spawn(process.execPath, args, {
@@ -73,7 +73,7 @@ export class ControllerProcess {
       env: { ...process.env, POD_NAMESPACE: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const p = new ControllerProcess(options.name ?? 'controller', child, metricsPort, probePort, args);
+    const p = new ControllerProcess(options.name ?? 'controller', child, args);
     live.add(p);
     return p;
   }
@@ -88,8 +88,6 @@ export class ControllerProcess {
   private constructor(
     readonly name: string,
     private readonly child: ChildProcess,
-    readonly metricsPort: number,
-    readonly probePort: number,
     readonly args: readonly string[],
   ) {
     for (const stream of [child.stdout!, child.stderr!]) {
@@ -159,6 +157,23 @@ export class ControllerProcess {
     return `--- ${this.name} (pid ${this.pid}${this.exitInfo ? `, exited ${JSON.stringify(this.exitInfo)}` : ''}), last ${lines.length} of ${this.lines.length} log lines:\n${lines.join('\n')}`;
   }
 
+  /** The port of the metrics server, as the controller logged it; throws until it has. */
+  get metricsPort(): number {
+    return this.loggedPort('serving metrics');
+  }
+
+  /** The port of the health probe server, as the controller logged it; throws until it has. */
+  get probePort(): number {
+    return this.loggedPort('serving health probes');
+  }
+
+  private loggedPort(msg: string): number {
+    const line = this.lines.find((l) => l.msg === msg);
+    const port = Number(/:(\d+)$/.exec(String(line?.bindAddress ?? ''))?.[1]);
+    if (!port) throw new Error(`${this.name} has not logged "${msg}" with its address yet`);
+    return port;
+  }
+
   /** GET on the metrics or probe server: status and body. */
   async get(server: 'metrics' | 'probes', urlPath: string): Promise<{ status: number; body: string }> {
     return httpGet(`http://127.0.0.1:${server === 'metrics' ? this.metricsPort : this.probePort}${urlPath}`);
@@ -182,10 +197,11 @@ export class ControllerProcess {
   /** Waits until /readyz answers 200 (caches synced, or a standby started). */
   async waitReady(timeoutMs = 60_000): Promise<void> {
     await this.waitUntil(async () => {
-      if (this.exitInfo) throw new Error(`exited ${JSON.stringify(this.exitInfo)}`);
+      if (this.exitInfo) return true; // reported below, at once rather than at the timeout
       const r = await this.get('probes', '/readyz');
       return r.status === 200;
     }, timeoutMs, '/readyz to answer 200');
+    if (this.exitInfo) throw new Error(`${this.name} exited before it was ready: ${JSON.stringify(this.exitInfo)}\n${this.logTail()}`);
   }
 
   /** `waitFor`, with this process's log tail in the timeout error. */
@@ -257,19 +273,6 @@ export function sumOf(samples: MetricSamples, name: string, labels: Record<strin
     if (Object.entries(labels).every(([k, v]) => sampleLabels.includes(`${k}="${v}"`))) total += value;
   }
   return total;
-}
-
-/** `n` distinct free TCP ports on 127.0.0.1 (listened on at once with port 0, then released). */
-export async function freePorts(n: number): Promise<number[]> {
-  const servers = Array.from({ length: n }, () => net.createServer());
-  try {
-    return await Promise.all(servers.map((s) => new Promise<number>((resolve, reject) => {
-      s.once('error', reject);
-      s.listen(0, '127.0.0.1', () => resolve((s.address() as net.AddressInfo).port));
-    })));
-  } finally {
-    await Promise.all(servers.map((s) => new Promise<void>((resolve) => (s.listening ? s.close(() => resolve()) : resolve()))));
-  }
 }
 
 function httpGet(url: string): Promise<{ status: number; body: string }> {
