@@ -212,11 +212,17 @@ const validationPlugin = project.addTask('test:validation-plugin', {
 validationPlugin.prependSpawn(project.compileTask);
 
 // Synth benchmark (prints figures; not part of the tests).
+// `bench` runs the library benchmark, then the CLI's (whole processes, with the YAML floors).
 const bench = project.addTask('bench', {
-  description: 'Synth benchmark: a 1,000-deployment fleet and a cold single-app synth',
+  description: 'Synth benchmarks: the library (a 1,000-deployment fleet in-process, a cold single app), then the CLI (whole processes, the YAML floors, growth to 10,000)',
   exec: 'ts-node --project test/tsconfig.json scripts/benchmark-synth.ts',
 });
 bench.prependSpawn(project.compileTask);
+const benchCli = project.addTask('bench:cli', {
+  description: 'CLI benchmark: whole cdk8s-inference synth processes on a 1,000-deployment fleet, the yaml and js-yaml floors, one model cold, growth to 10,000 (needs lib/: run after compile)',
+  exec: 'ts-node --project test/tsconfig.json scripts/benchmark-cli.ts',
+});
+bench.spawn(benchCli);
 
 // Controller benchmark on the envtest API server (prints figures; not part of the tests).
 const benchController = project.addTask('bench:controller', {
