@@ -15,6 +15,23 @@ import {
 } from '../src';
 
 describe('ProviderRegistry', () => {
+  test('tryOf finds the nearest registry up the tree: the first added to a scope, another one if that is removed, none from a sibling', () => {
+    const app = Testing.app();
+    const appRegistry = new ProviderRegistry(app, 'AppProviders');
+    const chart = new Chart(app, 'team-a');
+    const deployment = new Construct(chart, 'deployment');
+    expect(ProviderRegistry.tryOf(deployment)).toBe(appRegistry);
+    const first = new ProviderRegistry(chart, 'First');
+    const second = new ProviderRegistry(chart, 'Second');
+    expect(ProviderRegistry.tryOf(deployment)).toBe(first);
+    expect(ProviderRegistry.tryOf(new Construct(new Chart(app, 'team-b'), 'deployment'))).toBe(appRegistry);
+    chart.node.tryRemoveChild('First');
+    expect(ProviderRegistry.tryOf(deployment)).toBe(second);
+    chart.node.tryRemoveChild('Second');
+    expect(ProviderRegistry.tryOf(deployment)).toBe(appRegistry);
+    expect(ProviderRegistry.tryOf(new Construct(Testing.app(), 'alone'))).toBeUndefined();
+  });
+
   test('starts with the shipped providers, all ready; register replaces by name', () => {
     const registry = new ProviderRegistry(Testing.app(), 'Providers');
     expect(registry.providerNames).toEqual(['dynamo', 'flexinfer', 'kaito', 'kthena', 'kuberay', 'llmd', 'modelplane', 'vllm']);

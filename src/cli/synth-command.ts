@@ -1,8 +1,8 @@
-import { Yaml } from 'cdk8s';
 import type { CliRouting } from './arguments';
 import { buildApp, DocumentDeployment } from './build-app';
 import { profileNotes } from './cluster-profile';
 import { documentLabel, formatProblem, noModelDeploymentProblem, readInputDocuments } from './input-documents';
+import { manifestsYaml } from './manifest-yaml';
 import type { CliIo } from './io';
 import { outputFile, OutputDirectoryError, writeOutputDirectory } from './output-files';
 import { Warnings } from '../api/warnings';
@@ -29,17 +29,17 @@ export function runSynth(files: readonly string[], outdir: string | undefined, r
     for (const w of Warnings.collect(g)) io.stderr(`warning: Gateway ${g.metadata.namespace}/${g.name}: ${w.message}`);
   }
   if (outdir === undefined) {
-    io.stdout(Yaml.stringify(...built.deployments.flatMap(manifestsOf), ...built.gateways.map((g) => g.toJson())));
+    io.stdout(manifestsYaml([...built.deployments.flatMap(manifestsOf), ...built.gateways.map((g) => g.toJson())]));
     return 0;
   }
   const outputs = new Map<string, string>();
   for (const d of built.deployments) {
-    outputs.set(outputFile(outdir, d.deployment.namespace, d.deployment.name, '.k8s.yaml'), Yaml.stringify(...manifestsOf(d)));
+    outputs.set(outputFile(outdir, d.deployment.namespace, d.deployment.name, '.k8s.yaml'), manifestsYaml(manifestsOf(d)));
   }
   for (const g of built.gateways) {
     const file = outputFile(outdir, g.metadata.namespace, g.name, '.gateway.k8s.yaml');
     if (outputs.has(file)) throw new Error(`two Gateways would be written to ${file}`);
-    outputs.set(file, Yaml.stringify(g.toJson()));
+    outputs.set(file, manifestsYaml([g.toJson()]));
   }
   let changes;
   try {
