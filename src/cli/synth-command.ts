@@ -2,8 +2,8 @@ import type { CliRouting } from './arguments';
 import { buildApp, DocumentDeployment } from './build-app';
 import { profileNotes } from './cluster-profile';
 import { documentLabel, formatProblem, noModelDeploymentProblem, readInputDocuments } from './input-documents';
-import { manifestsYaml } from './manifest-yaml';
 import type { CliIo } from './io';
+import { manifestsYaml } from './manifest-yaml';
 import { outputFile, OutputDirectoryError, writeOutputDirectory } from './output-files';
 import { Warnings } from '../api/warnings';
 

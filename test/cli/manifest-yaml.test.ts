@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Testing, Yaml } from 'cdk8s';
 import { fastDocument, manifestsYaml } from '../../src/cli/manifest-yaml';
+import { Rng } from '../support/rng';
 
 const examplesDir = path.join(__dirname, '..', '..', 'examples');
 
@@ -23,17 +24,6 @@ function hasMultiLineString(x: unknown): boolean {
   return false;
 }
 
-/** A small seeded generator (mulberry32), so a failure reproduces. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Pieces that each decide something in yaml's choice of scalar style. */
 const PIECES = [
   'a', 'Qwen/Qwen3-0.6B', 'nvidia.com/gpu', 'true', 'False', 'yes', 'no', 'on', 'OFF', 'y', 'N', '~', 'null', 'NULL', '',
@@ -43,36 +33,36 @@ const PIECES = [
   'é', '日本', '😀', '\ud800', '\\', '$(x)', 'a b', 'a: b', 'a #b', 'a#b', '--max-model-len=4096', 'http://x:8000/v1',
 ];
 
-function randomString(next: () => number): string {
+function randomString(rng: Rng): string {
   let s = '';
-  const n = Math.floor(next() * 4);
-  for (let i = 0; i <= n; i++) s += PIECES[Math.floor(next() * PIECES.length)];
+  const n = Math.floor(rng.next() * 4);
+  for (let i = 0; i <= n; i++) s += PIECES[Math.floor(rng.next() * PIECES.length)];
   return s;
 }
 
-function randomValue(next: () => number, depth: number, shared: object[]): unknown {
-  const r = next();
+function randomValue(rng: Rng, depth: number, shared: object[]): unknown {
+  const r = rng.next();
   if (depth > 3 || r < 0.45) {
-    const s = next();
-    if (s < 0.6) return randomString(next);
-    if (s < 0.7) return [0, 1, -5, 0.25, 1e21, -0, 2 ** 53, 3.5e-7, NaN, Infinity][Math.floor(next() * 10)];
-    if (s < 0.8) return next() < 0.5;
+    const s = rng.next();
+    if (s < 0.6) return randomString(rng);
+    if (s < 0.7) return [0, 1, -5, 0.25, 1e21, -0, 2 ** 53, 3.5e-7, NaN, Infinity][Math.floor(rng.next() * 10)];
+    if (s < 0.8) return rng.next() < 0.5;
     if (s < 0.85) return null;
     if (s < 0.88) return undefined;
-    return next() < 0.5 ? {} : [];
+    return rng.next() < 0.5 ? {} : [];
   }
-  if (r < 0.5 && shared.length > 0) return shared[Math.floor(next() * shared.length)]; // met twice: yaml aliases it
+  if (r < 0.5 && shared.length > 0) return shared[Math.floor(rng.next() * shared.length)]; // met twice: yaml aliases it
   if (r < 0.75) {
-    const items = Array.from({ length: 1 + Math.floor(next() * 3) }, () => randomValue(next, depth + 1, shared));
-    if (next() < 0.1) shared.push(items);
+    const items = Array.from({ length: 1 + Math.floor(rng.next() * 3) }, () => randomValue(rng, depth + 1, shared));
+    if (rng.next() < 0.1) shared.push(items);
     return items;
   }
   const obj: Record<string, unknown> = {};
-  for (let i = 0, n = 1 + Math.floor(next() * 4); i < n; i++) {
-    const key = next() < 0.7 ? ['name', 'app.kubernetes.io/name', 'spec', 'x_1', 'nvidia.com/gpu'][Math.floor(next() * 5)] + (i || '') : randomString(next);
-    obj[key] = randomValue(next, depth + 1, shared);
+  for (let i = 0, n = 1 + Math.floor(rng.next() * 4); i < n; i++) {
+    const key = rng.next() < 0.7 ? ['name', 'app.kubernetes.io/name', 'spec', 'x_1', 'nvidia.com/gpu'][Math.floor(rng.next() * 5)] + (i || '') : randomString(rng);
+    obj[key] = randomValue(rng, depth + 1, shared);
   }
-  if (next() < 0.1) shared.push(obj);
+  if (rng.next() < 0.1) shared.push(obj);
   return obj;
 }
 
@@ -87,13 +77,13 @@ describe('manifest YAML (the CLI output)', () => {
   });
 
   test('3,000 generated documents of hostile strings, numbers, keys, empty and shared collections: the same text as Yaml.stringify', () => {
-    const next = random(20261126);
+    const rng = new Rng(20261126);
     let fast = 0;
     const differences: string[] = [];
     for (let i = 0; i < 3000; i++) {
       const shared: object[] = [];
-      const doc: Record<string, unknown> = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `doc-${i}` }, data: randomValue(next, 0, shared) };
-      if (next() < 0.3) doc[randomString(next)] = randomValue(next, 1, shared);
+      const doc: Record<string, unknown> = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `doc-${i}` }, data: randomValue(rng, 0, shared) };
+      if (rng.next() < 0.3) doc[randomString(rng)] = randomValue(rng, 1, shared);
       if (fastDocument(doc) !== undefined) fast++;
       const ours = manifestsYaml([doc]);
       const theirs = Yaml.stringify(doc);
