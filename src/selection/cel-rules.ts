@@ -1,4 +1,4 @@
-import { celEnv, CelScalar, isCelError, isCelList, isCelMap, isCelType, isCelUint, parse, plan } from '@bufbuild/cel';
+import type * as CelLib from '@bufbuild/cel';
 import type { CelSpecMap } from './cel-spec-map';
 
 /**
@@ -45,7 +45,23 @@ export interface CompiledRule {
   readonly compileError?: string;
 }
 
-const ENV = celEnv({ variables: { spec: CelScalar.DYN } });
+/**
+ * @bufbuild/cel, loaded when the first rule is compiled: a deployment that names its provider
+ * evaluates no rule, and loading the library took about 110 ms of each CLI start.
+ */
+let celLib: typeof CelLib | undefined;
+let celEnvironment: CelLib.CelEnv | undefined;
+
+function cel(): typeof CelLib {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  celLib ??= require('@bufbuild/cel') as typeof CelLib;
+  return celLib;
+}
+
+function env(): CelLib.CelEnv {
+  celEnvironment ??= cel().celEnv({ variables: { spec: cel().CelScalar.DYN } });
+  return celEnvironment;
+}
 
 /**
  * Identifiers a rule may use besides `spec` and comprehension variables: the standard type
@@ -78,7 +94,7 @@ export function evaluateRule(condition: string, spec: CelSpecMap): RuleEvaluatio
   } catch (e) {
     return { outcome: 'runtime-error', matched: false, message: errorMessage(e) };
   }
-  if (isCelError(result)) return { outcome: 'runtime-error', matched: false, message: result.message };
+  if (cel().isCelError(result)) return { outcome: 'runtime-error', matched: false, message: result.message };
   if (typeof result !== 'boolean') {
     return { outcome: 'non-bool', matched: false, message: `did not return bool, got ${celTypeName(result)}` };
   }
@@ -86,9 +102,9 @@ export function evaluateRule(condition: string, spec: CelSpecMap): RuleEvaluatio
 }
 
 function compileUncached(condition: string): CompiledRule {
-  let parsed: ReturnType<typeof parse>;
+  let parsed: ReturnType<typeof CelLib.parse>;
   try {
-    parsed = parse(condition);
+    parsed = cel().parse(condition);
   } catch (e) {
     return { condition, compileError: errorMessage(e) };
   }
@@ -99,14 +115,14 @@ function compileUncached(condition: string): CompiledRule {
   const typeError = staticTypeCheck(parsed.expr).error;
   if (typeError !== undefined) return { condition, compileError: typeError };
   try {
-    const program = plan(ENV, parsed) as unknown as Program;
+    const program = cel().plan(env(), parsed) as unknown as Program;
     return { condition, program };
   } catch (e) {
     return { condition, compileError: errorMessage(e) };
   }
 }
 
-type Expr = ReturnType<typeof parse>['expr'];
+type Expr = ReturnType<typeof CelLib.parse>['expr'];
 
 /** The first identifier that is neither `spec`, a type name, nor a comprehension variable. */
 function firstUndeclaredIdentifier(expr: Expr | undefined, scope: ReadonlySet<string>): string | undefined {
@@ -295,10 +311,10 @@ function celTypeName(value: unknown): string {
     default:
       if (value === null) return 'null_type';
       if (value instanceof Uint8Array) return 'bytes';
-      if (isCelUint(value)) return 'uint';
-      if (isCelList(value)) return 'list';
-      if (isCelMap(value)) return 'map';
-      if (isCelType(value)) return 'type';
+      if (cel().isCelUint(value)) return 'uint';
+      if (cel().isCelList(value)) return 'list';
+      if (cel().isCelMap(value)) return 'map';
+      if (cel().isCelType(value)) return 'type';
       return typeof value;
   }
 }
