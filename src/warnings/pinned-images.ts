@@ -2,11 +2,11 @@ import { movingTagReason, parseImageReference } from './image-reference';
 import { DEFAULT_ENDPOINT_PICKER_IMAGE } from '../gateway/endpoint-picker';
 import { dynamoImages } from '../providers/dynamo/images';
 import { KTHENA_DEFAULT_SGLANG_IMAGE, KTHENA_DEFAULT_VLLM_IMAGE } from '../providers/kthena/images';
-import { KUBERAY_DEFAULT_IMAGE } from '../providers/kuberay/translator';
+import { KUBERAY_DEFAULT_IMAGE } from '../providers/kuberay/images';
 import { LLMD_ENDPOINT_PICKER_IMAGE } from '../providers/llmd/config';
-import { LLMD_DEFAULT_IMAGE } from '../providers/llmd/translator';
+import { LLMD_DEFAULT_IMAGE } from '../providers/llmd/images';
 import { MODELPLANE_SGLANG_IMAGE, MODELPLANE_VLLM_IMAGE } from '../providers/modelplane/settings';
-import { DIRECT_VLLM_DEFAULT_IMAGE } from '../providers/vllm/translator';
+import { DIRECT_VLLM_DEFAULT_IMAGE } from '../providers/vllm/images';
 
 /**
  * The default images of the shipped providers, newest version of a repository first. Built on

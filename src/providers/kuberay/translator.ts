@@ -3,6 +3,7 @@ import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { MODEL_ID_ENV, kuberayEngineArgString, VLLM_ENGINE_ARGS_ENV } from './args';
 import { rayAutoscalingOf, serveAutoscalingConfig } from './autoscaling';
+import { KUBERAY_DEFAULT_IMAGE } from './images';
 import { kuberayLayout } from './multi-node';
 import { kuberayServeConfig, serveReplicas } from './serve-config';
 import { KUBERAY_DISPLAY_NAME } from './validation';
@@ -24,9 +25,6 @@ import { amdOnCudaImageWarning } from '../common/gpu-image-warning';
 import { PodGpus, podTolerations } from '../common/gpu-tolerations';
 import { commonLabels, objectMeta } from '../common/metadata';
 import { nodeSelectorOf, userPodAnnotations, workloadLabels } from '../common/pod-template';
-
-/** Image of the head and worker containers when the spec names none (AI Runway's default). */
-export const KUBERAY_DEFAULT_IMAGE = 'rayproject/ray-llm:2.55.0-py311-cu128';
 
 /** Name of the Ray head container. */
 export const RAY_HEAD_CONTAINER_NAME = 'ray-head';

@@ -7,6 +7,7 @@ import {
   LLMD_VLLM_PORT,
   renderLlmdArgs,
 } from './args';
+import { LLMD_DEFAULT_IMAGE } from './images';
 import { LLMD_DISPLAY_NAME, LLMD_ROLE_LABEL } from './validation';
 import { Warnings } from '../../api/warnings';
 import { imageOverride } from '../../core/model-deployment-object';
@@ -34,9 +35,6 @@ import { scalableReplicas } from '../common/replicas';
 import { aggregatedSizing, componentSizing, ContainerSizing, containerResources } from '../common/resources';
 import type { SpecComponentScaling } from '../common/spec-types';
 import { isJsonObject } from '../common/unstructured';
-
-/** The image of llm-d's vLLM containers when the spec names none (AI Runway's llm-d default). */
-export const LLMD_DEFAULT_IMAGE = 'vllm/vllm-openai:v0.9.1';
 
 /** Name of the serving container. */
 export const LLMD_CONTAINER_NAME = 'vllm';

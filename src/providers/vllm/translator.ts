@@ -2,6 +2,7 @@ import type { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { DIRECT_VLLM_PORT, renderDirectVllmArgs } from './args';
+import { DIRECT_VLLM_DEFAULT_IMAGE } from './images';
 import { VLLM_DISPLAY_NAME } from './validation';
 import { Warnings } from '../../api/warnings';
 import { imageOverride } from '../../core/model-deployment-object';
@@ -29,16 +30,6 @@ import {
 } from '../common/pod-template';
 import { scalableReplicas } from '../common/replicas';
 import { aggregatedSizing, ContainerSizing, containerResources } from '../common/resources';
-
-/** Repository of the default Direct vLLM image. */
-export const DIRECT_VLLM_IMAGE_REPOSITORY = 'vllm/vllm-openai';
-/** Tag of the default Direct vLLM image (AI Runway's `VLLM_VERSION`). */
-export const DIRECT_VLLM_VERSION = 'cu130-nightly';
-/**
- * The image used when the spec names none. AI Runway's controller pins it to a digest at run time
- * (`status.image.resolved`); at build time there is no registry lookup, so the tag is used.
- */
-export const DIRECT_VLLM_DEFAULT_IMAGE = `${DIRECT_VLLM_IMAGE_REPOSITORY}:${DIRECT_VLLM_VERSION}`;
 
 /** Name of the serving container. */
 export const VLLM_CONTAINER_NAME = 'vllm';

@@ -3,7 +3,7 @@ import { Warnings } from '../../../src/api/warnings';
 import { TOLERATE_GPU_TAINT_ANNOTATION } from '../../../src/core/gpu-taint-toleration';
 import { LlmdProvider } from '../../../src/providers/llmd';
 import { LLMD_VLLM_PORT } from '../../../src/providers/llmd/args';
-import { LLMD_DEFAULT_IMAGE } from '../../../src/providers/llmd/translator';
+import { LLMD_DEFAULT_IMAGE } from '../../../src/providers/llmd/images';
 import { LLMD_ROLE_LABEL, validateLlmd, validateLlmdOverrides } from '../../../src/providers/llmd/validation';
 import {
   deploymentObjectCases,

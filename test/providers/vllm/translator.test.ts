@@ -1,6 +1,6 @@
 import { disaggregatedDeployment, vllmDeployment } from './fixtures';
 import { DirectVllmProvider } from '../../../src/providers/vllm';
-import { DIRECT_VLLM_DEFAULT_IMAGE } from '../../../src/providers/vllm/translator';
+import { DIRECT_VLLM_DEFAULT_IMAGE } from '../../../src/providers/vllm/images';
 import { validateDirectVllm } from '../../../src/providers/vllm/validation';
 import {
   deploymentObjectCases,
