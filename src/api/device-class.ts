@@ -1,8 +1,8 @@
 import { ApiObjectMetadata, JsonPatch } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-34';
 import { Construct } from 'constructs';
 import { DeviceSelector } from './devices';
 import { FieldError, formatFieldError, invalid } from '../core/field-error';
+import { k8s } from '../core/kube-api';
 import { MAX_DEVICE_SELECTORS, readSelector } from '../dra/device-request';
 import { dnsSubdomainErrors, extendedResourceNameErrors } from '../schema-validation/kubernetes-names';
 

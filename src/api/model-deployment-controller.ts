@@ -1,10 +1,10 @@
 import { ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-34';
 import { Construct } from 'constructs';
 import { ProviderRegistry } from './provider-registry';
 import type { UpstreamKind } from './provider-status';
 import { isDns1123Label } from '../admission/validation';
 import { inferenceProviderConfigCrd, modelDeploymentCrd } from '../controller/crds';
+import { k8s } from '../core/kube-api';
 import { PIPELINE_EMITTED_KINDS } from '../core/pipeline-kinds';
 import { ROUTING_STATUS_KINDS } from '../gateway/routing-kinds';
 import { defaultProviderCatalog } from '../providers/shipped-providers';

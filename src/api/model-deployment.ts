@@ -1,5 +1,4 @@
 import { ApiObject, Chart } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-34';
 import { Construct } from 'constructs';
 import { EngineOptions, EngineType } from './engine';
 import { GatewayOptions, GatewayRef, InferencePoolApiVersion } from './gateway';
@@ -19,6 +18,7 @@ import { Warnings } from './warnings';
 import { parseModelDeploymentManifest, validateModelDeploymentSpecSchema } from '../admission/model-deployment-manifest';
 import { addAutoscalerFor } from '../autoscaling/autoscaler-objects';
 import { FieldError, formatFieldError } from '../core/field-error';
+import { k8s } from '../core/kube-api';
 import {
   ANNOTATION_ENGINE_REASON,
   ANNOTATION_PROVIDER_REASON,

@@ -1,5 +1,4 @@
 import { Size } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-34';
 import type { ModelDeploymentProps } from './model-deployment';
 import type { GpuOptions } from './resources';
 import type { ComponentScaling } from './scaling';
@@ -10,6 +9,7 @@ import type {
   ModelDeploymentSpec,
   StorageVolume as StorageVolumeSpec,
 } from '../core/generated/model-deployment-spec';
+import { k8s } from '../core/kube-api';
 
 /**
  * Converts construct props into the AI Runway spec shape that the translation core works on.

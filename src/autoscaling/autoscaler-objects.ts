@@ -8,11 +8,11 @@
  * AutoscalingPolicy, Ray Serve's) name no workload and translate the annotation themselves.
  */
 import type { ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { AutoscalerPlan, autoscalerPlanOf, readsModelServerMetrics } from './autoscaler-plan';
 import { ENGINE_METRIC_SERIES, EngineMetricSeries, MODEL_DEPLOYMENT_SERIES_LABEL, podsMetricName, promQuery, thresholdOf } from './metric-types';
 import type { InferencePoolTarget, InferenceProvider } from '../api/inference-provider';
+import { k8s } from '../core/kube-api';
 import { canonicalDecimalQuantity, parseQuantity } from '../core/quantity';
 import type { ResolvedModelDeployment } from '../core/resolved-model-deployment';
 import { ScaledObject } from '../imports/keda.sh';

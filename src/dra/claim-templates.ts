@@ -5,10 +5,10 @@
  * so every provider that wires the claims into its pods gets the same templates.
  */
 import type { ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { componentsOf, deviceRequestsOf } from './device-annotation';
 import { claimDevices, claimTemplateName } from './pod-claims';
+import { k8s } from '../core/kube-api';
 import type { ResolvedModelDeployment } from '../core/resolved-model-deployment';
 import { commonLabels, objectMeta } from '../providers/common/metadata';
 

@@ -1,7 +1,7 @@
 import { ApiObject, Chart } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-34';
 import { Construct, IConstruct } from 'constructs';
 import { Warnings } from '../api/warnings';
+import { k8s } from '../core/kube-api';
 import { parseImageReference } from '../warnings/image-reference';
 import { movingImageTagWarning } from '../warnings/moving-image-tag';
 

@@ -1,7 +1,7 @@
 import type { ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { checkPortNumber, inferencePoolGroup, InferencePoolApiVersionString, INFERENCE_POOL_V1 } from './inference-pool';
+import { k8s } from '../core/kube-api';
 
 /** The endpoint picker image AI Runway deploys when neither the provider nor the operator names one. */
 export const DEFAULT_ENDPOINT_PICKER_IMAGE = 'registry.k8s.io/gateway-api-inference-extension/epp:v1.5.0';

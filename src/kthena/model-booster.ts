@@ -1,11 +1,11 @@
 import { ApiObjectMetadata, Lazy } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-34';
 import { Construct } from 'constructs';
 import { KthenaBackendType, KthenaWorkerType } from './booster-types';
 import { modelBoosterErrors } from './model-booster-rules';
 import { KthenaModelMatch } from './model-match';
 import { modelMatchJson } from './model-match-json';
 import { FieldError, formatFieldError } from '../core/field-error';
+import { k8s } from '../core/kube-api';
 import {
   ModelBooster,
   ModelBoosterSpec,

@@ -13,7 +13,6 @@
  * Each adapter is its own mount rather than a directory of one `/lora-adapters` mount: a claim
  * mounted inside a read-only emptyDir mount would need a mount point the runtime cannot create.
  */
-import { k8s } from 'cdk8s-plus-34';
 import {
   adapterPath,
   LORA_ADAPTERS_ROOT,
@@ -25,6 +24,7 @@ import {
 } from './adapter-layout';
 import { loraSettingsOf } from './lora-annotation';
 import type { ModelDeploymentSpec } from '../core/generated/model-deployment-spec';
+import { k8s } from '../core/kube-api';
 import { HF_TOKEN_ENV, hfTokenEnvVar, toKubeEnvVar } from '../providers/common/env';
 import { DEFAULT_MODEL_DOWNLOAD_IMAGE } from '../storage/model-download-job';
 

@@ -1,4 +1,3 @@
-import { k8s } from 'cdk8s-plus-34';
 import { envVarJson, EnvVarJson } from './env-var';
 import { MAX_ENGINE_COPIES, MAX_WORKER_NODES } from './limits';
 import { memberTemplate } from './member-template';
@@ -7,6 +6,7 @@ import { deviceRequestLimitErrors, nodeSelectorDevices } from './node-selector';
 import { ModelplaneEnginePhase } from './serving';
 import { DeviceRequest, deviceRequestSpec } from '../api/devices';
 import { FieldError, fieldPath, invalid, required } from '../core/field-error';
+import { k8s } from '../core/kube-api';
 import { CheckedDeviceRequest, readDeviceRequests } from '../dra/device-request';
 import * as modelplane from '../imports/modelplane.ai';
 import { dnsLabelErrors } from '../schema-validation/kubernetes-names';

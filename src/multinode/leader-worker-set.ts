@@ -5,11 +5,11 @@
  * GPUs for it), `layout.groupSize` pods per replica. Loaded only by translators (cdk8s-plus-34).
  */
 import type { ApiObjectMetadata } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import type { MultiNodeLayout } from './layout';
 import { leaderWorkerSetOverrides } from './overrides';
 import { leaderCommand, workerCommand } from './ray-launch';
+import { k8s } from '../core/kube-api';
 import { LABEL_MODEL_DEPLOYMENT } from '../core/labels';
 import * as lws from '../imports/leaderworkerset.x-k8s.io';
 import { mergeIntoFinalJson } from '../providers/common/overrides';

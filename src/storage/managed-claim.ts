@@ -1,9 +1,9 @@
-import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { isManagedVolume } from './storage-validation';
 import { storageVolumesOf } from './volume-mounts';
 import { DEFAULT_VOLUME_ACCESS_MODE } from '../core/defaults';
 import type { ModelDeploymentSpec } from '../core/generated/model-deployment-spec';
+import { k8s } from '../core/kube-api';
 import { LABEL_MANAGED_BY, LABEL_MODEL_DEPLOYMENT, MANAGED_BY_VALUE } from '../core/labels';
 import { resolvedClaimName } from '../core/model-deployment-object';
 import type { SpecStorageVolume } from '../providers/common/spec-types';

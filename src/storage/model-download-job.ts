@@ -1,8 +1,8 @@
-import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { managedStorageLabels, StorageOwner } from './managed-claim';
 import { firstModelCacheVolume, volumeMountPath } from './volume-mounts';
 import { DEFAULT_MODEL_CACHE_MOUNT_PATH, MODEL_DOWNLOAD_JOB_SUFFIX } from '../core/defaults';
+import { k8s } from '../core/kube-api';
 import { LABEL_JOB_TYPE } from '../core/labels';
 import { resolvedClaimName } from '../core/model-deployment-object';
 import { HF_HOME_ENV } from '../providers/common/env';

@@ -1,5 +1,5 @@
-import { k8s } from 'cdk8s-plus-34';
 import type { SpecEnvVar, SpecEnvVarSource } from './spec-types';
+import { k8s } from '../../core/kube-api';
 
 /** The env var (and Secret key) that carries the Hugging Face token. */
 export const HF_TOKEN_ENV = 'HF_TOKEN';

@@ -1,7 +1,7 @@
-import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { commonLabels, objectMeta } from './metadata';
 import { selectorLabels } from './pod-template';
+import { k8s } from '../../core/kube-api';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 
 /**

@@ -1,7 +1,7 @@
-import { k8s } from 'cdk8s-plus-34';
 import type { SpecComponentScaling } from './spec-types';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
 import { gpuTypeOf } from '../../core/gpu-type';
+import { k8s } from '../../core/kube-api';
 import type { PodDeviceClaims } from '../../dra/pod-claims';
 
 /**

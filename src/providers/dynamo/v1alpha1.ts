@@ -1,5 +1,5 @@
-import { k8s } from 'cdk8s-plus-34';
 import type { DynamoComponent, DynamoGraph, DynamoResourceList, DynamoVolumeMount } from './graph';
+import { k8s } from '../../core/kube-api';
 import type {
   DynamoGraphDeploymentSpec,
   DynamoGraphDeploymentSpecBackendFramework,

@@ -1,6 +1,6 @@
-import { k8s } from 'cdk8s-plus-34';
 import { DynamoComponent, DynamoGraph, DynamoResourceList, FRONTEND_SIDECAR_CONTAINER } from './graph';
 import { DEFAULT_GPU_RESOURCE } from '../../core/defaults';
+import { k8s } from '../../core/kube-api';
 import type {
   DynamoGraphDeploymentV1Beta1Spec,
   DynamoGraphDeploymentV1Beta1SpecBackendFramework,

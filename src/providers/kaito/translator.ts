@@ -1,10 +1,10 @@
 import type { ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { kaitoInstanceType, KaitoNodeProvisioning } from './node-provisioning';
 import { KAITO_DISPLAY_NAME } from './validation';
 import { KAITO_LLAMACPP_PORT } from './workspace-pods';
 import { Warnings } from '../../api/warnings';
+import { k8s } from '../../core/kube-api';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';

@@ -1,8 +1,8 @@
-import { k8s } from 'cdk8s-plus-34';
 import { KTHENA_ENGINE_COMMANDS, KTHENA_ENGINE_PORT, renderKthenaArgs } from './args';
 import { engineImage, KthenaEngineImages } from './images';
 import { KTHENA_GROUP_ENV } from './multi-node';
 import { KTHENA_ROLE_LABEL, KthenaRolePlan } from './roles';
+import { k8s } from '../../core/kube-api';
 import { LABEL_DEPLOYMENT, LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { podDeviceClaims } from '../../dra/pod-claims';

@@ -1,5 +1,4 @@
 import type { ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { KTHENA_ENGINE_PORT } from './args';
 import { addKthenaAutoscalingPolicy } from './autoscaling-policy';
@@ -19,6 +18,7 @@ import { KTHENA_DISPLAY_NAME } from './validation';
 import { workerPodTemplate } from './worker-pod';
 import { Warnings } from '../../api/warnings';
 import { isAmdGpuType, servingGpuFields } from '../../core/gpu-type';
+import { k8s } from '../../core/kube-api';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { routedModelName } from '../../gateway/model-name';

@@ -1,5 +1,4 @@
 import type { ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { MODEL_ID_ENV, kuberayEngineArgString, VLLM_ENGINE_ARGS_ENV } from './args';
 import { rayAutoscalingOf, serveAutoscalingConfig } from './autoscaling';
@@ -9,6 +8,7 @@ import { kuberayServeConfig, serveReplicas } from './serve-config';
 import { KUBERAY_DISPLAY_NAME } from './validation';
 import { DECODE_WORKER_GROUP, kuberayGpusPerWorker, PREFILL_WORKER_GROUP, WorkerGroupPlan, workerGroupPlans } from './worker-groups';
 import { Warnings } from '../../api/warnings';
+import { k8s } from '../../core/kube-api';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';

@@ -1,5 +1,4 @@
 import type { ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import {
   LLMD_KV_TRANSFER_CONFIG_DECODE,
@@ -10,6 +9,7 @@ import {
 import { LLMD_DEFAULT_IMAGE } from './images';
 import { LLMD_DISPLAY_NAME, LLMD_ROLE_LABEL } from './validation';
 import { Warnings } from '../../api/warnings';
+import { k8s } from '../../core/kube-api';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { podDeviceClaims } from '../../dra/pod-claims';

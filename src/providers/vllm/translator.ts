@@ -1,10 +1,10 @@
 import type { ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { DIRECT_VLLM_PORT, renderDirectVllmArgs } from './args';
 import { DIRECT_VLLM_DEFAULT_IMAGE } from './images';
 import { VLLM_DISPLAY_NAME } from './validation';
 import { Warnings } from '../../api/warnings';
+import { k8s } from '../../core/kube-api';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { podDeviceClaims } from '../../dra/pod-claims';
