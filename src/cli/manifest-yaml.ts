@@ -7,13 +7,14 @@
  * What `Yaml.stringify` writes (the yaml package, YAML 1.1 schema, `lineWidth: 0`, so no folding):
  * block mappings and sequences two spaces deep (a sequence under a key indented too), `{}` and
  * `[]` when empty, and each scalar by yaml's rules. The fast path writes the same for what
- * manifests are made of: numbers, booleans, null, and single-line strings, plain unless yaml's
+ * manifests are made of: numbers, booleans, null, single-line strings — plain unless yaml's
  * plain-scalar test fails or another YAML 1.1 type would read them back (the schema's own tests:
  * `"true"`, `"8080"`, `"2026-01-01"`, `""`), then single-quoted when the string holds `"` and no
- * `'`, else double-quoted as JSON. A document holding anything else — a multi-line string, a
- * control character, a key that would need quoting, an object met twice (yaml writes an alias),
- * `undefined`, a class instance — is handed to `Yaml.stringify` whole, so the output never
- * differs. test/cli/manifest-yaml.test.ts compares the two on every example and on generated
+ * `'`, else double-quoted as JSON — and multi-line strings as literal blocks (`|` or `|-`; a
+ * KubeRay serve config, a script). A document holding anything else — a block needing an
+ * indentation indicator or `|+`, a tab or another control character, a key that would need
+ * quoting, an object met twice (yaml writes an alias), `undefined`, a class instance — is handed
+ * to `Yaml.stringify` whole, so the output never differs. test/cli/manifest-yaml.test.ts compares the two on every example and on generated
  * hostile strings.
  */
 import { Yaml } from 'cdk8s';
@@ -21,8 +22,14 @@ import * as YAML from 'yaml';
 
 /** yaml's test for a string that cannot be a plain scalar (stringifyString.js, plainString). */
 const NOT_PLAIN = /^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/;
-/** Characters the fast path leaves to yaml: line breaks, controls, surrogates, BOM. */
-const NOT_FAST = /[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff]/;
+/** Characters the fast path leaves to yaml: controls but the line feed, surrogates, BOM. */
+const NOT_FAST = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff]/;
+/**
+ * Multi-line strings the fast path writes as yaml does (a literal block, `|` with one final line
+ * feed, `|-` with none): not starting with a space or a line feed (yaml would add an indentation
+ * indicator), not ending in whitespace other than one line feed after a non-blank character.
+ */
+const SIMPLE_BLOCK = /^[^ \n][^]*(?:[^\s]\n?)$/;
 /** Keys the fast path writes as they are (others, rare in manifests, go to yaml). */
 const SIMPLE_KEY = /^[A-Za-z0-9_][A-Za-z0-9_./-]*$/;
 /** A string yaml identifies as a merge key, whatever its place. */
@@ -78,7 +85,7 @@ function sequence(items: readonly unknown[], indent: string, seen: Set<object>):
     } else if (isPlainObject(item) && Object.keys(item).length > 0) {
       out += `${indent}- ${mapping(item, `${indent}  `, seen).slice(indent.length + 2)}`;
     } else {
-      out += `${indent}- ${scalarOrEmpty(item)}\n`;
+      out += `${indent}- ${scalarOrEmpty(item, `${indent}  `)}\n`;
     }
   }
   return out;
@@ -88,14 +95,15 @@ function sequence(items: readonly unknown[], indent: string, seen: Set<object>):
 function valueAfterKey(value: unknown, indent: string, seen: Set<object>): string {
   if (Array.isArray(value) && value.length > 0) return `\n${sequence(value, `${indent}  `, seen)}`;
   if (isPlainObject(value) && Object.keys(value).length > 0) return `\n${mapping(value, `${indent}  `, seen)}`;
-  return ` ${scalarOrEmpty(value)}\n`;
+  return ` ${scalarOrEmpty(value, `${indent}  `)}\n`;
 }
 
-function scalarOrEmpty(value: unknown): string {
+/** A scalar, `{}` or `[]`; `blockIndent` indents the lines of a literal block. */
+function scalarOrEmpty(value: unknown, blockIndent: string): string {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
-      return stringScalar(value);
+      return value.includes('\n') ? literalBlock(value, blockIndent) : stringScalar(value);
     case 'boolean':
       return value ? 'true' : 'false';
     case 'number':
@@ -112,6 +120,14 @@ function stringScalar(s: string): string {
   if (NOT_FAST.test(s) || s === MERGE_KEY) throw NEEDS_YAML;
   if (!NOT_PLAIN.test(s) && !isOtherType(s)) return s;
   return s.includes('"') && !s.includes("'") ? `'${s}'` : JSON.stringify(s);
+}
+
+/** A multi-line string as yaml writes it in a block collection: `|` or `|-`, then its indented lines. */
+function literalBlock(s: string, indent: string): string {
+  if (NOT_FAST.test(s) || !SIMPLE_BLOCK.test(s)) throw NEEDS_YAML;
+  const clip = s.endsWith('\n');
+  const body = clip ? s.slice(0, -1) : s;
+  return `|${clip ? '' : '-'}\n${indent}${body.replace(/\n+/g, `$&${indent}`)}`;
 }
 
 function isOtherType(s: string): boolean {
