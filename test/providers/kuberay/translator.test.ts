@@ -8,8 +8,8 @@ import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-d
 import { RayService } from '../../../src/imports/ray.io';
 import { KubeRayProvider } from '../../../src/providers/kuberay';
 import { kuberayEngineArgString, renderKubeRayEngineArgs } from '../../../src/providers/kuberay/args';
-import { kuberayServeConfig } from '../../../src/providers/kuberay/serve-config';
 import { KUBERAY_DEFAULT_IMAGE } from '../../../src/providers/kuberay/images';
+import { kuberayServeConfig } from '../../../src/providers/kuberay/serve-config';
 import { validateKubeRay } from '../../../src/providers/kuberay/validation';
 import { kuberayGpusPerWorker } from '../../../src/providers/kuberay/worker-groups';
 import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
