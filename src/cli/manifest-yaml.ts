@@ -14,8 +14,9 @@
  * KubeRay serve config, a script). A document holding anything else — a block needing an
  * indentation indicator or `|+`, a tab or another control character, a key that would need
  * quoting, an object met twice (yaml writes an alias), `undefined`, a class instance — is handed
- * to `Yaml.stringify` whole, so the output never differs. test/cli/manifest-yaml.test.ts compares the two on every example and on generated
- * hostile strings.
+ * to `Yaml.stringify` whole, so the output never differs. test/cli/manifest-yaml.test.ts compares
+ * the two on every example and on generated hostile strings; it would also catch a cdk8s release
+ * whose bundled yaml writes differently from the yaml whose schema tests are read here.
  */
 import { Yaml } from 'cdk8s';
 import * as YAML from 'yaml';
