@@ -1,4 +1,4 @@
-import { BindAddress, parseBindAddress } from './http-endpoints';
+import { BindAddress, parseBindAddress } from './bind-address';
 import type { LogLevel } from './logger';
 
 /** Settings of the controller process (its command-line flags, parsed). */

@@ -1,4 +1,4 @@
-import { parseBindAddress } from '../../../src/controller/runtime/http-endpoints';
+import { parseBindAddress } from '../../../src/controller/runtime/bind-address';
 import { ControllerOptions, DEFAULT_CONTROLLER_OPTIONS, parseControllerFlags, parseGoDuration } from '../../../src/controller/runtime/options';
 
 function parse(...argv: string[]): ControllerOptions {
