@@ -17,7 +17,6 @@
  * checked component has at least one pool that holds all of its pods.
  */
 import { componentsOf, DeviceComponent, deviceRequestsOf, DEVICES_ANNOTATION_PATH } from './device-annotation';
-import { evaluateDeviceSelector } from './device-evaluation';
 import type { CheckedDeviceRequest } from './device-request';
 import type { InventoryDeviceSpec, NodePoolSpec } from './node-inventory';
 import { FieldError, invalid } from '../core/field-error';
@@ -187,6 +186,10 @@ function matchDevice(r: CheckedDeviceRequest, d: InventoryDeviceSpec): DeviceMat
   if (d.deviceClassName !== undefined && d.deviceClassName !== r.deviceClassName) {
     return { matches: false, why: `class ${d.deviceClassName}, not ${r.deviceClassName}` };
   }
+  if (r.selectors.length === 0) return { matches: true };
+  // Loaded for the first selector evaluated against a node pool's devices (see device-request.ts).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { evaluateDeviceSelector } = require('./device-evaluation') as typeof import('./device-evaluation');
   for (const [n, s] of r.selectors.entries()) {
     const result = evaluateDeviceSelector(s.expression, d);
     if (result.error !== undefined) return { matches: false, why: `selector ${n + 1} (${s.description}) fails: ${result.error.split('\n')[0]}` };

@@ -19,7 +19,6 @@
  * `domain` names another driver's. Every expression, typed or raw, is parsed and type-checked
  * against the device model (src/dra/device-selector.ts) before anything is written.
  */
-import { checkDeviceSelector } from './device-selector';
 import { FieldError, fieldPath, invalid, required } from '../core/field-error';
 import { isJsonObject } from '../core/json-object';
 import { parseQuantity } from '../core/quantity';
@@ -182,6 +181,10 @@ export function readSelector(value: unknown, at: string, errors: FieldError[]): 
   }
   const rendered = renderSelector(item, key, at, errors);
   if (!rendered || errors.length > before) return undefined;
+  // The selector checker (a CEL parser and type checker with Kubernetes' libraries) is loaded for
+  // the first selector: most deployments and node pools have none, and every CLI start paid for it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { checkDeviceSelector } = require('./device-selector') as typeof import('./device-selector');
   const problems = checkDeviceSelector(rendered.expression);
   if (problems.length > 0) {
     const where = key === 'cel' ? `${at}.cel` : at;
