@@ -106,7 +106,7 @@ export async function installCrds(client: KubeClient, files: string[], options: 
  *
  * In place rather than deleted and created again: the API server then rebuilds the CRD's handler
  * once (about 1 s of CPU for Dynamo's 1.6 MB CRD) instead of tearing it down and building it anew
- * (about 6 s), and the tests switch versions a dozen times per run.
+ * (about 6 s), and the tests switch versions about ten times per run.
  *
  * The update's response comes before the API server's handler for the resource has picked the
  * change up, and a request in that window would still be stored as the old version. So the
