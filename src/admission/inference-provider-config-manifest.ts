@@ -1,4 +1,3 @@
-import type { ValidateFunction } from 'ajv';
 import { validate as compiledSpecValidator } from './generated/inference-provider-config-spec-validator';
 import { readManifestHeader } from './manifest-metadata';
 import { StructuralSchemaValidator } from './structural-schema';
@@ -20,7 +19,7 @@ export function readInferenceProviderConfigManifest(
   const errors: FieldError[] = [];
   const meta = readManifestHeader(manifest, 'airunway.ai/v1alpha1', 'InferenceProviderConfig', errors, { namespaced: false });
   const spec = (manifest as any)?.spec ?? {};
-  specValidator ??= new StructuralSchemaValidator(compiledSpecValidator as unknown as ValidateFunction);
+  specValidator ??= new StructuralSchemaValidator(compiledSpecValidator);
   errors.push(...specValidator.validate(spec, 'spec'));
   const statusReady = (manifest as any)?.status?.ready;
   if (statusReady !== undefined && statusReady !== null && typeof statusReady !== 'boolean') {

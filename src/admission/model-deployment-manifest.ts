@@ -1,4 +1,3 @@
-import type { ValidateFunction } from 'ajv';
 import { validate as compiledSpecValidator } from './generated/model-deployment-spec-validator';
 import { readManifestHeader } from './manifest-metadata';
 import { StructuralSchemaValidator } from './structural-schema';
@@ -15,7 +14,7 @@ let specValidator: StructuralSchemaValidator | undefined;
  * Construct props go through it too: TypeScript types do not stop `replicas: 2.5` or nine volumes.
  */
 export function validateModelDeploymentSpecSchema(spec: unknown): FieldError[] {
-  specValidator ??= new StructuralSchemaValidator(compiledSpecValidator as unknown as ValidateFunction);
+  specValidator ??= new StructuralSchemaValidator(compiledSpecValidator);
   return specValidator.validate(spec, 'spec');
 }
 

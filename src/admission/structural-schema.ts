@@ -1,5 +1,5 @@
 import type Ajv from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { INTEGER_FORMATS, integerRangeOf } from './integer-formats';
 import { FieldError, forbidden, invalid, notSupported, required } from '../core/field-error';
 import { didYouMean } from '../core/suggest';
@@ -65,6 +65,12 @@ export function structuralSchemaAjv(): Ajv {
   });
 }
 
+/**
+ * What the checker uses of an Ajv validator: a call, then its `errors`. Ajv's `ValidateFunction`
+ * has it, and so has the function of a standalone module (generated/), which carries no `schema`.
+ */
+type CompiledSchema = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
 /** A compiled checker of one structural schema, reporting Kubernetes-style field errors. */
 export class StructuralSchemaValidator {
   /** Compiles `schema` (a structural schema, as a CRD holds it). */
@@ -73,7 +79,7 @@ export class StructuralSchemaValidator {
   }
 
   /** `validateFn`: compiled by `structuralSchemaAjv()` from `toJsonSchema` of a schema, now or ahead of time (generated/). */
-  public constructor(private readonly validateFn: ValidateFunction) {}
+  public constructor(private readonly validateFn: CompiledSchema) {}
 
   /** Field errors of `value`, with paths rooted at `rootPath` (e.g. `spec`). */
   public validate(value: unknown, rootPath: string): FieldError[] {

@@ -198,7 +198,7 @@ export class ProviderRegistry extends Construct {
   public constructor(scope: Construct, id: string, props: ProviderRegistryProps = {}) {
     super(scope, id);
     Object.defineProperty(this, REGISTRY_SYMBOL, { value: true });
-    if (!(scope as any)[REGISTRY_OF_SCOPE]) Object.defineProperty(scope, REGISTRY_OF_SCOPE, { value: this, writable: true });
+    if (!(scope as any)[REGISTRY_OF_SCOPE]) Object.defineProperty(scope, REGISTRY_OF_SCOPE, { value: this });
     this.gateway = props.gateway;
     this.inferencePoolApiVersion = props.inferencePoolApiVersion ?? InferencePoolApiVersion.V1;
     this.endpointPickerImage = props.endpointPickerImage ?? DEFAULT_ENDPOINT_PICKER_IMAGE;

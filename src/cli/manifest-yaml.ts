@@ -59,12 +59,20 @@ export function manifestsYaml(objects: readonly unknown[]): string {
 export function fastDocument(doc: unknown): string | undefined {
   if (!isPlainObject(doc)) return undefined;
   try {
-    const seen = new Set<object>();
-    return Object.keys(doc).length === 0 ? '{}\n' : mapping(doc, '', seen);
+    return isBlock(doc) ? mapping(doc, '', new Set<object>()) : '{}\n';
   } catch (e) {
     if (e === NEEDS_YAML) return undefined;
     throw e;
   }
+}
+
+/** A non-empty sequence or mapping: written as a block of lines (empty ones are `[]` and `{}`). */
+function isBlock(value: unknown): value is unknown[] | Record<string, unknown> {
+  return Array.isArray(value) ? value.length > 0 : isPlainObject(value) && Object.keys(value).length > 0;
+}
+
+function block(value: unknown[] | Record<string, unknown>, indent: string, seen: Set<object>): string {
+  return Array.isArray(value) ? sequence(value, indent, seen) : mapping(value, indent, seen);
 }
 
 function mapping(obj: Record<string, unknown>, indent: string, seen: Set<object>): string {
@@ -72,7 +80,11 @@ function mapping(obj: Record<string, unknown>, indent: string, seen: Set<object>
   let out = '';
   for (const key of Object.keys(obj)) {
     if (!SIMPLE_KEY.test(key) || key.length > MAX_IMPLICIT_KEY || isOtherType(key)) throw NEEDS_YAML;
-    out += `${indent}${key}:${valueAfterKey(obj[key], indent, seen)}`;
+    const value = obj[key];
+    // A block goes on the lines after `key:`, a scalar on the same line.
+    out += isBlock(value)
+      ? `${indent}${key}:\n${block(value, `${indent}  `, seen)}`
+      : `${indent}${key}: ${scalarOrEmpty(value, `${indent}  `)}\n`;
   }
   return out;
 }
@@ -81,22 +93,12 @@ function sequence(items: readonly unknown[], indent: string, seen: Set<object>):
   enter(items, seen);
   let out = '';
   for (const item of items) {
-    if (Array.isArray(item) && item.length > 0) {
-      out += `${indent}- ${sequence(item, `${indent}  `, seen).slice(indent.length + 2)}`;
-    } else if (isPlainObject(item) && Object.keys(item).length > 0) {
-      out += `${indent}- ${mapping(item, `${indent}  `, seen).slice(indent.length + 2)}`;
-    } else {
-      out += `${indent}- ${scalarOrEmpty(item, `${indent}  `)}\n`;
-    }
+    // A block item starts on the dash's line: its first line loses the indentation it was written with.
+    out += isBlock(item)
+      ? `${indent}- ${block(item, `${indent}  `, seen).slice(indent.length + 2)}`
+      : `${indent}- ${scalarOrEmpty(item, `${indent}  `)}\n`;
   }
   return out;
-}
-
-/** What follows `key:` — a scalar on the same line, or a block on the next ones. */
-function valueAfterKey(value: unknown, indent: string, seen: Set<object>): string {
-  if (Array.isArray(value) && value.length > 0) return `\n${sequence(value, `${indent}  `, seen)}`;
-  if (isPlainObject(value) && Object.keys(value).length > 0) return `\n${mapping(value, `${indent}  `, seen)}`;
-  return ` ${scalarOrEmpty(value, `${indent}  `)}\n`;
 }
 
 /** A scalar, `{}` or `[]`; `blockIndent` indents the lines of a literal block. */
