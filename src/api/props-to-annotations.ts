@@ -1,4 +1,3 @@
-import { stringify } from 'yaml';
 import { autoscalingAnnotationValue } from './autoscaling';
 import { deviceRequestSpec } from './devices';
 import { loraAnnotationValue } from './lora';
@@ -9,6 +8,7 @@ import { AUTOSCALING_ANNOTATION } from '../autoscaling/autoscaling-annotation';
 import { annotationPath } from '../core/deployment-extensions';
 import { FieldError, forbidden, invalid } from '../core/field-error';
 import { TOLERATE_GPU_TAINT_ANNOTATION, TOLERATE_GPU_TAINT_PATH } from '../core/gpu-taint-toleration';
+import { yamlPackage } from '../core/yaml-package';
 import { DEVICES_ANNOTATION, DEVICES_ANNOTATION_PATH } from '../dra/device-annotation';
 import type { DeviceRequestSpec } from '../dra/device-request';
 import { LORA_ANNOTATION } from '../lora/lora-annotation';
@@ -92,7 +92,7 @@ function extensionAnnotation(
   if (props.metadata?.annotations?.[annotation] !== undefined) {
     return { errors: [forbidden(annotationPath(annotation), `is set in metadata.annotations and by ${propPath}; set only one of them`)] };
   }
-  return { annotation: { [annotation]: stringify(value) }, errors: [] };
+  return { annotation: { [annotation]: yamlPackage().stringify(value) }, errors: [] };
 }
 
 /**
@@ -112,5 +112,5 @@ function devicesAnnotation(props: ModelDeploymentProps): { annotation?: { [key: 
   if (props.metadata?.annotations?.[DEVICES_ANNOTATION] !== undefined) {
     return { errors: [forbidden(DEVICES_ANNOTATION_PATH, 'is set in metadata.annotations and by GpuOptions.devices; set only one of them')] };
   }
-  return { annotation: { [DEVICES_ANNOTATION]: stringify(byComponent) }, errors: [] };
+  return { annotation: { [DEVICES_ANNOTATION]: yamlPackage().stringify(byComponent) }, errors: [] };
 }

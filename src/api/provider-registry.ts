@@ -1,12 +1,12 @@
 import * as fs from 'fs';
 import { Construct, IConstruct } from 'constructs';
-import { parseAllDocuments } from 'yaml';
 import { GatewayRef, InferencePoolApiVersion } from './gateway';
 import { InferenceProvider } from './inference-provider';
 import { InferenceProviderConfig } from './inference-provider-config';
 import type { NodePool } from './node-pool';
 import { FieldError, formatFieldError, invalid, required } from '../core/field-error';
 import { didYouMean } from '../core/suggest';
+import { yamlPackage } from '../core/yaml-package';
 import { MAX_NODE_POOLS, nodePoolErrors, NodePoolSpec } from '../dra/node-inventory';
 import { DEFAULT_ENDPOINT_PICKER_IMAGE } from '../gateway/endpoint-picker';
 import type { RoutingDefaults } from '../gateway/model-routing';
@@ -147,7 +147,7 @@ export class ProviderRegistry extends Construct {
     }
     const problems: string[] = [];
     const documents: Array<{ index: number; content: unknown }> = [];
-    parseAllDocuments(text).forEach((doc: any, index: number) => {
+    yamlPackage().parseAllDocuments(text).forEach((doc: any, index: number) => {
       if (doc.errors?.length > 0) {
         for (const err of doc.errors) problems.push(`${file}[doc ${index + 1}]: invalid YAML: ${String(err.message).split('\n')[0]}`);
         return;

@@ -1,6 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { Document, isMap, isScalar, isSeq, Node, parseAllDocuments } from 'yaml';
+import type { Document, Node } from 'yaml';
+import { fastYamlDocuments } from './fast-yaml-reader';
+import { yamlPackage } from '../core/yaml-package';
 
 /** How `-f -` is named in messages. */
 export const STDIN_NAME = '<stdin>';
@@ -11,7 +13,10 @@ export interface InputDocument {
   /** Zero-based index of the document in its file (messages show it 1-based). */
   readonly index: number;
   readonly content: any;
-  /** The parsed document and its file's text, to point at a failing field (only on error). */
+  /**
+   * The file's text and the document as the `yaml` package parses it, to point at a failing field
+   * (only on error: the fast reader parses it with `yaml` on first use).
+   */
   readonly source?: { readonly text: string; readonly yaml: Document };
 }
 
@@ -52,6 +57,7 @@ function fieldPosition(p: InputProblem, documents: readonly InputDocument[]): { 
   const source = documents.find((d) => d.file === p.file && d.index === p.index)?.source;
   const field = LEADING_FIELD_PATH.exec(p.message)?.[1];
   if (!source || !field) return undefined;
+  const { isMap, isScalar, isSeq } = yamlPackage();
   let node: unknown = source.yaml.contents;
   let offset: number | undefined;
   for (const segment of pathSegments(field)) {
@@ -105,7 +111,16 @@ export function readInputDocuments(inputs: readonly string[], readStdin?: StdinR
       problems.push({ file, message: problem });
       continue;
     }
-    parseAllDocuments(text!).forEach((doc: any, index: number) => {
+    const fast = fastYamlDocuments(text!);
+    if (fast) {
+      const parsed = once(() => yamlPackage().parseAllDocuments(text!));
+      fast.forEach((content, index) => {
+        if (content === null || content === undefined) return;
+        documents.push({ file, index, content, source: { text: text!, get yaml() { return parsed()[index] as Document; } } });
+      });
+      continue;
+    }
+    yamlPackage().parseAllDocuments(text!).forEach((doc: any, index: number) => {
       if (doc.errors?.length > 0) {
         for (const err of doc.errors) {
           const at = err.linePos?.[0];
@@ -120,6 +135,11 @@ export function readInputDocuments(inputs: readonly string[], readStdin?: StdinR
     });
   }
   return { documents, problems };
+}
+
+function once<T>(make: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => (value ??= { v: make() }).v;
 }
 
 interface InputText {

@@ -15,11 +15,17 @@
  * indentation indicator or `|+`, a tab or another control character, a key that would need
  * quoting, an object met twice (yaml writes an alias), `undefined`, a class instance — is handed
  * to `Yaml.stringify` whole, so the output never differs. test/cli/manifest-yaml.test.ts compares
- * the two on every example and on generated hostile strings; it would also catch a cdk8s release
- * whose bundled yaml writes differently from the yaml whose schema tests are read here.
+ * the two on every example and on generated hostile strings.
  */
+import * as path from 'path';
 import { Yaml } from 'cdk8s';
-import * as YAML from 'yaml';
+
+/**
+ * The yaml package cdk8s writes with, resolved as cdk8s itself resolves it (its bundled copy):
+ * its YAML 1.1 schema is the one whose tests decide quoting, and it is loaded already.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const CDK8S_YAML: typeof import('yaml') = require(require.resolve('yaml', { paths: [path.dirname(require.resolve('cdk8s'))] }));
 
 /** yaml's test for a string that cannot be a plain scalar (stringifyString.js, plainString). */
 const NOT_PLAIN = /^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/;
@@ -40,7 +46,7 @@ const MAX_IMPLICIT_KEY = 1024;
 
 /** The YAML 1.1 schema's tests for scalars of another type than string, as yaml applies them. */
 const OTHER_TYPE_TESTS: readonly RegExp[] = (() => {
-  const schema = new YAML.Document(null, { version: '1.1' }).schema as unknown as { tags: any[]; compat?: any[] | null };
+  const schema = new CDK8S_YAML.Document(null, { version: '1.1' }).schema as unknown as { tags: any[]; compat?: any[] | null };
   return [...schema.tags, ...schema.compat ?? []]
     // (`default: 'key'` is the merge key `<<`, which yaml writes as a merge node: left to yaml)
     .filter((tag) => tag.default === true && tag.tag !== 'tag:yaml.org,2002:str' && tag.test instanceof RegExp)

@@ -5,9 +5,9 @@
  * text: admission, every provider's checks and translation, and the routing all read the same
  * annotation of the same deployment, and a fleet repeats the same settings.
  */
-import { parse } from 'yaml';
 import { FieldError, invalid } from './field-error';
 import { isJsonObject } from './json-object';
+import { yamlPackage } from './yaml-package';
 
 /** A deployment's annotations, as every reader takes them. */
 export type Annotations = Readonly<Record<string, string>> | undefined;
@@ -50,7 +50,7 @@ export function parseAnnotationMapping(
   }
   let doc: unknown;
   try {
-    doc = parse(value, { maxAliasCount: 16, uniqueKeys: true, prettyErrors: false });
+    doc = yamlPackage().parse(value, { maxAliasCount: 16, uniqueKeys: true, prettyErrors: false });
   } catch (e) {
     return { errors: [invalid(path, value, `is not YAML or JSON: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}`)] };
   }

@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import { yamlPackage } from '../../core/yaml-package';
 
 /** Name of the single Ray Serve application. */
 export const SERVE_APPLICATION_NAME = 'llm';
@@ -29,7 +29,7 @@ export function serveReplicas(configuredReplicas: number | undefined): number {
 export function kuberayServeConfig(numReplicas: number, autoscalingConfig?: Record<string, number>): string {
   // Ray Serve takes a fixed `num_replicas` or an `autoscaling_config`, not both.
   const replicas = autoscalingConfig ? { autoscaling_config: autoscalingConfig } : { num_replicas: numReplicas };
-  return stringify({
+  return yamlPackage().stringify({
     applications: [
       {
         name: SERVE_APPLICATION_NAME,
