@@ -31,6 +31,7 @@ import { NODE_POOL_API_VERSION, NODE_POOL_KIND } from '../src/dra/node-inventory
 import { CACHE_STRATEGIES, MAX_GPU_PRIORITY, MAX_SERVICE_LABELS } from '../src/flexinfer/model-spec-json';
 import { LORA_ANNOTATION } from '../src/lora/lora-annotation';
 import { MAX_GPUS_PER_NODE, MULTI_NODE_ANNOTATION } from '../src/multinode/annotation';
+import { POD_SECURITY_ANNOTATION, PodSecurityLevel } from '../src/policy/pod-security-level';
 import { DYNAMO_API_VERSION_ANNOTATION, DYNAMO_API_VERSIONS } from '../src/providers/dynamo/validation';
 import * as flexinfer from '../src/providers/flexinfer/annotations';
 import { EXPLICIT_SELECTION_ONLY_ANNOTATION } from '../src/selection/provider-config-entry';
@@ -177,6 +178,11 @@ function modelDeploymentAnnotations(): JsonObject {
       type: 'string',
       enum: ['true', 'false'],
       description: '"true": this deployment means to follow a moving image tag (latest, nightly, no tag, ...), e.g. in development; no warning says to pin it.',
+    },
+    [POD_SECURITY_ANNOTATION]: {
+      type: 'string',
+      enum: Object.values(PodSecurityLevel),
+      description: 'The Pod Security Standard the model-server pods are set up for: baseline (the default) or restricted (non-root; see the README\'s "Pod security" for each engine).',
     },
     [DYNAMO_API_VERSION_ANNOTATION]: {
       type: 'string',

@@ -134,7 +134,11 @@ const MODULES: ImportModule[] = [
   },
   {
     group: 'monitoring.coreos.com',
-    sources: [{ file: 'prometheus-operator/monitoring.coreos.com_podmonitors.yaml', versions: ['v1'] }],
+    sources: [
+      { file: 'prometheus-operator/monitoring.coreos.com_podmonitors.yaml', versions: ['v1'] },
+      { file: 'prometheus-operator/monitoring.coreos.com_servicemonitors.yaml', versions: ['v1'] },
+      { file: 'prometheus-operator/monitoring.coreos.com_prometheusrules.yaml', versions: ['v1'] },
+    ],
     prune: true,
   },
   {

@@ -24,6 +24,10 @@ export * from './api/storage';
 export * from './api/warnings';
 export * from './gateway/body-based-router';
 
+// Pod security level of model servers, and optional policies for a deployment's pods.
+export * from './policy';
+export * from './observability/model-deployment-monitoring';
+
 // The shipped providers: one class each, whose props carry the provider's settings.
 export * from './providers/dynamo';
 export * from './providers/flexinfer';

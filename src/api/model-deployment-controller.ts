@@ -1,3 +1,5 @@
+import * as fs from 'fs';
+import * as nodePath from 'path';
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ProviderRegistry } from './provider-registry';
@@ -14,6 +16,16 @@ const METRICS_PORT = 8080;
 const HEALTH_PORT = 8081;
 /** Name of the leader-election Lease in the controller's namespace. */
 const LEADER_ELECTION_ID = 'cdk8s-inference-controller';
+
+/**
+ * The version of this package (its package.json, two levels above src/api and lib/api): the
+ * controller image is tagged with the version of the library that synthesized it, so the
+ * controller re-validates records with the same rules that rendered them.
+ */
+function packageVersion(): string {
+  const manifest = JSON.parse(fs.readFileSync(nodePath.join(__dirname, '..', '..', 'package.json'), 'utf8'));
+  return String(manifest.version);
+}
 
 
 /**
@@ -34,7 +46,7 @@ export interface ModelDeploymentControllerProps {
 
   /**
    * The controller image (built from the package's Dockerfile).
-   * @default 'ghcr.io/cdk8s-inference/controller:latest' — pin a version in production
+   * @default - `ModelDeploymentController.DEFAULT_IMAGE`: `ghcr.io/cdk8s-inference/controller:<version of this package>`
    */
   readonly image?: string;
 
@@ -91,8 +103,11 @@ export interface ModelDeploymentControllerProps {
  * the objects the YAML declares.
  */
 export class ModelDeploymentController extends Construct {
-  /** Image the controller runs unless `image` says otherwise (see the README for building it). */
-  public static readonly DEFAULT_IMAGE = 'ghcr.io/cdk8s-inference/controller:latest';
+  /**
+   * Image the controller runs unless `image` says otherwise (see the README for building it):
+   * tagged with the version of this package, never a moving tag.
+   */
+  public static readonly DEFAULT_IMAGE = `ghcr.io/cdk8s-inference/controller:${packageVersion()}`;
 
   /** Namespace the controller runs in. */
   public readonly namespace: string;
@@ -228,7 +243,9 @@ function controllerPodSpec(namespace: string, props: ModelDeploymentControllerPr
   return {
     serviceAccountName: NAME,
     // The Pod Security Standard "restricted": non-root, no privilege escalation, no capabilities,
-    // the runtime's default seccomp profile.
+    // the runtime's default seccomp profile, a read-only root filesystem (the controller writes no
+    // file: its state is in the API server, its logs go to stdout).
+    // The ServiceAccount token stays mounted: the controller watches and patches records.
     securityContext: { runAsNonRoot: true, runAsUser: 65532, runAsGroup: 65532, seccompProfile: { type: 'RuntimeDefault' } },
     terminationGracePeriodSeconds: 30,
     containers: [{

@@ -2,6 +2,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { EngineOptions, EngineType } from './engine';
 import { GatewayOptions, GatewayRef, InferencePoolApiVersion } from './gateway';
+import type { InferencePoolTarget } from './inference-provider';
 import { LoraOptions } from './lora';
 import { ModelOptions } from './model';
 import { MultiNodeOptions } from './multi-node';
@@ -15,6 +16,7 @@ import { ScalingOptions } from './scaling';
 import { ServingMode } from './serving';
 import { StorageVolume } from './storage';
 import { Warnings } from './warnings';
+import { emittedObjectErrors } from '../admission/emitted-objects';
 import { parseModelDeploymentManifest, validateModelDeploymentSpecSchema } from '../admission/model-deployment-manifest';
 import { addAutoscalerFor } from '../autoscaling/autoscaler-objects';
 import { FieldError, formatFieldError } from '../core/field-error';
@@ -36,7 +38,9 @@ import { addDeviceClaimTemplates } from '../dra/claim-templates';
 import { DEFAULT_ENDPOINT_PICKER_IMAGE } from '../gateway/endpoint-picker';
 import { addModelRouting, attachToGateway, planModelRouting, RoutingDefaults } from '../gateway/model-routing';
 import * as airunway from '../imports/airunway.ai';
+import { PodSecurityLevel, podSecurityAnnotationErrors, withPodSecurityAnnotation } from '../policy/pod-security-level';
 import { defaultProviderCatalog } from '../providers/shipped-providers';
+import { podOverrideErrors } from '../security/pod-overrides-guard';
 import { movingImageTagWarnings } from '../warnings/moving-image-tag';
 import { singleNodeVolumeWarnings } from '../warnings/single-node-volume';
 
@@ -231,6 +235,15 @@ export interface ModelDeploymentProps extends ModelDeploymentOptions {
    * @default - none
    */
   readonly lora?: LoraOptions;
+
+  /**
+   * Pod Security Standard the model-server pods are built to pass (annotation
+   * `inference.cdk8s.io/pod-security`). `RESTRICTED` runs the engine as a non-root user with
+   * writable emptyDirs for its home, caches and `/tmp`; the README's "Pod security" lists what
+   * each provider sets and which images tolerate it.
+   * @default - the registry's `podSecurity`, else PodSecurityLevel.BASELINE
+   */
+  readonly podSecurity?: PodSecurityLevel;
 }
 
 /** Routing settings where no ProviderRegistry is in scope. */
@@ -303,6 +316,13 @@ export class ModelDeployment extends Construct {
    */
   public readonly record?: ApiObject;
 
+  /**
+   * The model-server pods (labels) and serving port its provider names, for the policies that
+   * select them (`ModelDeploymentDisruptionBudget`, `ModelDeploymentNetworkPolicy`).
+   * @internal
+   */
+  public _modelServerPods?: InferencePoolTarget;
+
   /** Field errors found at construction, reported by `App.synth()`. */
   private readonly fieldErrors: FieldError[];
 
@@ -323,6 +343,10 @@ export class ModelDeployment extends Construct {
     if (!input.md) return;
 
     const registry = props.providerRegistry ?? ProviderRegistry.tryOf(this);
+    // The pod security level is written onto the deployment, so the translators and the record agree.
+    const podSecurity = withPodSecurityAnnotation(input.md.annotations, { fromProps: props.podSecurity, registryDefault: registry?.podSecurity });
+    input.md = { ...input.md, ...(podSecurity.annotations && { annotations: podSecurity.annotations }) };
+    this.fieldErrors.push(...podSecurity.errors, ...podSecurityAnnotationErrors(podSecurity.annotations));
     const catalog = registry ? registry._catalog(this.node.path) : defaultProviderCatalog();
     const resolution: Resolution = resolveModelDeployment(input.md, catalog, {
       gatewayKnown: (props.gateway?.gatewayRef ?? registry?.gateway) !== undefined,
@@ -357,6 +381,7 @@ export class ModelDeployment extends Construct {
     }
 
     const objects = provider.translate(this, view);
+    this._modelServerPods = provider.inferencePoolTarget(view);
     if (!targetSchedules) objects.push(...addDeviceClaimTemplates(this, resolved));
     objects.push(...addAutoscalerFor(this, resolved, provider));
     if (routing.plan) objects.push(...addModelRouting(this, routing.plan));
@@ -368,6 +393,15 @@ export class ModelDeployment extends Construct {
       return;
     }
     this.apiObjects.push(...objects);
+    // What the API server would refuse in the final JSON, overrides merged (at synth: they merge as objects render).
+    this.node.addValidation({
+      validate: () => emittedObjectErrors([...this.apiObjects, ...(this.record ? [this.record] : [])], resolved.spec).map(formatFieldError),
+    });
+    // Overrides that take a pod below the Pod Security Standard "baseline", unless the registry allows it.
+    this.node.addValidation({
+      validate: () => podOverrideErrors(this.apiObjects, resolved.spec.provider?.overrides, registry?.allowPrivilegedPodOverrides ?? false)
+        .map(formatFieldError),
+    });
     // Legal but surprising in production: a moving image the author chose, a single-node claim shared by several pods.
     for (const w of movingImageTagWarnings(resolved.spec, resolved.annotations)) Warnings.add(this, w);
     for (const w of singleNodeVolumeWarnings(resolved, objects)) Warnings.add(this, w);

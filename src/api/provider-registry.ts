@@ -10,6 +10,7 @@ import { yamlPackage } from '../core/yaml-package';
 import { MAX_NODE_POOLS, nodePoolErrors, NodePoolSpec } from '../dra/node-inventory';
 import { DEFAULT_ENDPOINT_PICKER_IMAGE } from '../gateway/endpoint-picker';
 import type { RoutingDefaults } from '../gateway/model-routing';
+import { PodSecurityLevel } from '../policy/pod-security-level';
 import { shippedProviders } from '../providers/shipped-providers';
 import { ClusterProfile, ProfileProblem, readClusterProfile } from '../selection/cluster-profile';
 import { ProviderCatalog, providerCatalog, ProviderRegistration } from '../selection/provider-catalog';
@@ -81,6 +82,28 @@ export interface ProviderRegistryProps {
    * @default - no inventory: capacity is not checked
    */
   readonly nodePools?: NodePool[];
+
+  /**
+   * Pod Security Standard of the model-server pods of every deployment that does not choose its
+   * own (`ModelDeploymentProps.podSecurity` or the annotation `inference.cdk8s.io/pod-security`).
+   * `RESTRICTED` needs images that run as a non-root user (see the README's "Pod security").
+   * @default PodSecurityLevel.BASELINE
+   */
+  readonly podSecurity?: PodSecurityLevel;
+
+  /**
+   * Let `spec.provider.overrides` give the pods what the Pod Security Standard "baseline" refuses
+   * (hostPath volumes, host ports, host namespaces, privileged containers, capabilities beyond
+   * the container runtime's default set, unconfined seccomp or AppArmor, unsafe sysctls) and add
+   * init or ephemeral containers. Off, such an override fails the synth with the overrides path
+   * that brought it in: overrides are an escape hatch into the provider's objects, and a
+   * deployment's author should not get access to the node through them. Turn on only for a
+   * cluster whose namespaces do not enforce "baseline" and whose deployment authors are trusted
+   * with the node. AI Runway's own key filter (no `securityContext`, `hostNetwork`, ... keys in
+   * overrides) applies either way.
+   * @default false
+   */
+  readonly allowPrivilegedPodOverrides?: boolean;
 }
 
 /** One registered name: its config and the provider object behind it, if any. */
@@ -185,6 +208,15 @@ export class ProviderRegistry extends Construct {
   /** Endpoint picker image for providers that do not name their own. */
   public readonly endpointPickerImage: string;
 
+  /**
+   * Pod Security Standard of the model-server pods of deployments that do not choose their own.
+   * @default - baseline (unset)
+   */
+  public readonly podSecurity?: PodSecurityLevel;
+
+  /** Whether provider overrides may take pods below the Pod Security Standard "baseline" (see the prop). */
+  public readonly allowPrivilegedPodOverrides: boolean;
+
   private readonly registrations = new Map<string, Registration>();
   private readonly pools: NodePoolSpec[] = [];
   private readonly poolErrors: FieldError[] = [];
@@ -202,6 +234,8 @@ export class ProviderRegistry extends Construct {
     this.gateway = props.gateway;
     this.inferencePoolApiVersion = props.inferencePoolApiVersion ?? InferencePoolApiVersion.V1;
     this.endpointPickerImage = props.endpointPickerImage ?? DEFAULT_ENDPOINT_PICKER_IMAGE;
+    this.podSecurity = props.podSecurity;
+    this.allowPrivilegedPodOverrides = props.allowPrivilegedPodOverrides ?? false;
     if (props.includeShippedProviders ?? true) {
       for (const p of shippedProviders()) this.addProvider(p);
     }

@@ -48,6 +48,9 @@ Flags:
                                       each atomically and removing the files an earlier run wrote
                                       that are no longer produced (listed in DIR/.cdk8s-inference-files)
 ${PROFILE_FLAG}
+  --pod-security LEVEL                baseline (default) or restricted: the Pod Security Standard
+                                      of the model-server pods of deployments without their own
+                                      inference.cdk8s.io/pod-security annotation
   -h, --help                          this help
 
 ${ROUTING_FLAGS}
@@ -81,6 +84,7 @@ Flags:
   -f, --filename FILE|DIR|-           a YAML file, a directory (its *.yaml and *.yml files,
                                       sorted, not recursive) or - for stdin; repeatable
 ${PROFILE_FLAG}
+  --pod-security LEVEL                baseline (default) or restricted, as for synth
   -h, --help                          this help
 
 ${ROUTING_FLAGS}
@@ -189,6 +193,12 @@ export interface CliRouting {
    * Gateway, node pools). Here because, like the Gateway, it describes the cluster the output is for.
    */
   readonly profile?: string;
+  /**
+   * `--pod-security LEVEL`: the Pod Security Standard of model-server pods for deployments that
+   * do not choose one. Here because, like the profile, it describes the cluster (its namespaces'
+   * `pod-security.kubernetes.io/enforce` level). @default - baseline
+   */
+  readonly podSecurity?: 'baseline' | 'restricted';
 }
 
 export interface CliArguments {
@@ -213,6 +223,7 @@ const INPUT_OPTIONS = {
   'inference-pool-api-version': { type: 'string' },
   'body-based-router-installed': { type: 'boolean' },
   'profile': { type: 'string' },
+  'pod-security': { type: 'string' },
   'help': { type: 'boolean', short: 'h' },
 } as const;
 
@@ -277,11 +288,14 @@ export function parseArguments(argv: readonly string[]): CliArguments {
   const gateway = gatewayValue === undefined ? undefined : parseGateway(gatewayValue, command);
   const inferencePoolApiVersion = poolValue === undefined ? undefined : parsePoolVersion(poolValue, command);
   const profile = profileOf(values.profile, files, command);
+  const podSecurityValue = last(values['pod-security']);
+  const podSecurity = podSecurityValue === undefined ? undefined : parsePodSecurity(podSecurityValue, command);
   const routing: CliRouting = {
     ...(gateway && { gateway }),
     ...(inferencePoolApiVersion && { inferencePoolApiVersion }),
     ...(values['body-based-router-installed'] && { bodyBasedRouterInstalled: true }),
     ...(profile !== undefined && { profile }),
+    ...(podSecurity && { podSecurity }),
   };
   const skipUnknownKinds = values['skip-unknown-kinds'] !== undefined;
   return { command, files, ...(outdir !== undefined && { outdir }), routing, ...(skipUnknownKinds && { skipUnknownKinds }) };
@@ -323,5 +337,10 @@ function parseGateway(value: string, command: CommandName): { namespace: string;
 
 function parsePoolVersion(value: string, command: CommandName): 'v1' | 'v1alpha2' {
   if (value !== 'v1' && value !== 'v1alpha2') throw new UsageError(`--inference-pool-api-version ${JSON.stringify(value)}: expected v1 or v1alpha2`, command);
+  return value;
+}
+
+function parsePodSecurity(value: string, command: CommandName): 'baseline' | 'restricted' {
+  if (value !== 'baseline' && value !== 'restricted') throw new UsageError(`--pod-security ${JSON.stringify(value)}: expected baseline or restricted`, command);
   return value;
 }

@@ -12,6 +12,8 @@ import { ProviderRegistry } from '../api/provider-registry';
 import { formatFieldError } from '../core/field-error';
 import { NODE_POOL_API_VERSION, NODE_POOL_KIND, readNodePoolDocument } from '../dra/node-inventory';
 import { BodyBasedRouter } from '../gateway/body-based-router';
+import { PodSecurityLevel } from '../policy/pod-security-level';
+import { validateManifest } from '../schema-validation/manifest-validator';
 
 /** A ModelDeployment built from one input document. */
 export interface DocumentDeployment {
@@ -95,6 +97,10 @@ function addGatewayDocuments(chart: Chart, documents: readonly InputDocument[], 
       problems.push({ file: doc.file, index: doc.index, subject: subject(doc), message: 'metadata.name and metadata.namespace: Required value: a Gateway needs both' });
       return;
     }
+    // Passed through to the output: it must be a Gateway the API server accepts, like what we generate.
+    const violations = validateManifest(doc.content);
+    for (const v of violations) problems.push({ file: doc.file, index: doc.index, subject: subject(doc), message: `${v.path}: ${v.message}` });
+    if (violations.length > 0) return;
     gateways.push(new ApiObject(chart, `gateway-${n}`, doc.content));
   });
   return gateways;
@@ -143,6 +149,7 @@ export function buildRegistry(
   const registry = new ProviderRegistry(scope, 'Providers', {
     gateway: gatewayRefOf(routing, gateways, problems, profile),
     inferencePoolApiVersion: routing.inferencePoolApiVersion === 'v1alpha2' ? InferencePoolApiVersion.V1ALPHA2 : InferencePoolApiVersion.V1,
+    ...(routing.podSecurity && { podSecurity: routing.podSecurity === 'restricted' ? PodSecurityLevel.RESTRICTED : PodSecurityLevel.BASELINE }),
   });
   for (const doc of documents) {
     if (doc.content?.kind !== 'InferenceProviderConfig') continue;

@@ -102,7 +102,11 @@ export function isPlainBlockText(text: string): boolean {
 
 /** The documents of `text` (null for an empty one), or undefined when it is left to `yaml`. */
 export function fastYamlDocuments(text: string): unknown[] | undefined {
-  if (!isPlainBlockText(text)) return undefined;
+  return isPlainBlockText(text) ? readPlainBlockText(text) : undefined;
+}
+
+/** The documents of a text `isPlainBlockText` takes, or undefined when js-yaml refuses it. */
+export function readPlainBlockText(text: string): unknown[] | undefined {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const jsYaml = require('js-yaml') as typeof JsYaml;
   try {

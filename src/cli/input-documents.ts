@@ -1,7 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Document, Node } from 'yaml';
-import { fastYamlDocuments } from './fast-yaml-reader';
+import { isPlainBlockText, readPlainBlockText } from './fast-yaml-reader';
+import { inputTextProblem, readBoundedText } from './input-limits';
 import { yamlPackage } from '../core/yaml-package';
 
 /** How `-f -` is named in messages. */
@@ -111,30 +112,56 @@ export function readInputDocuments(inputs: readonly string[], readStdin?: StdinR
       problems.push({ file, message: problem });
       continue;
     }
-    const fast = fastYamlDocuments(text!);
-    if (fast) {
-      const parsed = once(() => yamlPackage().parseAllDocuments(text!));
-      fast.forEach((content, index) => {
-        if (content === null || content === undefined) return;
-        documents.push({ file, index, content, source: { text: text!, get yaml() { return parsed()[index] as Document; } } });
-      });
+    const plain = isPlainBlockText(text!);
+    const limit = inputTextProblem(text!, !plain);
+    if (limit !== undefined) {
+      problems.push({ file, ...limit, ...(limit.line !== undefined && { col: 1 }) });
       continue;
     }
-    yamlPackage().parseAllDocuments(text!).forEach((doc: any, index: number) => {
-      if (doc.errors?.length > 0) {
-        for (const err of doc.errors) {
-          const at = err.linePos?.[0];
-          const message = err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-          problems.push({ file, index, message: `invalid YAML: ${message}`, ...(at && { line: at.line, col: at.col }) });
-        }
-        return;
-      }
-      const content = doc.toJS();
-      if (content === null || content === undefined) return;
-      documents.push({ file, index, content, source: { text: text!, yaml: doc } });
-    });
+    try {
+      parseDocuments(file, text!, plain, documents, problems);
+    } catch (e: any) {
+      problems.push({ file, message: `invalid YAML: ${firstLine(e)}` });
+    }
   }
   return { documents, problems };
+}
+
+/** The documents of one input's text: by the fast reader where it takes the text (`plain`), else by yaml. */
+function parseDocuments(file: string, text: string, plain: boolean, documents: InputDocument[], problems: InputProblem[]): void {
+  const fast = plain ? readPlainBlockText(text) : undefined;
+  if (fast) {
+    const parsed = once(() => yamlPackage().parseAllDocuments(text));
+    fast.forEach((content, index) => {
+      if (content === null || content === undefined) return;
+      documents.push({ file, index, content, source: { text, get yaml() { return parsed()[index] as Document; } } });
+    });
+    return;
+  }
+  yamlPackage().parseAllDocuments(text).forEach((doc: any, index: number) => {
+    if (doc.errors?.length > 0) {
+      for (const err of doc.errors) {
+        const at = err.linePos?.[0];
+        const message = err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+        problems.push({ file, index, message: `invalid YAML: ${message}`, ...(at && { line: at.line, col: at.col }) });
+      }
+      return;
+    }
+    let content;
+    try {
+      content = doc.toJS();
+    } catch (e: any) {
+      // yaml throws on an alias expansion bomb or an undefined alias while converting a document.
+      problems.push({ file, index, message: `invalid YAML: ${firstLine(e)}` });
+      return;
+    }
+    if (content === null || content === undefined) return;
+    documents.push({ file, index, content, source: { text, yaml: doc } });
+  });
+}
+
+function firstLine(e: any): string {
+  return String(e?.message ?? e).split('\n')[0];
 }
 
 function once<T>(make: () => T): () => T {
@@ -183,7 +210,8 @@ function readInput(input: string, readStdin: StdinReader): InputText[] {
 
 function readFile(file: string): InputText {
   try {
-    return { file, text: fs.readFileSync(file, 'utf8') };
+    const { text, problem } = readBoundedText(file);
+    return problem !== undefined ? { file, problem } : { file, text };
   } catch (e: any) {
     return { file, problem: `cannot read file: ${e.code ?? e.message}` };
   }

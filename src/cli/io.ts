@@ -1,4 +1,4 @@
-import * as fs from 'fs';
+import { readBoundedText } from './input-limits';
 
 /** Where the CLI reads and writes; tests capture it instead of the process streams. */
 export interface CliIo {
@@ -11,5 +11,9 @@ export interface CliIo {
 export const PROCESS_IO: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (line) => process.stderr.write(`${line}\n`),
-  stdin: () => fs.readFileSync(0, 'utf8'),
+  stdin: () => {
+    const { text, problem } = readBoundedText(0);
+    if (problem !== undefined) throw new Error(problem);
+    return text!;
+  },
 };

@@ -6,12 +6,18 @@ import type { CliIo } from './io';
 import { manifestsYaml } from './manifest-yaml';
 import { outputFile, OutputDirectoryError, writeOutputDirectory } from './output-files';
 import { Warnings } from '../api/warnings';
+import { renderedJson, withRenderedJsonCache } from '../core/rendered-json';
 
 /**
  * `synth`: YAML in, upstream YAML out. Nothing is written unless every input is valid; `-o DIR`
  * replaces its files atomically and removes the ones an earlier run wrote that are no longer produced.
  */
 export function runSynth(files: readonly string[], outdir: string | undefined, routing: CliRouting, io: CliIo): number {
+  // The objects do not change once built: the checks at validation and the output share one rendering.
+  return withRenderedJsonCache(() => synth(files, outdir, routing, io));
+}
+
+function synth(files: readonly string[], outdir: string | undefined, routing: CliRouting, io: CliIo): number {
   const { documents, problems } = readInputDocuments(files, io.stdin?.bind(io));
   const built = buildApp(documents, routing);
   const empty = noModelDeploymentProblem(files, documents, problems);
@@ -56,5 +62,5 @@ export function runSynth(files: readonly string[], outdir: string | undefined, r
 
 function manifestsOf(d: DocumentDeployment): any[] {
   const objects = [...d.deployment.apiObjects, ...(d.deployment.record ? [d.deployment.record] : [])];
-  return objects.map((o) => o.toJson());
+  return objects.map(renderedJson);
 }

@@ -29,6 +29,27 @@ const CONFIG_VOLUME = 'plugins-config';
 const CONFIG_MOUNT_PATH = '/config';
 const CONTAINER_NAME = 'epp';
 const MAX_NAME_LENGTH = 63;
+const SCRATCH_VOLUME = 'tmp';
+const SCRATCH_MOUNT_PATH = '/tmp';
+
+/**
+ * UID and GID the endpoint picker runs as: the `nonroot` user of the distroless images the
+ * picker is built on, set explicitly so that "restricted" holds for an image that declares its
+ * user by name (the kubelet cannot verify a named user is not root).
+ */
+export const ENDPOINT_PICKER_USER_ID = 65532;
+
+/**
+ * Compute resources of the endpoint picker when the options give none: it scores every request
+ * of the pool on the latency path, so it gets a full request of memory for its metrics cache
+ * and room to burst to two cores before it is throttled.
+ */
+export function defaultEndpointPickerResources(): k8s.ResourceRequirements {
+  return {
+    requests: { cpu: k8s.Quantity.fromString('250m'), memory: k8s.Quantity.fromString('512Mi') },
+    limits: { cpu: k8s.Quantity.fromString('2'), memory: k8s.Quantity.fromString('2Gi') },
+  };
+}
 
 /** What the controller-managed endpoint picker of one ModelDeployment is made of. */
 export interface EndpointPickerOptions {
@@ -51,6 +72,11 @@ export interface EndpointPickerOptions {
   readonly configData: string;
   /** gRPC port of the picker and its Service (also the pool's endpoint picker port). */
   readonly port: number;
+  /**
+   * Compute resources of the `epp` container.
+   * @default - `defaultEndpointPickerResources()`: requests 250m CPU and 512Mi memory, limits 2 CPUs and 2Gi memory
+   */
+  readonly resources?: k8s.ResourceRequirements;
 }
 
 /** Name of every endpoint picker object of a ModelDeployment. */
@@ -145,7 +171,16 @@ function container(options: EndpointPickerOptions): k8s.Container {
     ],
     livenessProbe: grpcHealthProbe(30, 10, 5),
     readinessProbe: grpcHealthProbe(10, 5),
-    volumeMounts: [{ name: CONFIG_VOLUME, mountPath: CONFIG_MOUNT_PATH }],
+    resources: options.resources ?? defaultEndpointPickerResources(),
+    volumeMounts: [
+      { name: CONFIG_VOLUME, mountPath: CONFIG_MOUNT_PATH, readOnly: true },
+      { name: SCRATCH_VOLUME, mountPath: SCRATCH_MOUNT_PATH },
+    ],
+    securityContext: {
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+    },
   };
 }
 
@@ -161,7 +196,11 @@ function container(options: EndpointPickerOptions): k8s.Container {
  * - ConfigMap: `default-plugins.yaml` = `configData`, or the default when empty.
  * - Deployment: one replica, `Recreate` (two pickers must not serve one pool during a rollout),
  *   130 s termination grace, container `epp` with gRPC ports `grpc` and `grpc-health` (9003),
- *   gRPC liveness/readiness probes, the ConfigMap mounted at `/config`.
+ *   gRPC liveness/readiness probes, the ConfigMap mounted at `/config`, `resources` (default
+ *   `defaultEndpointPickerResources()`). The pod passes the Pod Security Standard "restricted":
+ *   UID/GID 65532, no privilege escalation, no capabilities, the runtime's seccomp profile, a
+ *   read-only root filesystem with an emptyDir at `/tmp`. It keeps its ServiceAccount token: the
+ *   picker watches pods and its InferencePool.
  * - Service: ClusterIP, port `grpc-ext-proc` with `appProtocol: kubernetes.io/h2c` so gateways
  *   speak HTTP/2 cleartext to the ext-proc server.
  *
@@ -213,8 +252,14 @@ export function addEndpointPicker(scope: Construct, options: EndpointPickerOptio
         spec: {
           serviceAccountName: name,
           terminationGracePeriodSeconds: 130,
+          securityContext: {
+            runAsNonRoot: true,
+            runAsUser: ENDPOINT_PICKER_USER_ID,
+            runAsGroup: ENDPOINT_PICKER_USER_ID,
+            seccompProfile: { type: 'RuntimeDefault' },
+          },
           containers: [container(options)],
-          volumes: [{ name: CONFIG_VOLUME, configMap: { name } }],
+          volumes: [{ name: CONFIG_VOLUME, configMap: { name } }, { name: SCRATCH_VOLUME, emptyDir: {} }],
         },
       },
     },

@@ -6,6 +6,7 @@
  * embedded resources), `matchLabels`, `nodeSelector` and a Service's `spec.selector`.
  */
 import { joinPath, Report } from './field-path';
+import { quoted } from './quoted-value';
 
 type Json = any;
 
@@ -179,12 +180,12 @@ export function checkMetadata(obj: Json, apiVersion: string, kind: string, repor
   } else if (typeof name === 'string') {
     const rule = nameRule(apiVersion, kind);
     for (const m of rule.check(name)) {
-      report('metadata.name', `${JSON.stringify(name)} is not ${rule.label}: ${m}`);
+      report('metadata.name', `${quoted(name)} is not ${rule.label}: ${m}`);
     }
   }
   if (typeof metadata.namespace === 'string') {
     for (const m of dnsLabelErrors(metadata.namespace)) {
-      report('metadata.namespace', `${JSON.stringify(metadata.namespace)} is not a DNS-1123 label: ${m}`);
+      report('metadata.namespace', `${quoted(metadata.namespace)} is not a DNS-1123 label: ${m}`);
     }
   }
 }
@@ -196,11 +197,11 @@ function checkLabelMap(labels: Json, at: string, report: Report): void {
   for (const [key, value] of Object.entries(labels)) {
     const where = joinPath(at, key, false);
     for (const m of qualifiedNameErrors(key)) {
-      report(where, `label key ${JSON.stringify(key)} is invalid: ${m}`);
+      report(where, `label key ${quoted(key)} is invalid: ${m}`);
     }
     if (typeof value === 'string') {
       for (const m of labelValueErrors(value)) {
-        report(where, `label value ${JSON.stringify(value)} is invalid: ${m}`);
+        report(where, `label value ${quoted(value)} is invalid: ${m}`);
       }
     }
   }
@@ -213,7 +214,7 @@ function checkAnnotations(annotations: Json, at: string, report: Report): void {
   let total = 0;
   for (const [key, value] of Object.entries(annotations)) {
     for (const m of qualifiedNameErrors(key.toLowerCase())) {
-      report(joinPath(at, key, false), `annotation key ${JSON.stringify(key)} is invalid: ${m}`);
+      report(joinPath(at, key, false), `annotation key ${quoted(key)} is invalid: ${m}`);
     }
     total += key.length + (typeof value === 'string' ? Buffer.byteLength(value) : 0);
   }
@@ -234,18 +235,19 @@ export function checkNestedLabels(node: Json, at: string, report: Report, isRoot
   if (!node || typeof node !== 'object') {
     return;
   }
-  for (const [key, value] of Object.entries(node)) {
+  for (const key of Object.keys(node)) {
+    const value = node[key];
+    // Only objects hold labels: the walk spends nothing on the paths of scalars (most fields).
+    if (!value || typeof value !== 'object') continue;
     const here = joinPath(at, key, false);
-    if (key === 'metadata' && value && typeof value === 'object') {
+    if (key === 'metadata') {
       checkLabelMap((value as Json).labels, joinPath(here, 'labels', false), report);
       checkAnnotations((value as Json).annotations, joinPath(here, 'annotations', false), report);
     } else if (key === 'matchLabels' || key === 'nodeSelector') {
       checkLabelMap(value, here, report);
-    } else if (isRoot && key === 'spec' && node.apiVersion === 'v1' && node.kind === 'Service' && value && typeof value === 'object') {
+    } else if (isRoot && key === 'spec' && node.apiVersion === 'v1' && node.kind === 'Service') {
       checkLabelMap((value as Json).selector, joinPath(here, 'selector', false), report);
     }
-    if (value && typeof value === 'object') {
-      checkNestedLabels(value, here, report, false);
-    }
+    checkNestedLabels(value, here, report, false);
   }
 }

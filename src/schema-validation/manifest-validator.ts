@@ -26,16 +26,23 @@
  *   selectors must match the template labels; Job/CronJob pods restart OnFailure or Never and
  *   apps/v1 pods Always; container names are unique DNS-1123 labels and container port names
  *   are IANA service names; multi-port Services name every port uniquely; a workload's spec
- *   must be present.
+ *   must be present;
+ * - the pod rules of the API server wherever a pod spec is embedded (tolerations, environment
+ *   variable names, volume mounts naming a volume of the pod), finite numbers only, and at most
+ *   1.5 MiB of JSON per object.
  *
  * Where each check lives: upstream-schemas.ts (registry) and schema-conversion.ts (JSON Schema,
  * with the known gaps), ajv-errors.ts (messages), kubernetes-names.ts (names, labels,
- * annotations), builtin-kind-rules.ts (Go-side rules of built-in kinds), cel-validation.ts (CEL).
+ * annotations), builtin-kind-rules.ts (Go-side rules of built-in kinds), pod-rules.ts (Go-side pod rules),
+ * finite-numbers.ts, object-size.ts, cel-validation.ts (CEL).
  */
 import { describeValue, explainErrors } from './ajv-errors';
 import { checkBuiltInRules } from './builtin-kind-rules';
 import { checkCelRules } from './cel-validation';
+import { checkFiniteNumbers } from './finite-numbers';
 import { checkMetadata, checkNestedLabels } from './kubernetes-names';
+import { objectSizeProblem } from './object-size';
+import { checkPodRules } from './pod-rules';
 import { upstreamValidator } from './upstream-schemas';
 
 /** One way in which a manifest would be rejected (or silently altered) by the API server. */
@@ -82,6 +89,10 @@ export function validateManifest(obj: Json): SchemaViolation[] {
   checkMetadata(obj, apiVersion, kind, report);
   checkNestedLabels(obj, '', report, true);
   checkBuiltInRules(obj, apiVersion, kind, report);
+  checkPodRules(obj, report);
+  checkFiniteNumbers(obj, '', report);
+  const tooLarge = objectSizeProblem(obj);
+  if (tooLarge) report('', tooLarge);
   checkCelRules(obj, apiVersion, kind, report);
   // Stable order by path, so that a failing test shows the same text every run.
   return dedupe(out).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -7,12 +7,39 @@ import { LABEL_JOB_TYPE } from '../core/labels';
 import { resolvedClaimName } from '../core/model-deployment-object';
 import { HF_HOME_ENV } from '../providers/common/env';
 
-/** Image of AI Runway's downloader (`hf download <model>`), the default of its provider shims. */
-export const DEFAULT_MODEL_DOWNLOAD_IMAGE = 'ghcr.io/ai-runway/airunway/model-downloader:latest';
+/**
+ * Release of AI Runway whose downloader image is the default. AI Runway's own default is the
+ * moving `latest` tag, which lets a new node pull another build than the one that was tested;
+ * pinning the release its provider shims are versioned at (`dynamo-provider:v0.3.0`) keeps the
+ * Job reproducible. Override `modelDownloadImage` to follow another release or a digest.
+ */
+export const MODEL_DOWNLOAD_IMAGE_VERSION = 'v0.3.0';
+
+/** Image of AI Runway's downloader (`hf download <model>`), pinned to `MODEL_DOWNLOAD_IMAGE_VERSION`. */
+export const DEFAULT_MODEL_DOWNLOAD_IMAGE = `ghcr.io/ai-runway/airunway/model-downloader:${MODEL_DOWNLOAD_IMAGE_VERSION}`;
 /** Value of `airunway.ai/job-type` on the download Job. */
 export const MODEL_DOWNLOAD_JOB_TYPE = 'model-download';
 /** The Job's retry budget (also the failure threshold the status check uses). */
 export const MODEL_DOWNLOAD_BACKOFF_LIMIT = 6;
+
+/**
+ * Seconds a finished download Job (and its pod, with the logs) is kept before Kubernetes deletes
+ * it: a day, long enough to read why a download failed. A GitOps tool that re-applies the YAML
+ * creates the Job again afterwards, which runs `hf download` again: a check of the files already
+ * in the cache, not a second download.
+ */
+export const DEFAULT_MODEL_DOWNLOAD_TTL_SECONDS = 86_400;
+
+/**
+ * UID and GID the downloader runs as. The image (`python:3.14-slim`) declares no user, so it
+ * would run as root; the Pod Security Standard "restricted" needs a non-root user, and `hf
+ * download` needs no privilege: `fsGroup` makes the cache volume writable for this group.
+ */
+export const MODEL_DOWNLOAD_USER_ID = 65532;
+
+/** Where the writable scratch volume is mounted; also `HOME`, as the root filesystem is read-only. */
+const SCRATCH_MOUNT_PATH = '/tmp';
+const SCRATCH_VOLUME = 'tmp';
 
 /** Name of the download Job: `<md>-model-download`. */
 export function modelDownloadJobName(deploymentName: string): string {
@@ -33,6 +60,11 @@ export function needsModelDownloadJob(owner: Pick<StorageOwner, 'spec'>): boolea
 export interface ModelDownloadJobOptions {
   /** @default DEFAULT_MODEL_DOWNLOAD_IMAGE */
   readonly image?: string;
+  /**
+   * Seconds a finished Job is kept before Kubernetes deletes it (`ttlSecondsAfterFinished`).
+   * @default DEFAULT_MODEL_DOWNLOAD_TTL_SECONDS (one day)
+   */
+  readonly ttlSecondsAfterFinished?: number;
   /** Labels added to the Job's metadata (managed-by, model-deployment and job-type always hold). */
   readonly extraLabels?: Record<string, string>;
 }
@@ -42,6 +74,13 @@ export interface ModelDownloadJobOptions {
  * 6 retries) running `download <model id>` with `HF_HOME` at the cache mount, the Hugging Face
  * secret as `envFrom` when configured, and the first `modelCache` volume's claim mounted
  * read-write. No ownerReferences (see `managedClaimProps`). Undefined when no download is needed.
+ *
+ * The pod passes the Pod Security Standard "restricted": it runs as UID/GID 65532 with the cache
+ * volume's group set to it (`fsGroup`, changed only when the volume root does not match, so a
+ * filled cache is not walked on every run), no privilege escalation, no capabilities, the
+ * runtime's seccomp profile and a read-only root filesystem; `HOME` and `/tmp` are an emptyDir.
+ * It mounts no ServiceAccount token: the downloader never calls the Kubernetes API. The finished
+ * Job is deleted after `ttlSecondsAfterFinished`.
  */
 export function modelDownloadJobProps(
   owner: StorageOwner,
@@ -65,24 +104,42 @@ export function modelDownloadJobProps(
       backoffLimit: MODEL_DOWNLOAD_BACKOFF_LIMIT,
       completions: 1,
       parallelism: 1,
+      ttlSecondsAfterFinished: options.ttlSecondsAfterFinished ?? DEFAULT_MODEL_DOWNLOAD_TTL_SECONDS,
       template: {
         spec: {
           restartPolicy: 'Never',
+          automountServiceAccountToken: false,
+          securityContext: {
+            runAsNonRoot: true,
+            runAsUser: MODEL_DOWNLOAD_USER_ID,
+            runAsGroup: MODEL_DOWNLOAD_USER_ID,
+            fsGroup: MODEL_DOWNLOAD_USER_ID,
+            fsGroupChangePolicy: 'OnRootMismatch',
+            seccompProfile: { type: 'RuntimeDefault' },
+          },
           containers: [
             {
               name: 'model-download',
               image: options.image ?? DEFAULT_MODEL_DOWNLOAD_IMAGE,
               args: ['download', owner.spec.model.id ?? ''],
-              env: [{ name: HF_HOME_ENV, value: mountPath }],
+              env: [{ name: HF_HOME_ENV, value: mountPath }, { name: 'HOME', value: SCRATCH_MOUNT_PATH }],
               ...(hfSecret ? { envFrom: [{ secretRef: { name: hfSecret } }] } : {}),
               resources: {
                 requests: { cpu: k8s.Quantity.fromString('500m'), memory: k8s.Quantity.fromString('2Gi') },
                 limits: { memory: k8s.Quantity.fromString('16Gi') },
               },
-              volumeMounts: [{ name: 'model-cache', mountPath }],
+              volumeMounts: [{ name: 'model-cache', mountPath }, { name: SCRATCH_VOLUME, mountPath: SCRATCH_MOUNT_PATH }],
+              securityContext: {
+                allowPrivilegeEscalation: false,
+                readOnlyRootFilesystem: true,
+                capabilities: { drop: ['ALL'] },
+              },
             },
           ],
-          volumes: [{ name: 'model-cache', persistentVolumeClaim: { claimName: resolvedClaimName(owner.name, cache) } }],
+          volumes: [
+            { name: 'model-cache', persistentVolumeClaim: { claimName: resolvedClaimName(owner.name, cache) } },
+            { name: SCRATCH_VOLUME, emptyDir: {} },
+          ],
         },
       },
     },

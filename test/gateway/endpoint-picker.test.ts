@@ -1,5 +1,6 @@
 import { Testing } from 'cdk8s';
 import * as YAML from 'yaml';
+import { k8s } from '../../src/core/kube-api';
 import {
   addEndpointPicker,
   DEFAULT_ENDPOINT_PICKER_CONFIG,
@@ -162,11 +163,13 @@ describe('addEndpointPicker', () => {
       expect(deployment.spec.template.metadata).toEqual({ labels: POD_LABELS });
     });
 
-    test('runs as the ServiceAccount with a 130 s grace period and mounts the ConfigMap', () => {
+    test('runs as the ServiceAccount with a 130 s grace period and mounts the ConfigMap and a scratch /tmp', () => {
       const pod = find(synth().manifests, 'Deployment').spec.template.spec;
       expect(pod.serviceAccountName).toBe('llama-epp');
       expect(pod.terminationGracePeriodSeconds).toBe(130);
-      expect(pod.volumes).toEqual([{ name: 'plugins-config', configMap: { name: 'llama-epp' } }]);
+      // The picker watches pods and its pool: its token stays mounted.
+      expect(pod.automountServiceAccountToken).toBeUndefined();
+      expect(pod.volumes).toEqual([{ name: 'plugins-config', configMap: { name: 'llama-epp' } }, { name: 'tmp', emptyDir: {} }]);
       expect(pod.containers).toHaveLength(1);
     });
 
@@ -183,7 +186,22 @@ describe('addEndpointPicker', () => {
         { name: 'NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
         { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
       ]);
-      expect(container.volumeMounts).toEqual([{ name: 'plugins-config', mountPath: '/config' }]);
+      expect(container.volumeMounts).toEqual([
+        { name: 'plugins-config', mountPath: '/config', readOnly: true },
+        { name: 'tmp', mountPath: '/tmp' },
+      ]);
+    });
+
+    test('runs hardened: non-root 65532, no privilege escalation, no capabilities, RuntimeDefault seccomp, read-only root', () => {
+      const pod = find(synth().manifests, 'Deployment').spec.template.spec;
+      expect(pod.securityContext).toEqual({ runAsNonRoot: true, runAsUser: 65532, runAsGroup: 65532, seccompProfile: { type: 'RuntimeDefault' } });
+      expect(pod.containers[0].securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+    });
+
+    test('sets default requests and limits, and takes the given resources', () => {
+      expect(eppContainer(synth().manifests).resources).toEqual({ requests: { cpu: '250m', memory: '512Mi' }, limits: { cpu: '2', memory: '2Gi' } });
+      const resources = { requests: { cpu: k8s.Quantity.fromString('1'), memory: k8s.Quantity.fromString('1Gi') }, limits: { memory: k8s.Quantity.fromString('4Gi') } };
+      expect(eppContainer(synth(options({ resources })).manifests).resources).toEqual({ requests: { cpu: '1', memory: '1Gi' }, limits: { memory: '4Gi' } });
     });
 
     test('uses the given image', () => {

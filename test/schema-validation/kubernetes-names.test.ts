@@ -38,7 +38,8 @@ describe('metadata', () => {
       'metadata.name: "Model_Cache" is not a DNS-1123 subdomain: must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character',
     ]);
     obj.metadata.name = `${'a'.repeat(250)}.bcd`;
-    expect(problems(obj)).toEqual([`metadata.name: "${obj.metadata.name}" is not a DNS-1123 subdomain: must be no more than 253 characters`]);
+    // A long name is shown cut short (a hostile one can be megabytes).
+    expect(problems(obj)).toEqual([`metadata.name: "${'a'.repeat(80)}"… (254 characters) is not a DNS-1123 subdomain: must be no more than 253 characters`]);
     obj.metadata.name = 'model.cache-1';
     expect(problems(obj)).toEqual([]);
   });

@@ -43,21 +43,32 @@ describe('model download Job', () => {
         backoffLimit: 6,
         completions: 1,
         parallelism: 1,
+        ttlSecondsAfterFinished: 86400,
         template: {
           spec: {
             restartPolicy: 'Never',
+            automountServiceAccountToken: false,
+            securityContext: {
+              runAsNonRoot: true,
+              runAsUser: 65532,
+              runAsGroup: 65532,
+              fsGroup: 65532,
+              fsGroupChangePolicy: 'OnRootMismatch',
+              seccompProfile: { type: 'RuntimeDefault' },
+            },
             containers: [
               {
                 name: 'model-download',
-                image: 'ghcr.io/ai-runway/airunway/model-downloader:latest',
+                image: 'ghcr.io/ai-runway/airunway/model-downloader:v0.3.0',
                 args: ['download', 'Qwen/Qwen3-0.6B'],
-                env: [{ name: 'HF_HOME', value: '/model-cache' }],
+                env: [{ name: 'HF_HOME', value: '/model-cache' }, { name: 'HOME', value: '/tmp' }],
                 envFrom: [{ secretRef: { name: 'hf' } }],
                 resources: { requests: { cpu: '500m', memory: '2Gi' }, limits: { memory: '16Gi' } },
-                volumeMounts: [{ name: 'model-cache', mountPath: '/model-cache' }],
+                volumeMounts: [{ name: 'model-cache', mountPath: '/model-cache' }, { name: 'tmp', mountPath: '/tmp' }],
+                securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
               },
             ],
-            volumes: [{ name: 'model-cache', persistentVolumeClaim: { claimName: 'qwen-model-cache' } }],
+            volumes: [{ name: 'model-cache', persistentVolumeClaim: { claimName: 'qwen-model-cache' } }, { name: 'tmp', emptyDir: {} }],
           },
         },
       },
@@ -92,8 +103,13 @@ describe('model download Job', () => {
         },
       }),
     );
-    expect(job.spec.template.spec.volumes).toEqual([{ name: 'model-cache', persistentVolumeClaim: { claimName: 'first-claim' } }]);
-    expect(job.spec.template.spec.containers[0].env).toEqual([{ name: 'HF_HOME', value: '/first' }]);
+    expect(job.spec.template.spec.volumes).toEqual([{ name: 'model-cache', persistentVolumeClaim: { claimName: 'first-claim' } }, { name: 'tmp', emptyDir: {} }]);
+    expect(job.spec.template.spec.containers[0].env).toEqual([{ name: 'HF_HOME', value: '/first' }, { name: 'HOME', value: '/tmp' }]);
+  });
+
+  test('keeps a finished Job for the given TTL', () => {
+    const [job] = synthJob(owner({ storage: { volumes: [cache] } }), { ttlSecondsAfterFinished: 600 });
+    expect(job.spec.ttlSecondsAfterFinished).toBe(600);
   });
 
   test('is a typed KubeJob child with id ModelDownload', () => {

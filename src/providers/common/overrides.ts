@@ -160,6 +160,17 @@ function cloneJson(value: unknown): unknown {
 }
 
 /**
+ * The overrides merged into each object: the synth-time check validates those objects against
+ * their schema (src/admission/emitted-objects.ts), which the generated ones need not be.
+ */
+const MERGED_OVERRIDES = new WeakMap<ApiObject, Record<string, unknown>>();
+
+/** The overrides `mergeIntoFinalJson` merged into `obj`, or undefined when none were. */
+export function mergedOverridesOf(obj: ApiObject): Record<string, unknown> | undefined {
+  return MERGED_OVERRIDES.get(obj);
+}
+
+/**
  * Deep-merges `overrides` into the final JSON of `obj`, after everything else (its own
  * rendering and any JSON patches). Done by wrapping `toJson()` rather than with `addJsonPatch`:
  * a typed L1 re-serializes its patched JSON through its generated `toJson_*` mapper, which drops
@@ -172,6 +183,7 @@ export function mergeIntoFinalJson(
   nulls: OverrideNullHandling = OverrideNullHandling.SET_NULL,
 ): void {
   const render = obj.toJson.bind(obj);
+  MERGED_OVERRIDES.set(obj, overrides);
   Object.defineProperty(obj, 'toJson', {
     value: () => deepMergeJson(render(), overrides, nulls),
     configurable: true,

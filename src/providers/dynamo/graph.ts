@@ -19,6 +19,7 @@ import { resolvedClaimName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { PodDeviceClaims, podDeviceClaims } from '../../dra/pod-claims';
 import type { MultiNodeLayout, ServingComponent } from '../../multinode/layout';
+import { PodSecurityLevel, podSecurityLevelOf } from '../../policy/pod-security-level';
 import { firstModelCacheVolume, storageVolumesOf, volumeMountPath } from '../../storage/volume-mounts';
 import { HF_HOME_ENV, toKubeEnvVar } from '../common/env';
 import { PodGpus, podTolerations } from '../common/gpu-tolerations';
@@ -144,6 +145,8 @@ export interface DynamoGraph {
   readonly env: readonly k8s.EnvVar[];
   /** Sorted by name (the order Go writes the v1alpha1 map, and Dynamo's conversion the list). */
   readonly components: readonly DynamoComponent[];
+  /** Pod Security level of every component's pods. @default PodSecurityLevel.BASELINE */
+  readonly podSecurity?: PodSecurityLevel;
 }
 
 /** How the graph is built, beyond the deployment itself. */
@@ -427,5 +430,6 @@ export function buildDynamoGraph(md: ResolvedModelDeployment, settings: DynamoGr
     // Quirk fixed: spec.env is kept, as the graph-wide env (AI Runway drops it).
     env: (md.spec.env ?? []).map(toKubeEnvVar),
     components,
+    podSecurity: podSecurityLevelOf(md.annotations),
   };
 }

@@ -8,6 +8,8 @@ import type {
   DynamoGraphDeploymentSpecServicesResources,
   DynamoGraphDeploymentSpecServicesResourcesLimits,
 } from '../../imports/nvidia.com';
+import { PodSecurityLevel } from '../../policy/pod-security-level';
+import { modelServerPodSecurityContext, restrictedVolumes, secureModelServerContainer } from '../common/model-server-security';
 
 /*
  * nvidia.com/v1alpha1 (what AI Runway emits): `spec.services` is a map of service key to service;
@@ -49,9 +51,9 @@ function readOnlyMounts(c: DynamoComponent): DynamoVolumeMount[] {
 }
 
 /** `extraPodSpec.mainContainer`: a core Container without a name (it is always the main one). */
-function mainContainer(c: DynamoComponent): Record<string, unknown> {
+function mainContainer(c: DynamoComponent, level: PodSecurityLevel): Record<string, unknown> {
   const volumeMounts: k8s.VolumeMount[] = readOnlyMounts(c).map((m) => ({ name: m.claimName, mountPath: m.mountPath!, readOnly: true }));
-  const { name: _name, ...json } = k8s.toJson_Container({
+  const { name: _name, ...json } = k8s.toJson_Container(secureModelServerContainer({
     name: 'main',
     image: c.image,
     ...(c.command && { command: [...c.command] }),
@@ -59,15 +61,24 @@ function mainContainer(c: DynamoComponent): Record<string, unknown> {
     ...(c.env.length > 0 && { env: [...c.env] }),
     ...(volumeMounts.length > 0 && { volumeMounts }),
     ...(c.deviceClaims && { resources: { claims: c.deviceClaims.containerClaims } }),
-  }) as Record<string, unknown>;
+  }, level)) as Record<string, unknown>;
   return json;
 }
 
-function extraPodSpec(c: DynamoComponent): Record<string, unknown> {
-  const volumes = readOnlyMounts(c).map((m) =>
-    k8s.toJson_Volume({ name: m.claimName, persistentVolumeClaim: { claimName: m.claimName, readOnly: true } }));
+/**
+ * `extraPodSpec`: the main container and the pod's settings, secured at `level` (the service
+ * account token stays: Dynamo's components discover each other through the Kubernetes API). The
+ * v1alpha1 `frontendSidecar` has no securityContext field: under "restricted" only the pod-level
+ * settings reach it.
+ */
+function extraPodSpec(c: DynamoComponent, level: PodSecurityLevel): Record<string, unknown> {
+  const volumes = [
+    ...readOnlyMounts(c).map((m) => ({ name: m.claimName, persistentVolumeClaim: { claimName: m.claimName, readOnly: true } })),
+    ...restrictedVolumes(level),
+  ].map((v) => k8s.toJson_Volume(v));
   return {
-    mainContainer: mainContainer(c),
+    securityContext: k8s.toJson_PodSecurityContext(modelServerPodSecurityContext(level)),
+    mainContainer: mainContainer(c, level),
     ...(c.deviceClaims && { resourceClaims: c.deviceClaims.resourceClaims.map((r) => ({ ...r })) }),
     ...(c.nodeSelector && { nodeSelector: { ...c.nodeSelector } }),
     ...(c.tolerations && { tolerations: c.tolerations.map((t) => k8s.toJson_Toleration(t)) }),
@@ -81,7 +92,7 @@ function componentType(c: DynamoComponent): { componentType: string; subComponen
 }
 
 /** One entry of `spec.services`. */
-export function v1alpha1Service(c: DynamoComponent): DynamoGraphDeploymentSpecServices {
+export function v1alpha1Service(c: DynamoComponent, level: PodSecurityLevel = PodSecurityLevel.BASELINE): DynamoGraphDeploymentSpecServices {
   const res = resources(c);
   const mounts = writableMounts(c);
   return {
@@ -91,7 +102,7 @@ export function v1alpha1Service(c: DynamoComponent): DynamoGraphDeploymentSpecSe
     ...(res && { resources: res }),
     ...(c.envFromSecret && { envFromSecret: c.envFromSecret }),
     ...(c.podMetadata && { extraPodMetadata: { ...c.podMetadata } }),
-    extraPodSpec: extraPodSpec(c),
+    extraPodSpec: extraPodSpec(c, level),
     ...(mounts.length > 0 && {
       volumeMounts: mounts.map((m) => ({
         name: m.claimName,
@@ -113,7 +124,7 @@ export function v1alpha1Service(c: DynamoComponent): DynamoGraphDeploymentSpecSe
 /** `spec` of a nvidia.com/v1alpha1 DynamoGraphDeployment. */
 export function v1alpha1Spec(graph: DynamoGraph): DynamoGraphDeploymentSpec {
   const services: Record<string, DynamoGraphDeploymentSpecServices> = {};
-  for (const c of graph.components) services[c.name] = v1alpha1Service(c);
+  for (const c of graph.components) services[c.name] = v1alpha1Service(c, graph.podSecurity);
   return {
     // Other values pass through verbatim, as AI Runway writes the resolved engine.
     backendFramework: graph.backendFramework as DynamoGraphDeploymentSpecBackendFramework,

@@ -8,6 +8,8 @@ import type {
   DynamoGraphDeploymentV1Beta1SpecComponentsEppConfigConfig,
   DynamoGraphDeploymentV1Beta1SpecComponentsType,
 } from '../../imports/nvidia.com';
+import { PodSecurityLevel } from '../../policy/pod-security-level';
+import { secureModelServerPod } from '../common/model-server-security';
 
 /*
  * nvidia.com/v1beta1 (Dynamo's storage version): `spec.components` is a list of named
@@ -56,7 +58,7 @@ function envFrom(secret: string | undefined): k8s.EnvFromSource[] | undefined {
   return secret ? [{ secretRef: { name: secret } }] : undefined;
 }
 
-function podTemplate(c: DynamoComponent): k8s.PodTemplateSpec {
+function podTemplate(c: DynamoComponent, level: PodSecurityLevel): k8s.PodTemplateSpec {
   const resources = containerResources(c);
   const mainEnvFrom = envFrom(c.envFromSecret);
   const mounts = c.volumeMounts.filter((m) => m.mountPath !== undefined);
@@ -88,25 +90,29 @@ function podTemplate(c: DynamoComponent): k8s.PodTemplateSpec {
   }));
   return {
     ...(c.podMetadata && { metadata: { ...c.podMetadata } }),
-    spec: {
+    // Dynamo's components discover each other through the Kubernetes API: the token stays.
+    spec: secureModelServerPod({
       containers,
       ...(c.deviceClaims && { resourceClaims: c.deviceClaims.resourceClaims.map((r) => ({ ...r })) }),
       ...(c.nodeSelector && { nodeSelector: { ...c.nodeSelector } }),
       ...(c.tolerations && { tolerations: [...c.tolerations] }),
       ...(volumes.length > 0 && { volumes }),
-    },
+    }, { level, callsKubernetesApi: true }),
   };
 }
 
-/** One entry of `spec.components`. */
-export function v1beta1Component(c: DynamoComponent): DynamoGraphDeploymentV1Beta1SpecComponents {
+/** One entry of `spec.components`, its pods secured at `level`. */
+export function v1beta1Component(
+  c: DynamoComponent,
+  level: PodSecurityLevel = PodSecurityLevel.BASELINE,
+): DynamoGraphDeploymentV1Beta1SpecComponents {
   const cache = c.volumeMounts.find((m) => m.compilationCache);
   return {
     name: c.name,
     type: c.role as DynamoGraphDeploymentV1Beta1SpecComponentsType,
     replicas: c.replicas,
     ...(c.nodeCount !== undefined && { multinode: { nodeCount: c.nodeCount } }),
-    podTemplate: k8s.toJson_PodTemplateSpec(podTemplate(c)),
+    podTemplate: k8s.toJson_PodTemplateSpec(podTemplate(c, level)),
     ...(c.frontendSidecar && { frontendSidecar: FRONTEND_SIDECAR_CONTAINER }),
     ...(cache && { compilationCache: { pvcName: cache.claimName, ...(cache.mountPath !== undefined && { mountPath: cache.mountPath }) } }),
     ...(c.eppConfig && { eppConfig: { config: c.eppConfig as unknown as DynamoGraphDeploymentV1Beta1SpecComponentsEppConfigConfig } }),
@@ -118,6 +124,6 @@ export function v1beta1Spec(graph: DynamoGraph): DynamoGraphDeploymentV1Beta1Spe
   return {
     backendFramework: graph.backendFramework as DynamoGraphDeploymentV1Beta1SpecBackendFramework,
     ...(graph.env.length > 0 && { env: graph.env.map((e) => k8s.toJson_EnvVar(e)) }),
-    components: graph.components.map(v1beta1Component),
+    components: graph.components.map((c) => v1beta1Component(c, graph.podSecurity)),
   };
 }

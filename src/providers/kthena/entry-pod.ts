@@ -8,9 +8,11 @@ import type { ResolvedModelDeployment } from '../../core/resolved-model-deployme
 import { podDeviceClaims } from '../../dra/pod-claims';
 import { loraPodParts } from '../../lora/adapter-pod';
 import { leaderCommand } from '../../multinode/ray-launch';
+import { podSecurityLevelOf } from '../../policy/pod-security-level';
 import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
 import { HF_HOME_ENV, modelServerEnv } from '../common/env';
 import { podTolerations } from '../common/gpu-tolerations';
+import { secureModelServerPod } from '../common/model-server-security';
 import { nodeSelectorOf, userPodAnnotations } from '../common/pod-template';
 import { aggregatedSizing, componentSizing, containerResources } from '../common/resources';
 
@@ -80,7 +82,8 @@ function engineEnv(md: ResolvedModelDeployment): k8s.EnvVar[] {
  * `/health`; the GPUs of one pod under their `gpu.type` (or its DRA claim, see `podDeviceClaims`),
  * memory and CPU; the storage volumes mounted, `/dev/shm` for several GPUs; the user's node
  * selector, tolerations (with the GPU taint's when asked for) and pod annotations; the LoRA
- * adapters' download init containers, volumes and mounts (`loraPodParts`). A multi-node role's
+ * adapters' download init containers, volumes and mounts (`loraPodParts`); the deployment's Pod
+ * Security level (`secureModelServerPod`), without a service account token. A multi-node role's
  * entry pod has `gpusPerNode` GPUs and runs the module entry point behind the Ray leader script
  * (`leaderCommand` with Kthena's `ENTRY_ADDRESS`/`GROUP_SIZE`), the server arguments as its argv.
  */
@@ -124,13 +127,14 @@ export function entryPodTemplate(md: ResolvedModelDeployment, role: KthenaRolePl
       labels: entryPodLabels(md, role),
       ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
     },
-    spec: {
+    // The engines call no Kubernetes API: no service account token. Workers inherit all of it.
+    spec: secureModelServerPod({
       ...(lora && lora.initContainers.length > 0 ? { initContainers: lora.initContainers } : {}),
       containers: [container],
       ...(deviceClaims ? { resourceClaims: deviceClaims.resourceClaims } : {}),
       ...(volumes.length > 0 ? { volumes } : {}),
       ...(nodeSelector ? { nodeSelector } : {}),
       ...(tolerations ? { tolerations } : {}),
-    },
+    }, { level: podSecurityLevelOf(md.annotations) }),
   };
 }

@@ -1,3 +1,4 @@
+import { FieldError, invalid } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
 import type { MultiNodeLayout } from '../../multinode/layout';
 import { multiNodeVllmFlags } from '../../multinode/vllm-flags';
@@ -63,4 +64,36 @@ export function renderKubeRayEngineArgs(spec: ModelDeploymentSpec, options: Kube
 /** The `VLLM_ENGINE_ARGS` value: the flags of {@link renderKubeRayEngineArgs} joined by single spaces. */
 export function kuberayEngineArgString(spec: ModelDeploymentSpec, options: KubeRayEngineArgsOptions = {}): string {
   return renderKubeRayEngineArgs(spec, options).join(' ');
+}
+
+/**
+ * `VLLM_ENGINE_ARGS` is one string that the Serve application in the Ray image splits on
+ * whitespace into vLLM's argv. We cannot quote for it (the splitting is the image's, and a
+ * quote would reach vLLM as part of the value), so a flag key or value with whitespace would
+ * split into extra flags: `max-model-len: "4096 --trust-remote-code"` would turn on a flag the
+ * spec turned off. Such values are refused instead, each at its field.
+ */
+export function kuberayArgWhitespaceErrors(spec: ModelDeploymentSpec): FieldError[] {
+  const errors: FieldError[] = [];
+  const why = `${VLLM_ENGINE_ARGS_ENV} is split on whitespace into vLLM's arguments, so whitespace here would inject other flags`;
+  const check = (path: string, value: unknown) => {
+    if (typeof value === 'string' && /\s/.test(value)) errors.push(invalid(path, shortValue(value), `must not contain whitespace on KubeRay: ${why}`));
+  };
+  check('spec.model.id', spec.model?.id);
+  check('spec.model.servedName', spec.model?.servedName);
+  for (const [key, value] of Object.entries(spec.engine?.args ?? {})) {
+    const path = fieldPathOfKey('spec.engine.args', key);
+    check(path, key);
+    if (!/\s/.test(key)) check(path, value);
+  }
+  (spec.engine?.extraArgs ?? []).forEach((token, i) => check(`spec.engine.extraArgs[${i}]`, token));
+  return errors;
+}
+
+function fieldPathOfKey(base: string, key: string): string {
+  return /^[A-Za-z_$][\w$-]*$/.test(key) ? `${base}.${key}` : `${base}[${JSON.stringify(key.length > 80 ? key.slice(0, 80) : key)}]`;
+}
+
+function shortValue(value: string): string {
+  return value.length > 80 ? `${value.slice(0, 80)}… (${value.length} characters)` : value;
 }

@@ -18,12 +18,14 @@ import {
   RayServiceSpecRayClusterConfigHeadGroupSpec,
   RayServiceSpecRayClusterConfigWorkerGroupSpecs,
 } from '../../imports/ray.io';
+import { podSecurityLevelOf } from '../../policy/pod-security-level';
 import { addManagedClaims } from '../../storage/managed-claim';
 import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
 import { HF_HOME_ENV, modelServerEnv } from '../common/env';
 import { amdOnCudaImageWarning } from '../common/gpu-image-warning';
 import { PodGpus, podTolerations } from '../common/gpu-tolerations';
 import { commonLabels, objectMeta } from '../common/metadata';
+import { modelServerContainerSecurityContext, RAY_NON_ROOT_IDENTITY, secureModelServerPod } from '../common/model-server-security';
 import { nodeSelectorOf, userPodAnnotations, workloadLabels } from '../common/pod-template';
 
 /** Name of the Ray head container. */
@@ -121,9 +123,16 @@ export function kuberayHeadGroupSpec(md: ResolvedModelDeployment): RayServiceSpe
       ...scheduling(md, []),
     },
   };
+  // The in-tree autoscaler is a sidecar KubeRay adds to this pod; it scales the workers through
+  // the API with the head's service account, so the token stays mounted when Ray autoscales.
+  const secured = secureModelServerPod(template.spec!, {
+    level: podSecurityLevelOf(md.annotations),
+    identity: RAY_NON_ROOT_IDENTITY,
+    callsKubernetesApi: rayAutoscalingOf(md) !== undefined,
+  });
   return {
     rayStartParams: { 'dashboard-host': '0.0.0.0' },
-    template: k8s.toJson_PodTemplateSpec(template),
+    template: k8s.toJson_PodTemplateSpec({ ...template, spec: secured }),
   };
 }
 
@@ -177,13 +186,15 @@ function workerGroupSpec(md: ResolvedModelDeployment, plan: WorkerGroupPlan): Ra
       ...scheduling(md, [{ count: plan.gpuCount, gpuType: plan.gpuResource }]),
     },
   };
+  // Workers run Ray and vLLM only: no Kubernetes API, no service account token.
+  const secured = secureModelServerPod(template.spec!, { level: podSecurityLevelOf(md.annotations), identity: RAY_NON_ROOT_IDENTITY });
   return {
     groupName: plan.groupName,
     replicas: plan.replicas,
     minReplicas: plan.minReplicas,
     maxReplicas: plan.maxReplicas,
     rayStartParams: workerRayStartParams(plan, deviceClaims !== undefined),
-    template: k8s.toJson_PodTemplateSpec(template),
+    template: k8s.toJson_PodTemplateSpec({ ...template, spec: secured }),
   };
 }
 
@@ -235,6 +246,8 @@ export function translateKubeRay(scope: Construct, md: ResolvedModelDeployment):
       rayClusterConfig: {
         // Ray Serve asks for replicas; the in-tree autoscaler adds the worker pods they need.
         ...(autoscaling && { enableInTreeAutoscaling: true }),
+        // The autoscaler sidecar takes its securityContext from here, not from the head's container.
+        ...(autoscaling && { autoscalerOptions: { securityContext: modelServerContainerSecurityContext(podSecurityLevelOf(md.annotations)) } }),
         headGroupSpec: kuberayHeadGroupSpec(md),
         workerGroupSpecs: kuberayWorkerGroupSpecs(md),
       },

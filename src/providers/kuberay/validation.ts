@@ -1,4 +1,4 @@
-import { VLLM_ENGINE_ARGS_ENV } from './args';
+import { kuberayArgWhitespaceErrors, VLLM_ENGINE_ARGS_ENV } from './args';
 import { kuberayAutoscalingErrors } from './autoscaling';
 import { kuberayMultiNode, kuberayMultiNodeErrors } from './multi-node';
 import { serveReplicas } from './serve-config';
@@ -60,6 +60,7 @@ export function validateKubeRay(md: ResolvedModelDeployment): FieldError[] {
     const count = md.mode === 'disaggregated' ? md.spec.scaling?.prefill?.gpu?.count : md.spec.resources?.gpu?.count;
     errors.push(count === undefined || count === null ? required(path, KUBERAY_GPU_REQUIRED) : invalid(path, count, KUBERAY_GPU_REQUIRED));
   }
+  errors.push(...kuberayArgWhitespaceErrors(md.spec));
   errors.push(...kuberayMultiNodeErrors(md));
   errors.push(...kuberayParallelism(md).errors);
   errors.push(...kuberayAutoscalingErrors(md));

@@ -18,10 +18,12 @@ import { loraEngineFlags } from '../../lora/engine-flags';
 import { deploymentMultiNode, MultiNodeLayout, ServingComponent } from '../../multinode/layout';
 import { addLeaderWorkerSet } from '../../multinode/leader-worker-set';
 import { LEADER_POD_LABELS } from '../../multinode/leader-worker-set-kind';
+import { podSecurityLevelOf } from '../../policy/pod-security-level';
 import { modelServerEnv } from '../common/env';
 import { amdOnCudaImageWarning } from '../common/gpu-image-warning';
 import { podTolerations } from '../common/gpu-tolerations';
 import { objectMeta } from '../common/metadata';
+import { secureModelServerPod } from '../common/model-server-security';
 import { addModelServerService } from '../common/model-server-service';
 import { mergeIntoFinalJson } from '../common/overrides';
 import {
@@ -38,6 +40,8 @@ import { isJsonObject } from '../common/unstructured';
 
 /** Name of the serving container. */
 export const LLMD_CONTAINER_NAME = 'vllm';
+/** Path vLLM answers health checks on, which the probes call. */
+export const LLMD_HEALTH_PATH = '/health';
 
 /** Container image: image override (`engine.image`, then `spec.image`), else llm-d's default. */
 export function llmdImage(md: ResolvedModelDeployment): string {
@@ -56,8 +60,26 @@ function llmdEnv(md: ResolvedModelDeployment): k8s.EnvVar[] | undefined {
 }
 
 /**
- * No probes, storage volumes or `/dev/shm` mount: llm-d's container is the image entrypoint and
- * its args. LoRA adapters are the exception: their init containers and mounts (`loraPodParts`).
+ * Startup, liveness and readiness probes on vLLM's `/health`, as Direct vLLM's: AI Runway's llm-d
+ * has none, so a pod that is still loading the model receives traffic from the Service and a hung
+ * server is never restarted. The startup probe allows 30 minutes (a download of large weights on
+ * start) before liveness takes over.
+ */
+function llmdProbes(): Pick<k8s.Container, 'startupProbe' | 'livenessProbe' | 'readinessProbe'> {
+  const probe = (initialDelaySeconds: number, periodSeconds: number, failureThreshold: number): k8s.Probe => ({
+    httpGet: { path: LLMD_HEALTH_PATH, port: k8s.IntOrString.fromNumber(LLMD_VLLM_PORT) },
+    initialDelaySeconds,
+    periodSeconds,
+    failureThreshold,
+  });
+  return { startupProbe: probe(15, 10, 180), livenessProbe: probe(0, 10, 3), readinessProbe: probe(0, 5, 3) };
+}
+
+/**
+ * No storage volumes or `/dev/shm` mount: llm-d's container is the image entrypoint and its args.
+ * LoRA adapters are the exception: their init containers and mounts (`loraPodParts`). The pod is
+ * secured at the deployment's Pod Security level and mounts no service account token (vLLM calls
+ * no Kubernetes API).
  */
 function llmdPodSpec(md: ResolvedModelDeployment, plan: DeploymentPlan): k8s.PodSpec {
   const { args, sizing } = plan;
@@ -70,20 +92,21 @@ function llmdPodSpec(md: ResolvedModelDeployment, plan: DeploymentPlan): k8s.Pod
     image: llmdImage(md),
     args,
     ports: [{ name: 'http', containerPort: LLMD_VLLM_PORT, protocol: 'TCP' }],
+    ...llmdProbes(),
     ...(lora ? { volumeMounts: lora.volumeMounts } : {}),
     ...(resources ? { resources } : {}),
     ...(env ? { env } : {}),
   };
   const nodeSelector = nodeSelectorOf(md);
   const tolerations = podTolerations(md, [{ count: sizing.gpuCount, gpuType: sizing.gpuType }]);
-  return {
+  return secureModelServerPod({
     ...(lora && lora.initContainers.length > 0 ? { initContainers: lora.initContainers } : {}),
     containers: [container],
     ...(lora ? { volumes: lora.volumes } : {}),
     ...(deviceClaims ? { resourceClaims: deviceClaims.resourceClaims } : {}),
     ...(nodeSelector ? { nodeSelector } : {}),
     ...(tolerations ? { tolerations } : {}),
-  };
+  }, { level: podSecurityLevelOf(md.annotations) });
 }
 
 interface DeploymentPlan {
@@ -231,8 +254,8 @@ function translationWarnings(md: ResolvedModelDeployment): string[] {
  *   the Deployment selector, so adding it changes no selector).
  *
  * Same object set, names, labels and selectors as Direct vLLM, with llm-d's own image
- * (`vllm/vllm-openai:v0.9.1`), arguments (`renderLlmdArgs`) and env, and none of Direct vLLM's
- * probes, volumes or `/dev/shm`. No ownerReferences: the ModelDeployment uid is unknown at
+ * (`vllm/vllm-openai:v0.9.1`), arguments (`renderLlmdArgs`) and env, Direct vLLM's probes on
+ * `/health` (AI Runway's llm-d has none), and none of its volumes or `/dev/shm`. No ownerReferences: the ModelDeployment uid is unknown at
  * build time; the common labels tie the objects to it instead. `spec.provider.overrides` are
  * deep-merged into each Deployment (not the Services) after everything else; a `null` sets the
  * key to JSON null.

@@ -13,12 +13,14 @@ import { loraEngineFlags } from '../../lora/engine-flags';
 import { deploymentMultiNode, MultiNodeLayout } from '../../multinode/layout';
 import { addLeaderWorkerSet } from '../../multinode/leader-worker-set';
 import { LEADER_POD_LABELS } from '../../multinode/leader-worker-set-kind';
+import { podSecurityLevelOf } from '../../policy/pod-security-level';
 import { addManagedClaims } from '../../storage/managed-claim';
 import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
 import { HF_HOME_ENV, modelServerEnv } from '../common/env';
 import { amdOnCudaImageWarning } from '../common/gpu-image-warning';
 import { podTolerations } from '../common/gpu-tolerations';
 import { commonLabels, objectMeta } from '../common/metadata';
+import { secureModelServerPod } from '../common/model-server-security';
 import { addModelServerService } from '../common/model-server-service';
 import { mergeIntoFinalJson } from '../common/overrides';
 import {
@@ -105,14 +107,15 @@ function directVllmPodSpec(md: ResolvedModelDeployment, args: string[], sizing: 
   };
   const nodeSelector = nodeSelectorOf(md);
   const tolerations = podTolerations(md, [{ count: sizing.gpuCount, gpuType: sizing.gpuType }]);
-  return {
+  // vLLM never calls the Kubernetes API: no service account token (see secureModelServerPod).
+  return secureModelServerPod({
     ...(lora && lora.initContainers.length > 0 ? { initContainers: lora.initContainers } : {}),
     containers: [container],
     ...(deviceClaims ? { resourceClaims: deviceClaims.resourceClaims } : {}),
     ...(volumes.length > 0 ? { volumes } : {}),
     ...(nodeSelector ? { nodeSelector } : {}),
     ...(tolerations ? { tolerations } : {}),
-  };
+  }, { level: podSecurityLevelOf(md.annotations) });
 }
 
 function addDeployment(

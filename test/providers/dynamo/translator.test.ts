@@ -589,12 +589,12 @@ describe('DynamoProvider', () => {
         expect(job.metadata.labels).toEqual({ ...labels, 'airunway.ai/job-type': 'model-download' });
         const container = job.spec.template.spec.containers[0];
         expect([container.image, container.args, container.env, container.envFrom]).toEqual([
-          'ghcr.io/ai-runway/airunway/model-downloader:latest',
+          'ghcr.io/ai-runway/airunway/model-downloader:v0.3.0',
           ['download', 'Qwen/Qwen3-0.6B'],
-          [{ name: 'HF_HOME', value: '/model-cache' }],
+          [{ name: 'HF_HOME', value: '/model-cache' }, { name: 'HOME', value: '/tmp' }],
           [{ secretRef: { name: HF_SECRET } }],
         ]);
-        expect(job.spec.template.spec.volumes).toEqual([{ name: 'model-cache', persistentVolumeClaim: { claimName: 'qwen-model-cache' } }]);
+        expect(job.spec.template.spec.volumes).toEqual([{ name: 'model-cache', persistentVolumeClaim: { claimName: 'qwen-model-cache' } }, { name: 'tmp', emptyDir: {} }]);
         for (const m of manifests) expect(m.metadata.ownerReferences).toBeUndefined();
       });
 

@@ -171,10 +171,10 @@ describe('LlmdProvider', () => {
   describe('container', () => {
     modelServerContainerCases(subject);
 
-    test('has no probes, volume mounts or /dev/shm, even with several GPUs', () => {
+    test('has probes but no volume mounts or /dev/shm, even with several GPUs', () => {
       const deployment = find(synthOf({ spec: { resources: { gpu: { count: 4 } } } }), 'Deployment', 'llama');
       const c = deployment.spec.template.spec.containers[0];
-      expect(Object.keys(c).sort()).toEqual(['args', 'image', 'name', 'ports', 'resources']);
+      expect(Object.keys(c).sort()).toEqual(['args', 'image', 'livenessProbe', 'name', 'ports', 'readinessProbe', 'resources', 'securityContext', 'startupProbe']);
       expect(deployment.spec.template.spec.volumes).toBeUndefined();
     });
 

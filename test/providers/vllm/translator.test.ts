@@ -86,7 +86,7 @@ describe('DirectVllmProvider', () => {
     });
   });
 
-  describeModelServerImage(subject, { constant: DIRECT_VLLM_DEFAULT_IMAGE, expected: 'vllm/vllm-openai:cu130-nightly' });
+  describeModelServerImage(subject, { constant: DIRECT_VLLM_DEFAULT_IMAGE, expected: 'vllm/vllm-openai:v0.11.0' });
 
   describe('arguments', () => {
     test('render host, port, model and prefix caching by default', () => {

@@ -1,0 +1,71 @@
+import { inputShapeProblem, MAX_INPUT_NESTING, readBoundedText } from '../../src/cli/input-limits';
+import { MAX_OBJECT_DEPTH } from '../../src/schema-validation/object-validation';
+import { run, runWithStdin, tempFolderPerTest } from '../support/cli-run';
+
+const { file } = tempFolderPerTest('cdk8s-inference-limits-');
+
+const MODEL = 'apiVersion: airunway.ai/v1alpha1\nkind: ModelDeployment\nmetadata:\n  name: m\nspec:\n  model:\n    id: Qwen/Qwen3-0.6B\n';
+
+/**
+ * synth and explain end with exit 1 and an error naming the file (and document where known);
+ * synth writes nothing (explain still explains the documents it could read).
+ */
+async function expectRefused(args: string[], expected: RegExp, stdin?: string): Promise<void> {
+  for (const command of ['synth', 'explain']) {
+    const r = stdin === undefined ? await run(command, ...args) : await runWithStdin(stdin, command, ...args);
+    expect({ command, code: r.code }).toEqual({ command, code: 1 });
+    if (command === 'synth') expect(r.stdout).toBe('');
+    expect(r.stderr.find((l) => l.startsWith('error: '))).toMatch(expected);
+  }
+}
+
+describe('input limits of every command', () => {
+  test('an alias bomb is exit 1 naming the file and document, not a crash', async () => {
+    let bomb = 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
+    for (let i = 1; i < 10; i++) bomb += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]\n`;
+    const f = file('bomb.yaml', `${MODEL}---\n${bomb}`);
+    await expectRefused(['-f', f], new RegExp(`^error: ${f}\\[doc 2\\]: invalid YAML: Excessive alias count`));
+  });
+
+  test('an undefined alias is exit 1 naming the file and document', async () => {
+    const f = file('alias.yaml', `${MODEL}  nodeSelector: *nope\n`);
+    await expectRefused(['-f', f], new RegExp(`^error: ${f}\\[doc 1\\]: invalid YAML: Unresolved alias .*: nope`));
+  });
+
+  test.each([
+    ['flow', `${MODEL}  args: ${'['.repeat(700)}${']'.repeat(700)}\n`],
+    ['block', `${MODEL}  nodeSelector:\n${Array.from({ length: 700 }, (_, i) => `${' '.repeat(2 * i + 4)}k${i}:`).join('\n')} v\n`],
+  ])('%s nesting 700 deep is exit 1 at its document and line, before the parser can overflow its stack', async (_kind, text) => {
+    const f = file('deep.yaml', `${MODEL}---\n${text}`);
+    await expectRefused(['-f', f], new RegExp(`^error: ${f}\\[doc 2\\]:\\d+:1: nested more than ${MAX_INPUT_NESTING} levels deep`));
+  });
+
+  test('an input without an end (/dev/zero) is refused at the size limit, naming it', async () => {
+    await expectRefused(['-f', '/dev/zero'], /^error: \/dev\/zero: more than 16777216 bytes: cdk8s-inference reads at most 16777216 bytes \(16 MiB\) from one input; split it$/);
+  });
+
+  test('a large standard input is refused at the size limit', async () => {
+    await expectRefused(['-f', '-'], /^error: <stdin>: \d+ bytes: cdk8s-inference reads at most 16777216 bytes/, `${MODEL}#${'x'.repeat(17 * 1024 * 1024)}\n`);
+  });
+
+  test('the documents limit applies only to inputs the yaml package reads, whose time grows with their square', async () => {
+    const served = `${MODEL}  resources:\n    gpu:\n      count: 1\n`;
+    const blockStyle = file('fleet.yaml', Array.from({ length: 2500 }, (_, i) => served.replace('name: m', `name: m${i}`)).join('---\n'));
+    const fleet = await run('synth', '-f', blockStyle);
+    expect(fleet.code).toBe(0);
+    expect(fleet.stdout.match(/^kind: ModelDeployment$/gm)).toHaveLength(2500);
+    const flowStyle = file('flow.yaml', Array.from({ length: 2001 }, (_, i) => served.replace('name: m', `name: m${i}`).replace('  model:\n    id: Qwen/Qwen3-0.6B', '  model: {id: Qwen/Qwen3-0.6B}')).join('---\n'));
+    await expectRefused(['-f', flowStyle], /: more than 2000 YAML documents \(line \d+\); cdk8s-inference reads at most 2000 from one input in this YAML style/);
+  });
+
+  test('the limits pass what manifests are: nesting of 100 levels, files of 16 MiB', () => {
+    expect(MAX_INPUT_NESTING).toBe(MAX_OBJECT_DEPTH);
+    const hundred = `a:\n${Array.from({ length: 99 }, (_, i) => `${' '.repeat(i + 1)}k${i}:`).join('\n')} v\n`;
+    expect(inputShapeProblem(hundred)).toBeUndefined();
+    expect(inputShapeProblem(`a:\n${Array.from({ length: 100 }, (_, i) => `${' '.repeat(i + 1)}k${i}:`).join('\n')} v\n`)?.message).toMatch(/nested more than 100/);
+    // Brackets in quoted strings and comments are not nesting.
+    expect(inputShapeProblem(`a: "${'['.repeat(500)}"\nb: x # ${'{'.repeat(500)}\nc: '${'['.repeat(500)}'\n`)).toBeUndefined();
+    const f = file('big.yaml', `${MODEL}#${'x'.repeat(16 * 1024 * 1024 - MODEL.length - 2)}\n`);
+    expect(readBoundedText(f).text?.length).toBe(16 * 1024 * 1024);
+  });
+});
