@@ -9,7 +9,8 @@ import { ModelDeploymentController } from '../src';
 
 export function build(app: App): void {
   const chart = new Chart(app, 'controller');
-  new ModelDeploymentController(chart, 'Controller', { image: 'ghcr.io/cdk8s-inference/controller:latest' });
+  // The image you built and pushed (README: "The controller"); the default is the package version's tag.
+  new ModelDeploymentController(chart, 'Controller', { image: 'registry.example.com/cdk8s-inference-controller:0.1.0' });
 }
 
 if (require.main === module) {

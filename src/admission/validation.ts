@@ -4,6 +4,7 @@ import { validateProviderOverrides } from './overrides-filter';
 import type { SimulatedBackend } from '../api/inference-provider';
 import { extensionErrors } from '../core/deployment-extensions';
 import { FieldError, invalid, required } from '../core/field-error';
+import { unrenderableKeyErrors } from '../core/unrenderable-keys';
 import type { ComponentScalingSpec } from '../core/generated/model-deployment-spec';
 import { gpuTaintAnnotationErrors } from '../core/gpu-taint-toleration';
 import { gpuTypeErrors } from '../core/gpu-type';
@@ -173,6 +174,8 @@ export function validateModelDeployment(
   // Not AI Runway rules: every provider requests GPUs under `gpu.type`, so it must be a resource
   // name the API server accepts; and our GPU taint annotation must say "true" or "false".
   errors.push(...gpuTypeErrors(spec));
+  errors.push(...unrenderableKeyErrors(md.labels, 'metadata.labels'), ...unrenderableKeyErrors(md.annotations, 'metadata.annotations'));
+  errors.push(...unrenderableKeyErrors(spec, 'spec'));
   errors.push(...gpuTaintAnnotationErrors(md.annotations));
   errors.push(...devicesAnnotationErrors(md.annotations, spec));
   errors.push(...extensionErrors(md));

@@ -10,10 +10,10 @@ import { ModelDeployment } from '../api/model-deployment';
 import type { NodePool } from '../api/node-pool';
 import { ProviderRegistry } from '../api/provider-registry';
 import { formatFieldError } from '../core/field-error';
+import { unrenderableKeyErrors } from '../core/unrenderable-keys';
 import { NODE_POOL_API_VERSION, NODE_POOL_KIND, readNodePoolDocument } from '../dra/node-inventory';
 import { BodyBasedRouter } from '../gateway/body-based-router';
 import { PodSecurityLevel } from '../policy/pod-security-level';
-import { validateManifest } from '../schema-validation/manifest-validator';
 
 /** A ModelDeployment built from one input document. */
 export interface DocumentDeployment {
@@ -80,8 +80,26 @@ export function buildApp(documents: readonly InputDocument[], routing: CliRoutin
   });
 
   // Cross-deployment checks (name collisions) are registered on the app root.
-  for (const message of app.node.validate()) problems.push({ file: '<all inputs>', message });
+  for (const message of app.node.validate()) problems.push(appProblem(message, documents));
   return { app, registry, deployments, gateways, problems, profile, documents: [...documents, ...profileDocuments] };
+}
+
+/**
+ * A problem of the whole app (two documents synthesize the same object), named after the input
+ * documents of the constructs it mentions (`models/document-N/...`, `gateways/gateway-N`) and
+ * reported at the last of them: every error names a file and document.
+ */
+function appProblem(message: string, documents: readonly InputDocument[]): InputProblem {
+  const gatewayDocuments = documents.filter(isGatewayDocument);
+  let last: InputDocument | undefined;
+  const named = message.replace(/\b(models\/document|gateways\/gateway)-(\d+)(?:\/[\w/-]*)?/g, (path: string, scope: string, n: string) => {
+    // The ids of build-app's constructs: document-N is documents[N], gateway-N the Nth Gateway document.
+    const doc = (scope === 'models/document' ? documents : gatewayDocuments)[Number(n)];
+    if (!doc) return path;
+    last = doc;
+    return documentLabel(doc.file, doc.index);
+  });
+  return last ? { file: last.file, index: last.index, message: named } : { file: [...new Set(documents.map((d) => d.file))].join(', ') || '<no input>', message };
 }
 
 function isGatewayDocument(doc: InputDocument): boolean {
@@ -98,8 +116,14 @@ function addGatewayDocuments(chart: Chart, documents: readonly InputDocument[], 
       return;
     }
     // Passed through to the output: it must be a Gateway the API server accepts, like what we generate.
-    const violations = validateManifest(doc.content);
-    for (const v of violations) problems.push({ file: doc.file, index: doc.index, subject: subject(doc), message: `${v.path}: ${v.message}` });
+    // Loaded here: the schema validator is needed only for inputs with Gateway documents.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { validateManifest } = require('../schema-validation/manifest-validator') as typeof import('../schema-validation/manifest-validator');
+    const violations = [
+      ...validateManifest(doc.content).map((v) => `${v.path}: ${v.message}`),
+      ...unrenderableKeyErrors(doc.content, '').map(formatFieldError),
+    ];
+    for (const message of violations) problems.push({ file: doc.file, index: doc.index, subject: subject(doc), message });
     if (violations.length > 0) return;
     gateways.push(new ApiObject(chart, `gateway-${n}`, doc.content));
   });

@@ -66,13 +66,14 @@ function llmdEnv(md: ResolvedModelDeployment): k8s.EnvVar[] | undefined {
  * start) before liveness takes over.
  */
 function llmdProbes(): Pick<k8s.Container, 'startupProbe' | 'livenessProbe' | 'readinessProbe'> {
-  const probe = (initialDelaySeconds: number, periodSeconds: number, failureThreshold: number): k8s.Probe => ({
+  // No `initialDelaySeconds: 0`: the API server omits a zero, so the object would not read back as sent.
+  const probe = (periodSeconds: number, failureThreshold: number, initialDelaySeconds?: number): k8s.Probe => ({
     httpGet: { path: LLMD_HEALTH_PATH, port: k8s.IntOrString.fromNumber(LLMD_VLLM_PORT) },
-    initialDelaySeconds,
+    ...(initialDelaySeconds !== undefined && { initialDelaySeconds }),
     periodSeconds,
     failureThreshold,
   });
-  return { startupProbe: probe(15, 10, 180), livenessProbe: probe(0, 10, 3), readinessProbe: probe(0, 5, 3) };
+  return { startupProbe: probe(10, 180, 15), livenessProbe: probe(10, 3), readinessProbe: probe(5, 3) };
 }
 
 /**
