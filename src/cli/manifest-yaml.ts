@@ -139,9 +139,22 @@ function literalBlock(s: string, indent: string): string {
   return `|${clip ? '' : '-'}\n${indent}${body.replace(/\n+/g, `$&${indent}`)}`;
 }
 
+/**
+ * Whether a YAML 1.1 type other than string would read `s` back. The answers are kept: the keys
+ * and many values of a fleet's objects repeat (`name`, `RuntimeDefault`, ...), and asking every
+ * tag's test of each was a sixth of the emitter's time. Bounded, so no output grows it without end.
+ */
 function isOtherType(s: string): boolean {
-  return OTHER_TYPE_TESTS.some((test) => test.test(s));
+  let answer = OTHER_TYPE_ANSWERS.get(s);
+  if (answer === undefined) {
+    answer = OTHER_TYPE_TESTS.some((test) => test.test(s));
+    if (OTHER_TYPE_ANSWERS.size < MAX_OTHER_TYPE_ANSWERS) OTHER_TYPE_ANSWERS.set(s, answer);
+  }
+  return answer;
 }
+
+const OTHER_TYPE_ANSWERS = new Map<string, boolean>();
+const MAX_OTHER_TYPE_ANSWERS = 50_000;
 
 /** yaml writes an object met twice in a document as an anchor and an alias. */
 function enter(node: object, seen: Set<object>): void {

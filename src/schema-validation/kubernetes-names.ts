@@ -190,13 +190,28 @@ export function checkMetadata(obj: Json, apiVersion: string, kind: string, repor
   }
 }
 
+/**
+ * Label keys found valid. Every object of a synthesis carries the same few keys (`app`,
+ * `airunway.ai/model-deployment`, ...), so each is checked once; bounded, so that no input grows
+ * it without end.
+ */
+const VALID_LABEL_KEYS = new Set<string>();
+const MAX_REMEMBERED_KEYS = 10_000;
+
+function labelKeyErrors(key: string): string[] {
+  if (VALID_LABEL_KEYS.has(key)) return [];
+  const errors = qualifiedNameErrors(key);
+  if (errors.length === 0 && VALID_LABEL_KEYS.size < MAX_REMEMBERED_KEYS) VALID_LABEL_KEYS.add(key);
+  return errors;
+}
+
 function checkLabelMap(labels: Json, at: string, report: Report): void {
   if (!labels || typeof labels !== 'object' || Array.isArray(labels)) {
     return;
   }
   for (const [key, value] of Object.entries(labels)) {
     const where = joinPath(at, key, false);
-    for (const m of qualifiedNameErrors(key)) {
+    for (const m of labelKeyErrors(key)) {
       report(where, `label key ${quoted(key)} is invalid: ${m}`);
     }
     if (typeof value === 'string') {
