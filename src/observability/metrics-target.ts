@@ -3,18 +3,13 @@
  * pods and the port serving `/metrics`, and the workloads kube-state-metrics reports on.
  *
  * The pods and port come from the provider itself (`InferenceProvider.inferencePoolTarget`, the
- * same answer the InferencePool and the autoscaling PodMonitor use), asked with the deployment as
- * the pipeline resolved it, read back from its ModelDeployment record. vLLM and SGLang serve
+ * same answer the InferencePool and the autoscaling PodMonitor use), as it answered when it
+ * translated the deployment. vLLM and SGLang serve
  * `/metrics` on that API port. Providers whose pods serve no engine metrics there, or whose pods
  * are not in this cluster, are refused with the reason, unless the caller names pods and port.
  */
 import type { ApiObject } from 'cdk8s';
-import type { InferenceProvider } from '../api/inference-provider';
 import type { ModelDeployment } from '../api/model-deployment';
-import { ProviderRegistry } from '../api/provider-registry';
-import type { ResolvedDeployment } from '../api/resolved-deployment';
-import { ServingMode } from '../api/serving';
-import { defaultProviderCatalog } from '../providers/shipped-providers';
 
 /** The model server pods of a deployment and where they serve metrics. */
 export interface MetricsTarget {
@@ -35,32 +30,6 @@ const UNSCRAPED_PROVIDERS: Readonly<Record<string, string>> = {
   modelplane: 'its pods run on the clusters of the modelplane fleet, not in this one',
 };
 
-/** The provider object a rendered deployment used: the registry in its scope, else the shipped one. */
-export function providerOf(md: ModelDeployment): InferenceProvider | undefined {
-  const name = md.providerName;
-  if (name === undefined) return undefined;
-  return ProviderRegistry.tryOf(md)?.tryGetProvider(name) ?? defaultProviderCatalog().provider(name);
-}
-
-/** The deployment as its provider received it, from the ModelDeployment record; undefined without a record. */
-export function resolvedViewOf(md: ModelDeployment): ResolvedDeployment | undefined {
-  if (!md.record || md.engineType === undefined || md.providerName === undefined) return undefined;
-  const json = md.record.toJson();
-  const spec = json.spec ?? {};
-  return {
-    name: md.name,
-    ...(md.namespace !== undefined && { namespace: md.namespace }),
-    labels: json.metadata?.labels ?? {},
-    annotations: json.metadata?.annotations ?? {},
-    spec,
-    engineType: md.engineType,
-    servingMode: (spec.serving?.mode ?? ServingMode.AGGREGATED) as ServingMode,
-    providerName: md.providerName,
-    engineSelectedReason: md.engineSelectedReason ?? '',
-    providerSelectedReason: md.providerSelectedReason ?? '',
-  };
-}
-
 /**
  * The provider's pods and port for metrics, or why there are none.
  * @returns `{ target }`, or `{ reason }` (a sentence fragment that completes "cannot scrape ...: ")
@@ -69,11 +38,9 @@ export function metricsTargetOf(md: ModelDeployment): { target?: MetricsTarget; 
   const name = md.providerName!;
   const unscraped = UNSCRAPED_PROVIDERS[name];
   if (unscraped) return { reason: unscraped };
-  const view = resolvedViewOf(md);
-  if (!view) return { reason: 'the deployment has no ModelDeployment record (emitRecord is false) to read its resolved spec from' };
-  const provider = providerOf(md);
-  const pool = provider?.inferencePoolTarget(view);
-  if (!pool) return { reason: `provider ${name} names no model server pods for this deployment (serving mode ${view.servingMode})` };
+  // What the provider named when it translated the deployment (the InferencePool's target too).
+  const pool = md._modelServerPods;
+  if (!pool) return { reason: `provider ${name} names no model server pods for this deployment` };
   return { target: { selector: { ...pool.selector }, port: pool.targetPort } };
 }
 

@@ -103,6 +103,15 @@ describe('the PodMonitor selects the model server pods of each provider', () => 
     expect(templates.every((t) => t.metadata.labels['airunway.ai/job-type'] === undefined)).toBe(true);
   });
 
+  test('without a ModelDeployment record (emitRecord: false) the pods are found as the provider named them', () => {
+    const { errors, manifests } = build({ provider: { name: 'vllm' }, emitRecord: false });
+    expect(errors).toEqual([]);
+    expect(ofKind(manifests, 'ModelDeployment')).toEqual([]);
+    const monitor = monitorOf(manifests);
+    expect(monitor.spec.podMetricsEndpoints[0].portNumber).toBe(8000);
+    expect(matchingTemplates(manifests, monitor.spec.selector.matchLabels).length).toBeGreaterThan(0);
+  });
+
   test('KAITO: the Workspace label KAITO puts on its pods and the llama.cpp port 5000', () => {
     const { errors, manifests } = build({
       model: { id: 'x/y-gguf' }, provider: { name: 'kaito' }, resources: {}, engine: { engineType: EngineType.LLAMACPP, image: 'example.com/llama:1' },
