@@ -231,4 +231,12 @@ const benchController = project.addTask('bench:controller', {
 });
 benchController.prependSpawn(project.compileTask);
 
+// The CLI's contract under hostile input through the real binary (issue 14; prints figures).
+const fuzzCli = project.addTask('fuzz:cli', {
+  description: 'Fuzz the CLI contract through the real binary: 100,000 hostile inputs (--count N, --seed N); exit 0 output valid, exit 1 errors name file and document',
+  exec: 'ts-node --project test/tsconfig.json scripts/fuzz-cli.ts',
+  receiveArgs: true,
+});
+fuzzCli.prependSpawn(project.compileTask);
+
 project.synth();

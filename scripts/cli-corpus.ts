@@ -116,7 +116,7 @@ const EXTRA_ARGS = ['--disable-log-requests', '--swap-space=8', '--seed=42', '--
 // ---------------------------------------------------------------------------------------------
 // ModelDeployment generation
 
-interface Case {
+export interface Case {
   /** The main input file's documents (objects, or raw text for a broken document). */
   readonly docs: Array<object | string>;
   /** Documents of a second input file, when there is one. */
@@ -531,7 +531,7 @@ function caseName(rng: Rng, index: number): string {
   return `${rng.pick(NAME_STEMS)}-${index}`;
 }
 
-function generateCase(rng: Rng, index: number): Case {
+export function generateCase(rng: Rng, index: number): Case {
   const shape = rng.weighted({ single: 70, multi: 10, brokenYaml: 2, otherKind: 2, usage: 3, duplicate: 2, customProvider: 2 });
   if (shape === 'brokenYaml') {
     return { docs: [rng.pick(['apiVersion: [unclosed\n', 'kind: ModelDeployment\nmetadata: {name: a\n', 'spec:\n  model:\n    id: x\n   bad: indent\n'])], outputDir: false };
@@ -618,7 +618,7 @@ function generateCase(rng: Rng, index: number): Case {
   };
 }
 
-function renderDocs(docs: ReadonlyArray<object | string>): string {
+export function renderDocs(docs: ReadonlyArray<object | string>): string {
   return docs.map((d) => (typeof d === 'string' ? d : stringify(d, { lineWidth: 0 }))).join('---\n');
 }
 
@@ -798,10 +798,13 @@ async function run(): Promise<number> {
   return 0;
 }
 
-run().then(
-  (code) => process.exit(code),
-  (e) => {
-    console.error(e?.stack ?? e);
-    process.exit(1);
-  },
-);
+// Run as a script only: test/support/hostile-inputs.ts imports the generator.
+if (require.main === module) {
+  run().then(
+    (code) => process.exit(code),
+    (e) => {
+      console.error(e?.stack ?? e);
+      process.exit(1);
+    },
+  );
+}

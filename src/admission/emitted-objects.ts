@@ -49,6 +49,7 @@ interface Violation {
  */
 export function emittedObjectErrors(objects: readonly ApiObject[], spec: Json): FieldError[] {
   const errors: FieldError[] = [];
+  const recordErrors: FieldError[] = [];
   const overrides = isJsonObject(spec?.provider?.overrides) ? spec.provider.overrides : undefined;
   for (const o of objects) {
     const json = renderedJson(o);
@@ -60,14 +61,16 @@ export function emittedObjectErrors(objects: readonly ApiObject[], spec: Json): 
       continue;
     }
     const isRecord = o.apiVersion === RECORD_API_VERSION && o.kind === RECORD_KIND;
-    for (const v of violationsOf(json, mergedOverridesOf(o) !== undefined, isRecord)) {
-      errors.push(toFieldError(v, json, what, spec, overrides, isRecord));
+    for (const v of violationsOf(json, mergedOverridesOf(o) !== undefined)) {
+      (isRecord ? recordErrors : errors).push(toFieldError(v, json, what, spec, overrides, isRecord));
     }
   }
-  return errors;
+  // The record repeats the spec: what a generated object already reports at a path is not repeated.
+  const reported = new Set(errors.map((e) => e.path));
+  return [...errors, ...recordErrors.filter((e) => !reported.has(e.path))];
 }
 
-function violationsOf(json: Json, merged: boolean, isRecord: boolean): Violation[] {
+function violationsOf(json: Json, merged: boolean): Violation[] {
   if (merged) {
     // Loaded here: the schema validator and its bundle are needed only for deployments with overrides.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -77,13 +80,11 @@ function violationsOf(json: Json, merged: boolean, isRecord: boolean): Violation
   const out: Violation[] = [];
   const report = (path: string, message: string) => out.push({ path, message });
   checkFiniteNumbers(json, '', report);
-  if (isRecord) {
-    // The record's spec is the deployment's, checked by admission; its overrides are data there, not pod specs.
-    checkNestedLabels({ metadata: json.metadata }, '', report, true);
-  } else {
-    checkNestedLabels(json, '', report, true);
-    checkPodRules(json, report);
-  }
+  // The record too: its spec is the deployment's, and a label, node selector or pod spec in it
+  // (one in overrides a provider ignores, or in a pod template a provider puts where the checks
+  // do not look) is refused wherever it ends up; the errors name the spec's own paths.
+  checkNestedLabels(json, '', report, true);
+  checkPodRules(json, report);
   return out;
 }
 

@@ -102,7 +102,7 @@ export function inputShapeProblem(text: string, maxDocuments: number = MAX_INPUT
   let blockScalarIndent = -1;
   const lines = text.split('\n');
   for (let n = 0; n < lines.length; n++) {
-    const m = /^( *)(.*?)\r?$/.exec(lines[n])!;
+    const m = /^( *)([^]*?)\r?$/.exec(lines[n])!; // [^]: a line may hold a lone \r or U+2028
     let indent = m[1].length;
     let rest = m[2];
     if (rest === '' || rest.startsWith('#')) continue;

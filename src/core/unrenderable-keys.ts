@@ -49,11 +49,18 @@ function isPlainObject(node: object): boolean {
   return Object.prototype.toString.call(node) === '[object Object]';
 }
 
-/** The tag that made a non-JSON value, as the user wrote it. */
+/** The tag that made a non-JSON value, as the user wrote it (by its class tag: no instanceof, which fails across realms). */
 function yamlTagOf(node: object): string {
-  if (node instanceof Set) return '!!set';
-  if (node instanceof Map) return '!!omap or !!pairs';
-  if (node instanceof Date) return '!!timestamp';
-  if (node instanceof Uint8Array) return '!!binary';
-  return 'tagged';
+  switch (Object.prototype.toString.call(node)) {
+    case '[object Set]':
+      return '!!set';
+    case '[object Map]':
+      return '!!omap or !!pairs';
+    case '[object Date]':
+      return '!!timestamp';
+    case '[object Uint8Array]':
+      return '!!binary';
+    default:
+      return 'tagged';
+  }
 }

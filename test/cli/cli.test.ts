@@ -221,9 +221,11 @@ kind: ConfigMap
   });
 
   test('fails when two documents synthesize the same object', async () => {
-    const r = await run('synth', '-f', file('dup.yaml', `${PHI}---\n${PHI}`));
+    const dup = file('dup.yaml', `${PHI}---\n${PHI}`);
+    const r = await run('synth', '-f', dup);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('error: <all inputs>: Deployment "team-a/phi" is synthesized twice: by models/document-0/Deployment and by models/document-1/Deployment; give one of the deployments another name or namespace');
+    // Named by file and document (the later one), as every error is.
+    expect(r.stderr).toContain(`error: ${dup}[doc 2]: Deployment "team-a/phi" is synthesized twice: by ${dup}[doc 1] and by ${dup}[doc 2]; give one of the deployments another name or namespace`);
   });
 
   test('prints warnings to stderr and still succeeds', async () => {

@@ -40,6 +40,16 @@ describe('input limits of every command', () => {
     await expectRefused(['-f', f], new RegExp(`^error: ${f}\\[doc 2\\]:\\d+:1: nested more than ${MAX_INPUT_NESTING} levels deep`));
   });
 
+  test.each([
+    ['a lone carriage return', 'apiVersion: airunway.ai/v1alpha1\nkind: ModelDeployment\nmetadata: {name: a\r}\n'],
+    ['a line separator (U+2028)', 'a: "x\u2028y"\n'],
+  ])('%s inside a line is read, not a crash (the limits scan took lines as ending there)', async (_what, text) => {
+    const f = file('odd.yaml', text);
+    const r = await run('synth', '-f', f);
+    expect(r.code).toBe(1);
+    expect(r.stderr[0]).toMatch(new RegExp(`^error: ${f}\\[doc 1\\]`));
+  });
+
   test('an input without an end (/dev/zero) is refused at the size limit, naming it', async () => {
     await expectRefused(['-f', '/dev/zero'], /^error: \/dev\/zero: more than 16777216 bytes: cdk8s-inference reads at most 16777216 bytes \(16 MiB\) from one input; split it$/);
   });
