@@ -33,6 +33,7 @@ import { checkDerivedObjectNames, defaultDeploymentName } from '../core/object-n
 import { ANNOTATION_RENDERED_OBJECTS, encodeRenderedObjects } from '../core/rendered-objects';
 import { resolveModelDeployment, Resolution } from '../core/resolve';
 import { toResolvedDeployment } from '../core/resolved-model-deployment';
+import { memoUntilChanged } from '../core/unchanged-objects-memo';
 import { insufficientCapacityErrors } from '../dra/capacity-fit';
 import { addDeviceClaimTemplates } from '../dra/claim-templates';
 import { DEFAULT_ENDPOINT_PICKER_IMAGE } from '../gateway/endpoint-picker';
@@ -393,15 +394,6 @@ export class ModelDeployment extends Construct {
       return;
     }
     this.apiObjects.push(...objects);
-    // What the API server would refuse in the final JSON, overrides merged (at synth: they merge as objects render).
-    this.node.addValidation({
-      validate: () => emittedObjectErrors([...this.apiObjects, ...(this.record ? [this.record] : [])], resolved.spec).map(formatFieldError),
-    });
-    // Overrides that take a pod below the Pod Security Standard "baseline", unless the registry allows it.
-    this.node.addValidation({
-      validate: () => podOverrideErrors(this.apiObjects, resolved.spec.provider?.overrides, registry?.allowPrivilegedPodOverrides ?? false)
-        .map(formatFieldError),
-    });
     // Legal but surprising in production: a moving image the author chose, a single-node claim shared by several pods.
     for (const w of movingImageTagWarnings(resolved.spec, resolved.annotations)) Warnings.add(this, w);
     for (const w of singleNodeVolumeWarnings(resolved, objects)) Warnings.add(this, w);
@@ -440,6 +432,19 @@ export class ModelDeployment extends Construct {
       });
       keepOverridesVerbatim(this.record, resolved.spec.provider?.overrides);
     }
+
+    // Checks of the final JSON (overrides merge as objects render), each remembered until an object
+    // changes: cdk8s validates the app again for every chart it renders.
+    const emitted = [...this.apiObjects, ...(this.record ? [this.record] : [])];
+    // What the API server would refuse.
+    const emittedErrors = memoUntilChanged(emitted, () => emittedObjectErrors(emitted, resolved.spec).map(formatFieldError));
+    this.node.addValidation({ validate: emittedErrors });
+    // Overrides that take a pod below the Pod Security Standard "baseline", unless the registry allows it.
+    const allowPrivileged = registry?.allowPrivilegedPodOverrides ?? false;
+    const overrides = resolved.spec.provider?.overrides;
+    const overrideErrors = memoUntilChanged(this.apiObjects, () =>
+      podOverrideErrors(this.apiObjects, overrides, allowPrivileged).map(formatFieldError));
+    this.node.addValidation({ validate: overrideErrors });
   }
 
   /**
