@@ -48,8 +48,12 @@ class RawTokens {
 
 const PROTO_KEYS = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__'];
 
-/** An own, enumerable property even for `__proto__` (plain assignment would set the prototype). */
+/**
+ * An own, enumerable property even for `__proto__` (plain assignment would set the prototype);
+ * nothing when an earlier mutation left no object there (a case without metadata, a string).
+ */
 function setKey(obj: Json, key: string, value: unknown): void {
+  if (obj === null || typeof obj !== 'object') return;
   Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 

@@ -202,6 +202,12 @@ export function dynamoOverrideErrors(overrides: unknown, generated: GeneratedSer
   if (spec !== undefined && spec !== null && !isJsonObject(spec)) {
     errors.push(invalid(`${PROVIDER_OVERRIDES_PATH}.spec`, `<${Array.isArray(spec) ? 'array' : typeof spec}>`, 'spec must be an object'));
   }
+  // A null removes what it names: the whole graph, or all its services, would deploy nothing.
+  for (const [path, value] of [['spec', spec], ['spec.services', isJsonObject(spec) ? spec.services : undefined], ['spec.components', isJsonObject(spec) ? spec.components : undefined]] as const) {
+    if (value === null) {
+      errors.push(invalid(`${PROVIDER_OVERRIDES_PATH}.${path}`, null, `null would remove ${path} from the DynamoGraphDeployment, which would then deploy nothing; override its fields instead`));
+    }
+  }
   if (isJsonObject(spec)) {
     errors.push(...servicesOverrideErrors(spec, generated), ...componentsOverrideErrors(spec, generated));
     if (spec.services !== undefined && spec.components !== undefined) {

@@ -1,4 +1,4 @@
-import type { ApiObject } from 'cdk8s';
+import type { ApiObject, Duration } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { dynamoProviderConfig } from './config';
 import { isMocker } from './services';
@@ -48,6 +48,13 @@ export interface DynamoProviderProps {
    * @default 'ghcr.io/ai-runway/airunway/model-downloader:v0.3.0' (AI Runway's downloader, pinned to a release)
    */
   readonly modelDownloadImage?: string;
+
+  /**
+   * How long a finished model download Job is kept before Kubernetes deletes it
+   * (`ttlSecondsAfterFinished`, whole seconds, at least zero).
+   * @default Duration.days(1)
+   */
+  readonly modelDownloadJobTtl?: Duration;
 }
 
 /**
@@ -60,7 +67,12 @@ export class DynamoProvider extends InferenceProvider {
 
   public constructor(props: DynamoProviderProps = {}) {
     super({ config: InferenceProviderConfig._fromEntry(dynamoProviderConfig()), displayName: DYNAMO_DISPLAY_NAME });
-    this.settings = { apiVersion: props.apiVersion, dynamoVersion: props.dynamoVersion, modelDownloadImage: props.modelDownloadImage };
+    this.settings = {
+      apiVersion: props.apiVersion,
+      dynamoVersion: props.dynamoVersion,
+      modelDownloadImage: props.modelDownloadImage,
+      modelDownloadJobTtlSeconds: props.modelDownloadJobTtl?.toSeconds(),
+    };
   }
 
   public validate(deployment: ResolvedDeployment): FieldError[] {

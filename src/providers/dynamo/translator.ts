@@ -74,6 +74,7 @@ export function translateDynamo(scope: Construct, md: ResolvedModelDeployment, s
   const objects: ApiObject[] = [dgd, ...addManagedClaims(scope, md, labels)];
   const job = addModelDownloadJob(scope, md, {
     image: settings.modelDownloadImage ?? DEFAULT_MODEL_DOWNLOAD_IMAGE,
+    ...(settings.modelDownloadJobTtlSeconds !== undefined && { ttlSecondsAfterFinished: settings.modelDownloadJobTtlSeconds }),
     extraLabels: labels,
   });
   if (job) objects.push(job);

@@ -69,6 +69,11 @@ export interface DynamoSettings {
    * @default DEFAULT_MODEL_DOWNLOAD_IMAGE
    */
   readonly modelDownloadImage?: string;
+  /**
+   * Seconds a finished model download Job is kept (`ttlSecondsAfterFinished`).
+   * @default DEFAULT_MODEL_DOWNLOAD_TTL_SECONDS
+   */
+  readonly modelDownloadJobTtlSeconds?: number;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { JsonPatch, Testing } from 'cdk8s';
+import { Duration, JsonPatch, Testing } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
 import { disaggregatedDeployment, dynamoDeployment, FixtureOptions, mockerDeployment, multinodeDeployment } from './fixtures';
 import { graphView, GraphView, ServiceView } from './views';
@@ -678,6 +678,13 @@ describe('DynamoProvider', () => {
         const { manifests } = synth(agg({ spec: { model: { storage: { volumes: [managedCache] } } } }), { modelDownloadImage: 'example.com/downloader:2' });
         expect(find(manifests, 'Job', 'qwen-model-download').spec.template.spec.containers[0].image).toBe('example.com/downloader:2');
       });
+
+      test('the provider\'s download Job TTL reaches the Job (a day by default)', () => {
+        const cached = agg({ spec: { model: { storage: { volumes: [managedCache] } } } });
+        expect(find(synth(cached).manifests, 'Job', 'qwen-model-download').spec.ttlSecondsAfterFinished).toBe(86400);
+        const twoHours = synthesize(translatorOf(new DynamoProvider({ modelDownloadJobTtl: Duration.hours(2) })), cached);
+        expect(find(twoHours.manifests, 'Job', 'qwen-model-download').spec.ttlSecondsAfterFinished).toBe(7200);
+      });
     });
 
     describe('overrides', () => {
@@ -959,6 +966,11 @@ describe('DynamoProvider', () => {
 
       test('fails when spec, spec.services or spec.components has the wrong JSON type', () => {
         expect(errorsOf(withOverrides({ spec: [] }))).toEqual(['spec.provider.overrides.spec: Invalid value: "<array>": spec must be an object']);
+        // A null removes what it names: a graph without its spec or services deploys nothing.
+        expect(errorsOf(withOverrides({ spec: null }))).toEqual([
+          'spec.provider.overrides.spec: Invalid value: null: null would remove spec from the DynamoGraphDeployment, which would then deploy nothing; override its fields instead',
+        ]);
+        expect(errorsOf(withOverrides({ spec: { services: null } })).join('\n')).toMatch(/spec\.provider\.overrides\.spec\.services: Invalid value: null: null would remove spec\.services/);
         expect(errorsOf(withOverrides({ spec: { services: [] } }))).toEqual([
           'spec.provider.overrides.spec.services: Invalid value: "<array>": spec.services is a map of service name to service spec',
         ]);
