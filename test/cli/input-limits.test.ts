@@ -1,3 +1,4 @@
+import * as fs from 'fs';
 import { inputShapeProblem, MAX_INPUT_NESTING, readBoundedText } from '../../src/cli/input-limits';
 import { MAX_OBJECT_DEPTH } from '../../src/schema-validation/object-validation';
 import { run, runWithStdin, tempFolderPerTest } from '../support/cli-run';
@@ -50,6 +51,17 @@ describe('input limits of every command', () => {
     expect(r.stderr[0]).toMatch(new RegExp(`^error: ${f}\\[doc 1\\]`));
   });
 
+  test.each([
+    ['a NUL character', Buffer.from('apiVersion: airunway.ai/v1alpha1\nkind: ModelDeployment\nmetadata:\n  name: a\u0000b\n')],
+    ['invalid UTF-8', Buffer.concat([Buffer.from('apiVersion: airunway.ai/v1alpha1\nkind: ModelDeployment\nmetadata:\n  name: a'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('\n')])],
+  ])('%s is exit 1 naming the file and document', async (_what, bytes) => {
+    const f = file('bytes.yaml', '');
+    fs.writeFileSync(f, bytes);
+    const r = await run('synth', '-f', f);
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 1, stdout: '' });
+    expect(r.stderr[0]).toMatch(new RegExp(`^error: ${f}\\[doc 1\\]`));
+  });
+
   test('an input without an end (/dev/zero) is refused at the size limit, naming it', async () => {
     await expectRefused(['-f', '/dev/zero'], /^error: \/dev\/zero: more than 16777216 bytes: cdk8s-inference reads at most 16777216 bytes \(16 MiB\) from one input; split it$/);
   });
@@ -77,5 +89,16 @@ describe('input limits of every command', () => {
     expect(inputShapeProblem(`a: "${'['.repeat(500)}"\nb: x # ${'{'.repeat(500)}\nc: '${'['.repeat(500)}'\n`)).toBeUndefined();
     const f = file('big.yaml', `${MODEL}#${'x'.repeat(16 * 1024 * 1024 - MODEL.length - 2)}\n`);
     expect(readBoundedText(f).text?.length).toBe(16 * 1024 * 1024);
+  });
+});
+
+describe('-o onto what is not a writable directory', () => {
+  test.each(['/proc', '/proc/self/fd', '/proc/self/new-dir', '/dev/null'])('synth -o %s ends at once with exit 1, writing nothing', async (target) => {
+    const f = file('m.yaml', `${MODEL}  resources:\n    gpu:\n      count: 1\n`);
+    const started = Date.now();
+    const r = await run('synth', '-f', f, '-o', target);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 1, stdout: '' });
+    expect(r.stderr.at(-1)).toMatch(new RegExp(`^error: cannot write ${target}: `));
   });
 });
