@@ -21,10 +21,18 @@ export const MODEL_NAME_HEADER = 'X-Gateway-Model-Name';
  * that the caller can report the missing field.
  */
 export function routedModelName(spec: ModelDeploymentSpec, ignoresServedName: boolean): string | undefined {
+  return routedModelNameSource(spec, ignoresServedName)?.name;
+}
+
+/** `routedModelName` and the spec field it came from, for messages about it. */
+export function routedModelNameSource(spec: ModelDeploymentSpec, ignoresServedName: boolean): { name: string; field: string } | undefined {
   // Empty strings count as unset, as in Go where "" is the zero value.
-  if (spec.gateway?.modelName) return spec.gateway.modelName;
+  if (spec.gateway?.modelName) return { name: spec.gateway.modelName, field: 'spec.gateway.modelName' };
   // Also for a custom source, where admission warns that the container ignores servedName: AI
   // Runway still routes on it, and so do we.
-  if (spec.model.servedName && !ignoresServedName) return spec.model.servedName;
-  return spec.model.id || undefined;
+  if (spec.model.servedName && !ignoresServedName) return { name: spec.model.servedName, field: 'spec.model.servedName' };
+  return spec.model.id ? { name: spec.model.id, field: 'spec.model.id' } : undefined;
 }
+
+/** Longest value a Gateway API header match takes (HTTPHeaderMatch `value`): the routed name's limit. */
+export const MAX_ROUTED_MODEL_NAME_LENGTH = 4096;

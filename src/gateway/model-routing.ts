@@ -8,7 +8,7 @@ import {
 } from './endpoint-picker';
 import { addHttpRoute } from './http-route';
 import { addInferencePool, inferencePoolGroup, InferencePoolApiVersionString } from './inference-pool';
-import { routedModelName } from './model-name';
+import { MAX_ROUTED_MODEL_NAME_LENGTH, MODEL_NAME_HEADER, routedModelNameSource } from './model-name';
 import { addPoolReferenceGrant } from './reference-grant';
 import type { GatewayRef, InferencePoolApiVersion } from '../api/gateway';
 import type { InferencePoolTarget, InferenceProvider } from '../api/inference-provider';
@@ -116,9 +116,13 @@ export function planModelRouting(input: RoutingInput): { plan?: RoutingPlan; err
     errors.push(required('metadata.namespace', 'routing needs the deployment namespace: the HTTPRoute and InferencePool references name it (set it, or the chart namespace)'));
   }
   const capability = gatewayCapability(input.providerConfig, md.engine);
-  const modelName = routedModelName(spec, capability?.ignoresServedName === true);
-  if (modelName === undefined) {
+  const routed = routedModelNameSource(spec, capability?.ignoresServedName === true);
+  const modelName = routed?.name;
+  if (routed === undefined) {
     errors.push(required('spec.gateway.modelName', 'no model name to route: the model has no id and no served name (custom source); set gateway.modelName'));
+  } else if (routed.name.length > MAX_ROUTED_MODEL_NAME_LENGTH) {
+    errors.push(invalid(routed.field, `${routed.name.slice(0, 64)}… (${routed.name.length} characters)`,
+      `the routed model name is matched in the ${MODEL_NAME_HEADER} header, whose match value the Gateway API caps at ${MAX_ROUTED_MODEL_NAME_LENGTH} characters; set gateway.modelName to a shorter name`));
   }
   const poolApiVersion = (deployment.inferencePoolApiVersion ?? defaults.inferencePoolApiVersion) as InferencePoolApiVersionString;
   const namespace = md.namespace ?? '';

@@ -24,6 +24,16 @@ async function refused(text: string): Promise<string[]> {
 }
 
 describe('synth refuses output the API server would refuse', () => {
+  test('a routed model name longer than a Gateway API header match takes (found by scripts/fuzz-cli.ts)', async () => {
+    const f = temp.file('in.yaml', md(`  engine: {type: vllm}\n  provider: {name: vllm}\n  resources: {gpu: {count: 1}}\n  model: {id: microsoft/Phi-4-mini-instruct, servedName: ${'a'.repeat(5000)}}\n`).replace('  model: {id: microsoft/Phi-4-mini-instruct}\n', ''));
+    const r = await run('synth', '-f', f, '--gateway', 'gw/gateway');
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 1, stdout: '' });
+    expect(r.stderr[0]).toMatch(/\[doc 1\]:\d+:\d+: ModelDeployment a\/phi: spec\.model\.servedName: Invalid value: "a{64}… \(5000 characters\)": the routed model name is matched in the X-Gateway-Model-Name header, whose match value the Gateway API caps at 4096 characters/);
+    // At the limit it routes.
+    const atLimit = temp.file('ok.yaml', md(`  engine: {type: vllm}\n  provider: {name: vllm}\n  resources: {gpu: {count: 1}}\n  gateway: {modelName: ${'b'.repeat(4096)}}\n`));
+    expect((await run('synth', '-f', atLimit, '--gateway', 'gw/gateway')).code).toBe(0);
+  });
+
   test('routerMode merged at the root of a Direct vLLM Deployment', async () => {
     expect(await refused(md('  engine: {type: vllm}\n  provider: {name: vllm, overrides: {routerMode: kv}}\n'))).toEqual([
       expect.stringMatching(/^error: in\.yaml\[doc 1\]:7:\d+: ModelDeployment a\/phi: spec\.provider\.overrides\.routerMode: Invalid value: "kv": unknown field/),
