@@ -13,7 +13,9 @@
  *   `_` digit separators, timestamps and merge keys, and miss `-.5`. The reader gives js-yaml the
  *   core schema as the YAML 1.2.2 specification defines it (section 10.3.2), and nothing more.
  * - Lines. Each line is blank, a comment, `---`, or an entry: sequence dashes, then a key and
- *   `:`, then a value on the same line, or a value after a dash. A key is a plain word or a
+ *   `:`, then a value on the same line, or a value after a dash; a key or dash with nothing after
+ *   it must hold the deeper lines that follow (left empty before a dedent, js-yaml misplaces what
+ *   comes next). A key is a plain word or a
  *   single-line quoted string, never a null (`yaml` makes `~:` the key `""`, js-yaml `"null"`). A
  *   value is a single-line plain or quoted scalar, an empty `{}` or `[]`, or a literal or folded
  *   block (`|`, `|-`, `>`, `>-`) whose lines are empty or indented alike. So tags, anchors and
