@@ -2,6 +2,7 @@ export * from './api/autoscaling';
 export * from './api/deployment-feature';
 export * from './api/device-class';
 export * from './api/devices';
+export * from './api/endpoint-picker-resources';
 export * from './api/engine';
 export * from './api/field-error';
 export * from './api/gateway';

@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import { Construct, IConstruct } from 'constructs';
+import type { EndpointPickerResources } from './endpoint-picker-resources';
 import { GatewayRef, InferencePoolApiVersion } from './gateway';
 import { InferenceProvider } from './inference-provider';
 import { InferenceProviderConfig } from './inference-provider-config';
@@ -8,7 +9,7 @@ import { FieldError, formatFieldError, invalid, required } from '../core/field-e
 import { didYouMean } from '../core/suggest';
 import { yamlPackage } from '../core/yaml-package';
 import { MAX_NODE_POOLS, nodePoolErrors, NodePoolSpec } from '../dra/node-inventory';
-import { DEFAULT_ENDPOINT_PICKER_IMAGE } from '../gateway/endpoint-picker';
+import { DEFAULT_ENDPOINT_PICKER_IMAGE, endpointPickerResourceErrors } from '../gateway/endpoint-picker';
 import type { RoutingDefaults } from '../gateway/model-routing';
 import { PodSecurityLevel } from '../policy/pod-security-level';
 import { shippedProviders } from '../providers/shipped-providers';
@@ -47,6 +48,12 @@ export interface ProviderRegistryProps {
    * @default 'registry.k8s.io/gateway-api-inference-extension/epp:v1.5.0'
    */
   readonly endpointPickerImage?: string;
+
+  /**
+   * Compute resources of the endpoint pickers synthesized for controller-managed routing.
+   * @default - requests 250m CPU and 512Mi, limits 2 CPUs and 2Gi
+   */
+  readonly endpointPickerResources?: EndpointPickerResources;
 
   /**
    * Start with the providers AI Runway ships (`DynamoProvider`, `KaitoProvider`,
@@ -208,6 +215,9 @@ export class ProviderRegistry extends Construct {
   /** Endpoint picker image for providers that do not name their own. */
   public readonly endpointPickerImage: string;
 
+  /** Compute resources of the endpoint pickers, where set (`ProviderRegistryProps.endpointPickerResources`). */
+  public readonly endpointPickerResources?: EndpointPickerResources;
+
   /**
    * Pod Security Standard of the model-server pods of deployments that do not choose their own.
    * @default - baseline (unset)
@@ -219,7 +229,8 @@ export class ProviderRegistry extends Construct {
 
   private readonly registrations = new Map<string, Registration>();
   private readonly pools: NodePoolSpec[] = [];
-  private readonly poolErrors: FieldError[] = [];
+  /** Field errors of the props (node pools, endpoint picker resources), reported at synth. */
+  private readonly propsErrors: FieldError[] = [];
   /** Path of the first deployment that read the registry; changes after that are refused. */
   private consumedBy?: string;
   /** The catalog of the current registrations, built on first read (every deployment reads it). */
@@ -234,6 +245,8 @@ export class ProviderRegistry extends Construct {
     this.gateway = props.gateway;
     this.inferencePoolApiVersion = props.inferencePoolApiVersion ?? InferencePoolApiVersion.V1;
     this.endpointPickerImage = props.endpointPickerImage ?? DEFAULT_ENDPOINT_PICKER_IMAGE;
+    this.endpointPickerResources = props.endpointPickerResources;
+    this.propsErrors.push(...endpointPickerResourceErrors(props.endpointPickerResources));
     this.podSecurity = props.podSecurity;
     this.allowPrivilegedPodOverrides = props.allowPrivilegedPodOverrides ?? false;
     if (props.includeShippedProviders ?? true) {
@@ -243,7 +256,7 @@ export class ProviderRegistry extends Construct {
     for (const c of props.providerConfigs ?? []) this.register(c);
     for (const pool of props.nodePools ?? []) this.addNodePool(pool);
     if (props.installedProviders) this._useProfile(props.installedProviders, `installedProviders of ProviderRegistry ${this.node.path}`);
-    this.node.addValidation({ validate: () => this.poolErrors.map(formatFieldError) });
+    this.node.addValidation({ validate: () => this.propsErrors.map(formatFieldError) });
   }
 
   /**
@@ -257,21 +270,21 @@ export class ProviderRegistry extends Construct {
     this.assertNotConsumed('addNodePool');
     const at = `nodePools[${JSON.stringify(pool.name)}]`;
     if (typeof pool.name !== 'string' || pool.name === '') {
-      this.poolErrors.push(invalid('nodePools[].name', pool.name, 'a node pool needs a name'));
+      this.propsErrors.push(invalid('nodePools[].name', pool.name, 'a node pool needs a name'));
       return;
     }
     if (this.pools.some((p) => p.name === pool.name)) {
-      this.poolErrors.push(invalid(`${at}.name`, pool.name, 'is declared twice; pool names are unique'));
+      this.propsErrors.push(invalid(`${at}.name`, pool.name, 'is declared twice; pool names are unique'));
       return;
     }
     if (this.pools.length >= MAX_NODE_POOLS) {
-      this.poolErrors.push(invalid(at, pool.name, `more than ${MAX_NODE_POOLS} node pools`));
+      this.propsErrors.push(invalid(at, pool.name, `more than ${MAX_NODE_POOLS} node pools`));
       return;
     }
     // A copy: the check must see the pool as it was declared, whatever the caller changes later.
     const spec: NodePoolSpec = structuredClone({ ...pool });
     const errors = nodePoolErrors(spec, at);
-    if (errors.length > 0) this.poolErrors.push(...errors);
+    if (errors.length > 0) this.propsErrors.push(...errors);
     else this.pools.push(spec);
   }
 
@@ -430,7 +443,12 @@ export class ProviderRegistry extends Construct {
 
   /** @internal */
   public _routingDefaults(): RoutingDefaults {
-    return { gateway: this.gateway, inferencePoolApiVersion: this.inferencePoolApiVersion, endpointPickerImage: this.endpointPickerImage };
+    return {
+      gateway: this.gateway,
+      inferencePoolApiVersion: this.inferencePoolApiVersion,
+      endpointPickerImage: this.endpointPickerImage,
+      endpointPickerResources: this.endpointPickerResources,
+    };
   }
 
   private assertNotConsumed(method: string): void {

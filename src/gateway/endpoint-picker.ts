@@ -1,7 +1,10 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { checkPortNumber, inferencePoolGroup, InferencePoolApiVersionString, INFERENCE_POOL_V1 } from './inference-pool';
+import type { EndpointPickerResources } from '../api/endpoint-picker-resources';
+import { FieldError, invalid } from '../core/field-error';
 import { k8s } from '../core/kube-api';
+import { compareQuantities, parseQuantity } from '../core/quantity';
 
 /** The endpoint picker image AI Runway deploys when neither the provider nor the operator names one. */
 export const DEFAULT_ENDPOINT_PICKER_IMAGE = 'registry.k8s.io/gateway-api-inference-extension/epp:v1.5.0';
@@ -49,6 +52,36 @@ export function defaultEndpointPickerResources(): k8s.ResourceRequirements {
     requests: { cpu: k8s.Quantity.fromString('250m'), memory: k8s.Quantity.fromString('512Mi') },
     limits: { cpu: k8s.Quantity.fromString('2'), memory: k8s.Quantity.fromString('2Gi') },
   };
+}
+
+/**
+ * The picker's resources with `chosen` over the defaults. Kubernetes refuses a request above its
+ * limit: `endpointPickerResourceErrors` reports that at synth.
+ */
+export function endpointPickerResources(chosen: EndpointPickerResources | undefined): k8s.ResourceRequirements {
+  const defaults = defaultEndpointPickerResources();
+  if (!chosen) return defaults;
+  const q = (value: string | undefined, fallback: k8s.Quantity | undefined) => (value !== undefined ? k8s.Quantity.fromString(value) : fallback!);
+  return {
+    requests: { cpu: q(chosen.cpuRequest?.amount, defaults.requests?.cpu), memory: q(chosen.memoryRequest?.asString(), defaults.requests?.memory) },
+    limits: { cpu: q(chosen.cpuLimit?.amount, defaults.limits?.cpu), memory: q(chosen.memoryLimit?.asString(), defaults.limits?.memory) },
+  };
+}
+
+/** A request above its limit, as `ProviderRegistryProps.endpointPickerResources` field errors. */
+export function endpointPickerResourceErrors(chosen: EndpointPickerResources | undefined): FieldError[] {
+  if (!chosen) return [];
+  const resources = endpointPickerResources(chosen);
+  const errors: FieldError[] = [];
+  for (const [resource, field] of [['cpu', 'cpuRequest'], ['memory', 'memoryRequest']] as const) {
+    const request = parseQuantity(resources.requests![resource].value);
+    const limit = parseQuantity(resources.limits![resource].value);
+    if (request && limit && compareQuantities(request, limit) > 0) {
+      errors.push(invalid(`endpointPickerResources.${field}`, resources.requests![resource].value,
+        `must be at most the ${resource} limit (${resources.limits![resource].value}): Kubernetes refuses a request above its limit`));
+    }
+  }
+  return errors;
 }
 
 /** What the controller-managed endpoint picker of one ModelDeployment is made of. */

@@ -5,11 +5,13 @@ import {
   addEndpointPicker,
   DEFAULT_ENDPOINT_PICKER_CONFIG,
   DEFAULT_ENDPOINT_PICKER_PORT,
+  endpointPickerResources,
 } from './endpoint-picker';
 import { addHttpRoute } from './http-route';
 import { addInferencePool, inferencePoolGroup, InferencePoolApiVersionString } from './inference-pool';
 import { MAX_ROUTED_MODEL_NAME_LENGTH, MODEL_NAME_HEADER, routedModelNameSource } from './model-name';
 import { addPoolReferenceGrant } from './reference-grant';
+import type { EndpointPickerResources } from '../api/endpoint-picker-resources';
 import type { GatewayRef, InferencePoolApiVersion } from '../api/gateway';
 import type { InferencePoolTarget, InferenceProvider } from '../api/inference-provider';
 import { Warnings } from '../api/warnings';
@@ -27,6 +29,7 @@ export interface RoutingDefaults {
   readonly gateway?: GatewayRef;
   readonly inferencePoolApiVersion: InferencePoolApiVersion;
   readonly endpointPickerImage: string;
+  readonly endpointPickerResources?: EndpointPickerResources;
 }
 
 /** Routing settings a deployment sets for itself, over the registry's. */
@@ -60,6 +63,7 @@ export interface RoutingPlan {
     readonly target: InferencePoolTarget;
     readonly endpointPickerImage: string;
     readonly endpointPickerConfig: string;
+    readonly endpointPickerResources?: EndpointPickerResources;
   };
   readonly httpRoute: boolean;
 }
@@ -147,6 +151,7 @@ export function planModelRouting(input: RoutingInput): { plan?: RoutingPlan; err
         target,
         endpointPickerImage: capability?.endpointPicker?.image || defaults.endpointPickerImage,
         endpointPickerConfig: provider.endpointPickerConfig(view, capability?.endpointPicker?.configData) || DEFAULT_ENDPOINT_PICKER_CONFIG,
+        endpointPickerResources: defaults.endpointPickerResources,
       };
     }
   }
@@ -197,6 +202,7 @@ export function addModelRouting(scope: Construct, plan: RoutingPlan): ApiObject[
         poolApiVersion: plan.poolApiVersion,
         image: plan.controllerManaged.endpointPickerImage,
         configData: plan.controllerManaged.endpointPickerConfig,
+        resources: endpointPickerResources(plan.controllerManaged.endpointPickerResources),
         port: DEFAULT_ENDPOINT_PICKER_PORT,
       }),
     );
