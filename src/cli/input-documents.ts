@@ -121,11 +121,14 @@ export function readInputDocuments(inputs: readonly string[], readStdin?: StdinR
     try {
       parseDocuments(file, text!, plain, documents, problems);
     } catch (e: any) {
-      problems.push({ file, message: `invalid YAML: ${firstLine(e)}` });
+      problems.push(e instanceof RangeError ? stackExhaustedProblem(file, text!) : { file, message: `invalid YAML: ${firstLine(e)}` });
     }
   }
   return { documents, problems };
 }
+
+/** Most YAML errors shown for one document. */
+const MAX_YAML_ERRORS_SHOWN = 20;
 
 /** The documents of one input's text: by the fast reader where it takes the text (`plain`), else by yaml. */
 function parseDocuments(file: string, text: string, plain: boolean, documents: InputDocument[], problems: InputProblem[]): void {
@@ -138,13 +141,19 @@ function parseDocuments(file: string, text: string, plain: boolean, documents: I
     });
     return;
   }
-  yamlPackage().parseAllDocuments(text).forEach((doc: any, index: number) => {
+  const docs = yamlPackage().parseAllDocuments(text);
+  // yaml records running out of stack as an error of a document too: the same as a throw.
+  if (docs.some((doc: any) => doc.errors?.some((err: any) => /Maximum call stack/.test(err.message)))) throw new RangeError('Maximum call stack size exceeded');
+  docs.forEach((doc: any, index: number) => {
     if (doc.errors?.length > 0) {
-      for (const err of doc.errors) {
+      // The first errors: after a malformed line yaml reports one or two per following line.
+      for (const err of doc.errors.slice(0, MAX_YAML_ERRORS_SHOWN)) {
         const at = err.linePos?.[0];
         const message = err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
         problems.push({ file, index, message: `invalid YAML: ${message}`, ...(at && { line: at.line, col: at.col }) });
       }
+      const more = doc.errors.length - MAX_YAML_ERRORS_SHOWN;
+      if (more > 0) problems.push({ file, index, message: `invalid YAML: ${more} more error(s) in this document, most following from the ones above` });
       return;
     }
     let content;
@@ -158,6 +167,32 @@ function parseDocuments(file: string, text: string, plain: boolean, documents: I
     if (content === null || content === undefined) return;
     documents.push({ file, index, content, source: { text, yaml: doc } });
   });
+}
+
+/**
+ * The problem of a text on which the yaml parser ran out of stack: its error recovery recurses
+ * once per line after some malformed lines (a tag character where a key should be, thousands of
+ * lines before the end), which no limit on nesting or keys prevents. The malformed line is found
+ * by parsing ever shorter beginnings of the text (halving, so at most about 20 parses) until one
+ * parses and names its first error; without one, the message says what happened.
+ */
+export function stackExhaustedProblem(file: string, text: string): InputProblem {
+  const lines = text.split('\n');
+  for (let n = Math.floor(lines.length / 2); n > 0; n = Math.floor(n / 2)) {
+    let docs;
+    try {
+      docs = yamlPackage().parseAllDocuments(lines.slice(0, n).join('\n'));
+    } catch (e) {
+      if (e instanceof RangeError) continue;
+      break;
+    }
+    const found = docs.flatMap((doc: any) => doc.errors.map((err: any) => ({ err, index: docs.indexOf(doc) })))[0];
+    if (!found) break;
+    const at = found.err.linePos?.[0];
+    const message = found.err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+    return { file, index: found.index, message: `invalid YAML: ${message} (the parser ran out of stack on the lines after it)`, ...(at && { line: at.line, col: at.col }) };
+  }
+  return { file, message: 'invalid YAML: the YAML parser ran out of stack on this input (a malformed line early in a long mapping?)' };
 }
 
 function firstLine(e: any): string {
