@@ -20,8 +20,8 @@ import type { ApiObject } from 'cdk8s';
 import { FieldError, invalid } from '../core/field-error';
 import { isJsonObject } from '../core/json-object';
 import { renderedJson } from '../core/rendered-json';
-import { mergedOverridesOf } from '../providers/common/overrides';
-import { joinPath } from '../schema-validation/field-path';
+import { mergedOverridesOf, PROVIDER_OVERRIDES_PATH } from '../providers/common/overrides';
+import { joinSegments, parsePath, PathSegment } from '../schema-validation/field-path';
 import { checkFiniteNumbers } from '../schema-validation/finite-numbers';
 import { checkNestedLabels } from '../schema-validation/kubernetes-names';
 import { objectSizeProblem } from '../schema-validation/object-size';
@@ -30,13 +30,10 @@ import { MAX_QUOTED_LENGTH } from '../schema-validation/quoted-value';
 
 type Json = any;
 
-const OVERRIDES_PATH = 'spec.provider.overrides';
 /** The ModelDeployment record (airunway.ai), which carries the deployment's spec as data. */
 const RECORD_API_VERSION = 'airunway.ai/v1alpha1';
 const RECORD_KIND = 'ModelDeployment';
 
-/** A path segment: a map key or a list index. */
-type Segment = string | number;
 
 interface Violation {
   readonly path: string;
@@ -95,27 +92,27 @@ function toFieldError(v: Violation, json: Json, what: string, spec: Json, overri
   // The record's spec is the deployment's: its paths are the user's.
   if (isRecord && segments[0] === 'spec' && hasPath({ spec }, segments)) return invalid(v.path, shown(offending), message);
   if (overrides !== undefined && segments.length > 0 && hasPath(overrides, segments)) {
-    return invalid(pathOf(OVERRIDES_PATH, segments), shown(valueAt(overrides, segments)), message);
+    return invalid(joinSegments(PROVIDER_OVERRIDES_PATH, segments), shown(valueAt(overrides, segments)), message);
   }
   const keyIsOffending = /^(label|annotation) key /.test(v.message);
   const source = findSource(spec, offending, keyIsOffending ? segments[segments.length - 1] : undefined);
-  if (source) return invalid(pathOf('spec', source.path), shown(source.value), message);
+  if (source) return invalid(joinSegments('spec', source.path), shown(source.value), message);
   if (overrides !== undefined) {
     const prefix = deepestPrefix(overrides, segments);
-    if (prefix.length > 0) return invalid(pathOf(OVERRIDES_PATH, prefix), shown(valueAt(overrides, prefix)), message);
+    if (prefix.length > 0) return invalid(joinSegments(PROVIDER_OVERRIDES_PATH, prefix), shown(valueAt(overrides, prefix)), message);
   }
   return invalid('spec', shown(offending), message);
 }
 
 /** Blames the longest string of the spec (a model id of megabytes) when one is large. */
 function sizeError(spec: Json, message: string): FieldError {
-  let longest: { path: Segment[]; value: string } | undefined;
+  let longest: { path: PathSegment[]; value: string } | undefined;
   walk(spec, (path, value) => {
     if (typeof value === 'string' && value.length > (longest?.value.length ?? 64 * 1024)) longest = { path, value };
     return false;
   });
   return longest
-    ? invalid(pathOf('spec', longest.path), shown(longest.value), `${message}; this value is ${longest.value.length} characters long`)
+    ? invalid(joinSegments('spec', longest.path), shown(longest.value), `${message}; this value is ${longest.value.length} characters long`)
     : invalid('spec', '<object>', message);
 }
 
@@ -123,8 +120,8 @@ function sizeError(spec: Json, message: string): FieldError {
  * Where in the spec the offending value (a string) or key (the last segment of its path) was
  * written, when it is there verbatim.
  */
-function findSource(spec: Json, value: unknown, key: Segment | undefined): { path: Segment[]; value: unknown } | undefined {
-  let found: { path: Segment[]; value: unknown } | undefined;
+function findSource(spec: Json, value: unknown, key: PathSegment | undefined): { path: PathSegment[]; value: unknown } | undefined {
+  let found: { path: PathSegment[]; value: unknown } | undefined;
   if (typeof key === 'string' && key !== '') {
     walk(spec, (path, v) => {
       if (path[path.length - 1] === key) found = { path, value: v };
@@ -140,8 +137,8 @@ function findSource(spec: Json, value: unknown, key: Segment | undefined): { pat
 }
 
 /** Visits every value below `root` (iteratively) until `visit` returns true. */
-function walk(root: Json, visit: (path: Segment[], value: unknown) => boolean): void {
-  const stack: Array<[Json, Segment[]]> = [[root, []]];
+function walk(root: Json, visit: (path: PathSegment[], value: unknown) => boolean): void {
+  const stack: Array<[Json, PathSegment[]]> = [[root, []]];
   while (stack.length > 0) {
     const [node, path] = stack.pop()!;
     if (path.length > 0 && visit(path, node)) return;
@@ -166,25 +163,12 @@ function withoutNulls(value: Json): Json {
   return out;
 }
 
-/** `spec.template.spec.containers[0].env[1].name`, `labels["a b"]` -> segments. */
-export function parsePath(path: string): Segment[] {
-  const segments: Segment[] = [];
-  for (const m of path.matchAll(/([^.[\]"]+)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g)) {
-    segments.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : JSON.parse(m[3])));
-  }
-  return segments;
-}
-
-function pathOf(base: string, segments: readonly Segment[]): string {
-  return segments.reduce<string>((at, s) => joinPath(at, String(s), typeof s === 'number'), base);
-}
-
-function hasPath(root: Json, segments: readonly Segment[]): boolean {
+function hasPath(root: Json, segments: readonly PathSegment[]): boolean {
   return deepestPrefix(root, segments).length === segments.length;
 }
 
-function deepestPrefix(root: Json, segments: readonly Segment[]): Segment[] {
-  const out: Segment[] = [];
+function deepestPrefix(root: Json, segments: readonly PathSegment[]): PathSegment[] {
+  const out: PathSegment[] = [];
   let cur = root;
   for (const s of segments) {
     if (!cur || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, s)) break;
@@ -194,7 +178,7 @@ function deepestPrefix(root: Json, segments: readonly Segment[]): Segment[] {
   return out;
 }
 
-function valueAt(root: Json, segments: readonly Segment[]): unknown {
+function valueAt(root: Json, segments: readonly PathSegment[]): unknown {
   let cur = root;
   for (const s of segments) cur = cur && typeof cur === 'object' ? cur[s] : undefined;
   return cur;

@@ -4,6 +4,7 @@ import type { Document, Node } from 'yaml';
 import { isPlainBlockText, readPlainBlockText } from './fast-yaml-reader';
 import { inputTextProblem, readBoundedText } from './input-limits';
 import { yamlPackage } from '../core/yaml-package';
+import { parsePath } from '../schema-validation/field-path';
 
 /** How `-f -` is named in messages. */
 export const STDIN_NAME = '<stdin>';
@@ -61,7 +62,7 @@ function fieldPosition(p: InputProblem, documents: readonly InputDocument[]): { 
   const { isMap, isScalar, isSeq } = yamlPackage();
   let node: unknown = source.yaml.contents;
   let offset: number | undefined;
-  for (const segment of pathSegments(field)) {
+  for (const segment of parsePath(field)) {
     if (isMap(node) && typeof segment === 'string') {
       const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === segment);
       if (!pair) break;
@@ -75,14 +76,6 @@ function fieldPosition(p: InputProblem, documents: readonly InputDocument[]): { 
     }
   }
   return offset === undefined ? undefined : lineAndColumn(source.text, offset);
-}
-
-function pathSegments(field: string): Array<string | number> {
-  const segments: Array<string | number> = [];
-  for (const m of field.matchAll(/([A-Za-z_$][\w$-]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g)) {
-    segments.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : JSON.parse(m[3])));
-  }
-  return segments;
 }
 
 /** 1-based line and column of a character offset; counted only when a message needs it. */
@@ -147,11 +140,7 @@ function parseDocuments(file: string, text: string, plain: boolean, documents: I
   docs.forEach((doc: any, index: number) => {
     if (doc.errors?.length > 0) {
       // The first errors: after a malformed line yaml reports one or two per following line.
-      for (const err of doc.errors.slice(0, MAX_YAML_ERRORS_SHOWN)) {
-        const at = err.linePos?.[0];
-        const message = err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-        problems.push({ file, index, message: `invalid YAML: ${message}`, ...(at && { line: at.line, col: at.col }) });
-      }
+      for (const err of doc.errors.slice(0, MAX_YAML_ERRORS_SHOWN)) problems.push(yamlErrorProblem(file, index, err));
       const more = doc.errors.length - MAX_YAML_ERRORS_SHOWN;
       if (more > 0) problems.push({ file, index, message: `invalid YAML: ${more} more error(s) in this document, most following from the ones above` });
       return;
@@ -188,11 +177,17 @@ export function stackExhaustedProblem(file: string, text: string): InputProblem 
     }
     const found = docs.flatMap((doc: any) => doc.errors.map((err: any) => ({ err, index: docs.indexOf(doc) })))[0];
     if (!found) break;
-    const at = found.err.linePos?.[0];
-    const message = found.err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-    return { file, index: found.index, message: `invalid YAML: ${message} (the parser ran out of stack on the lines after it)`, ...(at && { line: at.line, col: at.col }) };
+    const problem = yamlErrorProblem(file, found.index, found.err);
+    return { ...problem, message: `${problem.message} (the parser ran out of stack on the lines after it)` };
   }
   return { file, message: 'invalid YAML: the YAML parser ran out of stack on this input (a malformed line early in a long mapping?)' };
+}
+
+/** One error of the yaml package as a problem at its line and column (yaml's own position text dropped). */
+function yamlErrorProblem(file: string, index: number, err: any): InputProblem {
+  const at = err.linePos?.[0];
+  const message = err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+  return { file, index, message: `invalid YAML: ${message}`, ...(at && { line: at.line, col: at.col }) };
 }
 
 function firstLine(e: any): string {

@@ -16,3 +16,20 @@ export function joinPath(base: string, key: string, isIndex: boolean): string {
   }
   return `${base}[${JSON.stringify(key)}]`;
 }
+
+/** A step of a path: a map key or a list index. */
+export type PathSegment = string | number;
+
+/** `spec.template.spec.containers[0].env[1].name`, `labels["a b"]` -> its segments. */
+export function parsePath(path: string): PathSegment[] {
+  const segments: PathSegment[] = [];
+  for (const m of path.matchAll(/([^.[\]"]+)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g)) {
+    segments.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : JSON.parse(m[3])));
+  }
+  return segments;
+}
+
+/** The path of `segments` below `base`, written as `joinPath` writes each step. */
+export function joinSegments(base: string, segments: readonly PathSegment[]): string {
+  return segments.reduce<string>((at, s) => joinPath(at, String(s), typeof s === 'number'), base);
+}

@@ -18,12 +18,11 @@ import { manifestPathOf, podTemplatesOf } from './pod-templates';
 import { FieldError, invalid } from '../core/field-error';
 import { isJsonObject } from '../core/json-object';
 import { renderedJson } from '../core/rendered-json';
-import { mergedOverridesOf } from '../providers/common/overrides';
+import { mergedOverridesOf, PROVIDER_OVERRIDES_PATH } from '../providers/common/overrides';
+import { joinSegments, parsePath, PathSegment } from '../schema-validation/field-path';
 
-const OVERRIDES_PATH = 'spec.provider.overrides';
 const ALLOW_PROP = 'allowPrivilegedPodOverrides';
 
-type Segment = string | number;
 
 /** One thing in a final pod template that overrides may not bring in. */
 interface Finding {
@@ -54,7 +53,7 @@ export function podOverrideErrors(objects: readonly ApiObject[], overrides: unkn
         const relative = parsePath(manifestPath).slice(parsePath(location.path).length);
         const source = sourceInOverrides(overrides, parsePath(manifestPath), relative, finding.value);
         if (source === undefined) continue;
-        const path = formatPath(OVERRIDES_PATH, source);
+        const path = joinSegments(PROVIDER_OVERRIDES_PATH, source);
         if (errors.has(path)) continue;
         errors.set(path, invalid(
           path,
@@ -96,9 +95,14 @@ function findingsOf(podSpec: any): Finding[] {
  * and holds an equal value (a pod template the provider copied or moved, e.g. into a
  * LeaderWorkerSet's leader and worker templates). Undefined when the overrides do not hold it.
  */
-function sourceInOverrides(overrides: Record<string, unknown>, manifestPath: Segment[], relative: Segment[], value: unknown): Segment[] | undefined {
+function sourceInOverrides(
+  overrides: Record<string, unknown>,
+  manifestPath: PathSegment[],
+  relative: PathSegment[],
+  value: unknown,
+): PathSegment[] | undefined {
   if (has(overrides, manifestPath) && sameJson(valueAt(overrides, manifestPath), value)) return manifestPath;
-  let found: Segment[] | undefined;
+  let found: PathSegment[] | undefined;
   walk(overrides, [], (path, node) => {
     if (path.length < relative.length) return false;
     const tail = path.slice(path.length - relative.length);
@@ -109,8 +113,8 @@ function sourceInOverrides(overrides: Record<string, unknown>, manifestPath: Seg
 }
 
 /** Depth-first over objects and arrays, iteratively (overrides may nest deeply); stops when `visit` returns true. */
-function walk(root: unknown, base: Segment[], visit: (path: Segment[], node: unknown) => boolean): void {
-  const stack: Array<[unknown, Segment[]]> = [[root, base]];
+function walk(root: unknown, base: PathSegment[], visit: (path: PathSegment[], node: unknown) => boolean): void {
+  const stack: Array<[unknown, PathSegment[]]> = [[root, base]];
   while (stack.length > 0) {
     const [node, path] = stack.pop()!;
     if (path.length > 0 && visit(path, node)) return;
@@ -122,7 +126,7 @@ function walk(root: unknown, base: Segment[], visit: (path: Segment[], node: unk
   }
 }
 
-function has(root: unknown, path: readonly Segment[]): boolean {
+function has(root: unknown, path: readonly PathSegment[]): boolean {
   let node = root;
   for (const s of path) {
     if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, s)) return false;
@@ -131,7 +135,7 @@ function has(root: unknown, path: readonly Segment[]): boolean {
   return true;
 }
 
-function valueAt(root: unknown, path: readonly Segment[]): unknown {
+function valueAt(root: unknown, path: readonly PathSegment[]): unknown {
   let node: any = root;
   for (const s of path) node = node !== null && typeof node === 'object' ? node[s] : undefined;
   return node;
@@ -141,18 +145,3 @@ function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** `spec.template.spec.volumes[1].hostPath` (and `a["b c"]`) to segments. */
-function parsePath(path: string): Segment[] {
-  const segments: Segment[] = [];
-  for (const m of path.matchAll(/([^.[\]"]+)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g)) {
-    segments.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : JSON.parse(m[3])));
-  }
-  return segments;
-}
-
-function formatPath(base: string, segments: readonly Segment[]): string {
-  return segments.reduce<string>((at, s) => {
-    if (typeof s === 'number') return `${at}[${s}]`;
-    return /^[A-Za-z_][A-Za-z0-9_-]*$/.test(s) ? `${at}.${s}` : `${at}[${JSON.stringify(s)}]`;
-  }, base);
-}

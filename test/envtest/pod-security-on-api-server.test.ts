@@ -9,13 +9,14 @@
  * The binaries come from KUBEBUILDER_ASSETS or scripts/envtest/build-binaries.sh (binaries.ts);
  * without them the setup fails with the reason: this test is never skipped.
  */
-import { Chart, Size, Testing } from 'cdk8s';
+import { Testing } from 'cdk8s';
 import { ControlPlane } from './control-plane';
 import { KubeApiError, KubeClient } from './kube-client';
-import { DynamoProvider, ModelDeployment, ModelDeploymentController, ProviderRegistry, VolumePurpose } from '../../src';
+import { ModelDeploymentController } from '../../src';
 import { addEndpointPicker, DEFAULT_ENDPOINT_PICKER_IMAGE, DEFAULT_ENDPOINT_PICKER_PORT } from '../../src/gateway/endpoint-picker';
 import { INFERENCE_POOL_V1 } from '../../src/gateway/inference-pool';
 import { podSecurityViolations } from '../../src/security/pod-security-standard';
+import { addDownloadJobDeployment } from '../support/download-job-deployment';
 
 const SETUP_TIMEOUT_MS = 45 * 60_000;
 const NAMESPACE = 'restricted-pods';
@@ -59,15 +60,7 @@ function ownedPodSpecs(): Record<string, any> {
   });
 
   const app = Testing.app();
-  new ProviderRegistry(app, 'Providers', { providers: [new DynamoProvider()] });
-  const jobChart = new Chart(app, 'jobs', { namespace: 'ml' });
-  new ModelDeployment(jobChart, 'qwen', {
-    model: { id: 'Qwen/Qwen3-0.6B' },
-    storage: [{ name: 'model-cache', purpose: VolumePurpose.MODEL_CACHE, size: Size.gibibytes(100) }],
-    resources: { gpu: { count: 1 } },
-    engine: { type: 'vllm' },
-    provider: { name: 'dynamo' },
-  } as any);
+  const jobChart = addDownloadJobDeployment(app);
 
   const controllerChart = Testing.chart();
   new ModelDeploymentController(controllerChart, 'Controller');

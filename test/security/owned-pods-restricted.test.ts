@@ -1,14 +1,15 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { App, Chart, Size, Testing } from 'cdk8s';
+import { App, Testing } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
-import { DynamoProvider, ModelDeployment, ModelDeploymentController, ProviderRegistry, VolumePurpose } from '../../src';
+import { ModelDeploymentController } from '../../src';
 import { main } from '../../src/cli/main';
 import { DEFAULT_ENDPOINT_PICKER_IMAGE } from '../../src/gateway/endpoint-picker';
 import { describePodSecurityViolations, podSecurityViolations } from '../../src/security/pod-security-standard';
 import { podTemplatesOf } from '../../src/security/pod-templates';
 import { DEFAULT_MODEL_DOWNLOAD_IMAGE } from '../../src/storage/model-download-job';
 import { movingTagReason } from '../../src/warnings/image-reference';
+import { addDownloadJobDeployment } from '../support/download-job-deployment';
 
 /*
  * Every pod template of every example, checked with the Pod Security Standards: the pods this
@@ -46,18 +47,9 @@ async function exampleManifests(): Promise<Array<{ example: string; manifests: a
   return out;
 }
 
-/** A Dynamo deployment with a managed model cache: the only kind that emits the download Job. */
 function downloadJobManifests(): any[] {
   const app = Testing.app();
-  new ProviderRegistry(app, 'Providers', { providers: [new DynamoProvider()] });
-  const chart = new Chart(app, 'test', { namespace: 'ml' });
-  new ModelDeployment(chart, 'qwen', {
-    model: { id: 'Qwen/Qwen3-0.6B' },
-    storage: [{ name: 'model-cache', purpose: VolumePurpose.MODEL_CACHE, size: Size.gibibytes(100) }],
-    resources: { gpu: { count: 1 } },
-    engine: { type: 'vllm' },
-    provider: { name: 'dynamo' },
-  } as any);
+  addDownloadJobDeployment(app);
   return synthesizeApp(app);
 }
 
