@@ -31,6 +31,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     'node@^24',
     'json-schema-to-typescript@^16.0.0',
     '@types/js-yaml@^4.0.9',
+    // bundles the CLI's own modules into one file (lib/cli/bundle.js, see the compile task below)
+    'esbuild@^0.28.2',
   ],
   // Non-jsii runtime dependencies must be bundled so they never leak into the jsii type system.
   // @bufbuild/protobuf is a peer dependency of @bufbuild/cel: bundle it too, or a consumer without
@@ -99,6 +101,14 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   gitignore: ['/dist/', '.tmp/', '/test-reports/'],
   npmIgnoreOptions: { ignorePatterns: ['/examples/', '/scripts/', '/.ci/', '/docs/'] },
 });
+
+// The CLI as one file, lib/cli/bundle.js: our compiled modules bundled, every package left
+// external (required from node_modules as before, so cdk8s stays the user's own). A one-model
+// `synth` loaded about 230 of our modules one by one, a third of its run. The bundle sits in
+// lib/cli/ so the paths our modules build from __dirname (`../../package.json`, `../../schemas`)
+// resolve as from any lib/ folder. bin/cdk8s-inference runs it; scripts/check-cli-bundle.ts
+// proves it writes what lib/cli/main.js writes.
+project.compileTask.exec('esbuild lib/cli/main.js --bundle --platform=node --target=node22 --packages=external --outfile=lib/cli/bundle.js --log-level=warning');
 
 // npm 11 skips dependency install scripts unless allowed; node@24 needs its preinstall to fetch
 // the platform binary.
@@ -205,6 +215,12 @@ const controllerImage = project.addTask('test:controller-image', {
 controllerImage.prependSpawn(project.compileTask);
 
 // The cdk8s validation plugin through the real cdk8s CLI, from the packed package in a fresh app.
+// The CLI bundle against the modules it is made of: the CLI corpus and the examples, byte for byte.
+project.addTask('test:cli-bundle', {
+  description: 'Check that lib/cli/bundle.js (what bin/cdk8s-inference runs) writes what lib/cli/main.js writes (needs compile and synth:examples)',
+  exec: 'bash scripts/check-cli-bundle.sh',
+});
+
 const validationPlugin = project.addTask('test:validation-plugin', {
   description: 'Pack the library into a fresh cdk8s app and check the validation plugin through `cdk8s synth`',
   exec: 'bash scripts/check-validation-plugin.sh',

@@ -4,9 +4,11 @@
  *
  * Usage (from the repository root):
  *
- *   npx ts-node --project test/tsconfig.json scripts/cli-corpus.ts [--seed N] [--count N] --out DIR
+ *   npx ts-node --project test/tsconfig.json scripts/cli-corpus.ts [--seed N] [--count N] [--cli FILE] --out DIR
  *
- * Defaults: --seed 1, --count 600. DIR is emptied first. From a seeded PRNG it generates `count`
+ * Defaults: --seed 1, --count 600. `--cli FILE` runs the cases through the `main` of a compiled
+ * module instead of src/cli/main (scripts/check-cli-bundle.sh compares lib/cli/main.js with the
+ * bundle lib/cli/bundle.js). DIR is emptied first. From a seeded PRNG it generates `count`
  * cases of AI Runway `ModelDeployment` YAML (airunway.ai/v1alpha1): every provider named
  * explicitly and auto-selected (with `InferenceProviderConfig` documents of `status.ready: false`
  * steering selection), engines vllm/sglang/trtllm/llamacpp, aggregated and disaggregated serving,
@@ -48,12 +50,15 @@ interface Options {
   readonly seed: number;
   readonly count: number;
   readonly out: string;
+  /** The module whose `main` runs the cases: src/cli/main unless `--cli FILE` names another. */
+  readonly cli?: string;
 }
 
 function parseOptions(argv: readonly string[]): Options {
   let seed = 1;
   let count = 600;
   let out: string | undefined;
+  let cli: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -64,11 +69,12 @@ function parseOptions(argv: readonly string[]): Options {
     if (arg === '--seed') seed = Number(value());
     else if (arg === '--count') count = Number(value());
     else if (arg === '--out') out = value();
-    else throw new Error(`unexpected argument ${JSON.stringify(arg)}; usage: cli-corpus.ts [--seed N] [--count N] --out DIR`);
+    else if (arg === '--cli') cli = path.resolve(value());
+    else throw new Error(`unexpected argument ${JSON.stringify(arg)}; usage: cli-corpus.ts [--seed N] [--count N] [--cli FILE] --out DIR`);
   }
   if (!Number.isInteger(seed) || !Number.isInteger(count) || count < 1) throw new Error('--seed and --count must be integers, --count at least 1');
   if (out === undefined) throw new Error('--out DIR is required');
-  return { seed, count, out: path.resolve(out) };
+  return { seed, count, out: path.resolve(out), cli };
 }
 
 
@@ -634,7 +640,7 @@ interface Captured {
   processStderr: string;
 }
 
-async function runCli(argv: string[]): Promise<Captured> {
+async function runCli(cliMain: typeof main, argv: string[]): Promise<Captured> {
   const captured: Captured = { code: '', stdout: '', stderr: '', processStdout: '', processStderr: '' };
   const realStdout = process.stdout.write;
   const realStderr = process.stderr.write;
@@ -647,7 +653,7 @@ async function runCli(argv: string[]): Promise<Captured> {
     return true;
   }) as typeof process.stderr.write;
   try {
-    captured.code = await main(argv, {
+    captured.code = await cliMain(argv, {
       stdout: (text) => (captured.stdout += text),
       // As the process io does: one line per call.
       stderr: (line) => (captured.stderr += `${line}\n`),
@@ -737,6 +743,8 @@ function formatTally(t: Tally): string {
 
 async function run(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const cliMain: typeof main = options.cli ? require(options.cli).main : main;
   const outdir = options.out;
   fs.rmSync(outdir, { recursive: true, force: true });
   fs.mkdirSync(path.join(outdir, 'inputs'), { recursive: true });
@@ -768,18 +776,18 @@ async function run(): Promise<number> {
         ...(c.badArgs ?? []),
       ];
       const synthArgv = ['synth', ...common];
-      const synth = await runCli(synthArgv);
+      const synth = await runCli(cliMain, synthArgv);
       let text = formatRun('synth', synthArgv, synth);
       bump(exitCodes, `exit ${synth.code}`);
       if (synth.code === 0) tallyOutput(outputs, synth.stdout);
 
       const explainArgv = ['explain', ...common];
-      text += formatRun('explain', explainArgv, await runCli(explainArgv));
+      text += formatRun('explain', explainArgv, await runCli(cliMain, explainArgv));
 
       if (c.outputDir) {
         const dir = `synth-out/${id}`;
         const dirArgv = ['synth', ...common, '-o', dir];
-        text += formatRun('synth -o', dirArgv, await runCli(dirArgv));
+        text += formatRun('synth -o', dirArgv, await runCli(cliMain, dirArgv));
         text += listFiles(dir);
         fs.rmSync(dir, { recursive: true, force: true });
       }

@@ -28,28 +28,23 @@ export async function main(argv: readonly string[], io: CliIo = PROCESS_IO): Pro
         return 0;
       // Each command loads its own modules: the controller, a long-running process, never holds
       // the translators, cdk8s-plus and the generated bindings (measured: 137 against 153 MiB
-      // peak RSS in the controller benchmark), and help or --version load none of them.
+      // peak RSS in the controller benchmark), and help or --version load none of them. The
+      // requires name their modules literally so that the CLI bundle (lib/cli/bundle.js) holds
+      // them; bundled, each still runs only when its command does.
+      /* eslint-disable @typescript-eslint/no-require-imports */
       case 'synth':
-        return load<typeof import('./synth-command')>('./synth-command').runSynth(args.files, args.outdir, args.routing, io);
+        return (require('./synth-command') as typeof import('./synth-command')).runSynth(args.files, args.outdir, args.routing, io);
       case 'explain':
-        return load<typeof import('./explain-command')>('./explain-command').runExplain(args.files, args.routing, io);
+        return (require('./explain-command') as typeof import('./explain-command')).runExplain(args.files, args.routing, io);
       case 'validate':
-        return load<typeof import('./validate-command')>('./validate-command').runValidate(args.files, { skipUnknownKinds: args.skipUnknownKinds }, io);
+        return (require('./validate-command') as typeof import('./validate-command')).runValidate(args.files, { skipUnknownKinds: args.skipUnknownKinds }, io);
       case 'controller':
-        return await load<typeof import('./controller-command')>('./controller-command').runControllerCommand(args.controllerArgs ?? [], io);
+        return await (require('./controller-command') as typeof import('./controller-command')).runControllerCommand(args.controllerArgs ?? [], io);
+      /* eslint-enable @typescript-eslint/no-require-imports */
     }
   } catch (e: any) {
     io.stderr(`internal error: ${e?.message ?? e}`);
     if (process.env.CDK8S_INFERENCE_DEBUG === '1') io.stderr(String(e?.stack));
     return 70;
   }
-}
-
-/**
- * A command's module, required when the command runs (a static import would load every command's
- * dependencies into every process).
- */
-function load<T>(id: string): T {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(id) as T;
 }

@@ -19,12 +19,14 @@ import * as path from 'path';
 import type Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone';
+import * as listMapKeywordModule from './list-map-keyword';
+import { moduleSources } from './module-sources';
 
 /**
  * The modules (next to this one, by base name) whose code decides what a compiled validator
  * does: the registry's Ajv options, the schema conversion, the keywords, and this loader.
  */
-const VALIDATOR_MODULES = ['upstream-schemas', 'schema-conversion', 'list-map-keyword', 'go-regex', 'compiled-validators'];
+const VALIDATOR_MODULES = ['upstream-schemas', 'schema-conversion', 'list-map-keyword', 'go-regex', 'compiled-validators', 'module-sources'];
 
 /** Standalone validators on disk, in `<cache dir>/validators`. */
 export class CompiledValidatorCache {
@@ -37,12 +39,10 @@ export class CompiledValidatorCache {
     const hash = crypto.createHash('sha1');
     try {
       hash.update(fs.readFileSync(require.resolve('ajv/package.json')));
-      // This module's own extension: .ts when run from src/, .js when compiled to lib/.
-      const ext = path.extname(__filename);
-      for (const m of VALIDATOR_MODULES) hash.update(fs.readFileSync(path.join(__dirname, `${m}${ext}`)));
     } catch {
-      // Bundled or compiled away: the schema alone keys the cache.
+      // ajv's package.json unreadable: our sources alone key the code
     }
+    hash.update(moduleSources(VALIDATOR_MODULES) ?? 'no-source');
     this.salt = hash.digest('hex');
   }
 
@@ -59,8 +59,11 @@ export class CompiledValidatorCache {
       return undefined;
     }
     const module: { exports: any } = { exports: {} };
-    // The code requires Ajv's runtime helpers and ./list-map-keyword, resolved from this folder.
-    new Function('require', 'module', 'exports', code)(require, module, module.exports);
+    // The code requires Ajv's runtime helpers (from the ajv package) and ./list-map-keyword, given
+    // here as the module this one imports: in the CLI's bundle no such file is beside this code.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const requireForCode = (id: string): unknown => (id === listMapKeywordModule.LIST_MAP_KEYWORD_MODULE ? listMapKeywordModule : require(id));
+    new Function('require', 'module', 'exports', code)(requireForCode, module, module.exports);
     return typeof module.exports === 'function' ? (module.exports as ValidateFunction) : undefined;
   }
 

@@ -15,6 +15,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { CelSchema } from './cel-schema';
+import { moduleSources } from './module-sources';
 import type { UpstreamSchemaSource } from './schema-conversion';
 
 /** A JSON (Schema) value as read from the upstream files. */
@@ -31,7 +32,7 @@ export const SCHEMA_CACHE_ENV = 'CDK8S_INFERENCE_SCHEMA_CACHE';
  * The modules (next to this one, by base name) whose code the cached content depends on: the
  * registry that reads and converts a file, the conversions it calls, and this cache.
  */
-const CONVERSION_MODULES = ['upstream-schemas', 'schema-bundle', 'schema-conversion', 'cel-schema', 'go-regex', 'conversion-cache'];
+const CONVERSION_MODULES = ['upstream-schemas', 'schema-bundle', 'schema-conversion', 'cel-schema', 'go-regex', 'conversion-cache', 'module-sources'];
 
 /** A CRD/XRD file converted to JSON Schema: what the on-disk cache holds. */
 export interface ConvertedFile {
@@ -48,14 +49,7 @@ export class ConversionCache {
 
   public constructor(dir: string | undefined) {
     this.dir = dir;
-    let source = 'no-source';
-    try {
-      // This module's own extension: .ts when run from src/, .js when compiled to lib/.
-      const ext = path.extname(__filename);
-      source = CONVERSION_MODULES.map((m) => fs.readFileSync(path.join(__dirname, `${m}${ext}`), 'utf8')).join('\n');
-    } catch {
-      // Bundled or compiled away: the content hash alone keys the cache.
-    }
+    const source = moduleSources(CONVERSION_MODULES) ?? 'no-source';
     this.salt = crypto.createHash('sha1').update(source).digest('hex');
   }
 

@@ -4,10 +4,13 @@
  *
  * It is a code-generating keyword (not a `validate` function) so that a compiled validator can be
  * written out as standalone code and loaded again without Ajv (compiled-validators.ts): the
- * generated code calls `duplicateListMapEntries` through `require('./list-map-keyword')`.
+ * generated code calls `duplicateListMapEntries` through `require(LIST_MAP_KEYWORD_MODULE)`.
  */
 import { _, Code, KeywordDefinition } from 'ajv';
 import { LIST_MAP_KEYWORD } from './schema-conversion';
+
+/** What standalone code requires to reach this module (compiled-validators.ts resolves it). */
+export const LIST_MAP_KEYWORD_MODULE = './list-map-keyword';
 
 /** A JSON value being validated. */
 type Json = any;
@@ -55,7 +58,7 @@ export const listMapKeyword: KeywordDefinition = {
     const keys = cxt.schemaValue as Code;
     const find = gen.scopeValue('func', {
       ref: duplicateListMapEntries,
-      code: _`require("./list-map-keyword").duplicateListMapEntries`,
+      code: _`require(${LIST_MAP_KEYWORD_MODULE}).duplicateListMapEntries`,
     });
     gen.forOf('dup', _`${find}(${keys}, ${data})`, (dup) => {
       const index = gen.const('index', _`${dup}.index`);
