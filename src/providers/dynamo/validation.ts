@@ -1,13 +1,14 @@
 import { dynamoArgKeyErrors } from './args';
 import { dynamoMultiNode, dynamoMultiNodeErrors } from './multi-node';
 import { DgdShape, dynamoOverrideErrors, dynamoOverrideShapeErrors } from './overrides';
-import { DECODE_WORKER_SERVICE, generatedServiceNames, isMocker, PREFILL_WORKER_SERVICE, WORKER_SERVICE } from './services';
+import { DECODE_WORKER_SERVICE, gatewayEnabled, generatedServiceNames, isMocker, PREFILL_WORKER_SERVICE, WORKER_SERVICE } from './services';
 import { FieldError, invalid, notSupported, required } from '../../core/field-error';
 import type { GpuSpec } from '../../core/generated/model-deployment-spec';
 import { gpuTypeOf } from '../../core/gpu-type';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import type { ServingComponent } from '../../multinode/layout';
 import { multiNodeParallelismTarget } from '../../multinode/vllm-checks';
+import { POD_SECURITY_PATH, PodSecurityLevel, podSecurityLevelOf } from '../../policy/pod-security-level';
 import { PROVIDER_OVERRIDES_PATH } from '../common/overrides';
 import { checkParallelism, NO_PARALLELISM_FINDINGS, ParallelismFindings, ParallelismTarget, userParallelism } from '../common/parallelism';
 import { isJsonObject } from '../common/unstructured';
@@ -159,9 +160,24 @@ export function validateDynamo(md: ResolvedModelDeployment, settings: DynamoSett
   const overrides = md.spec.provider?.overrides;
   errors.push(...dynamoOverrideErrors(overrides, { names: generatedServiceNames(md) }));
   if (annotationValid) errors.push(...dynamoOverrideShapeErrors(overrides, shapeOf(dynamoApiVersionOf(md, settings))));
+  if (annotationValid) errors.push(...restrictedSidecarErrors(md, shapeOf(dynamoApiVersionOf(md, settings))));
   errors.push(...dynamoMultiNodeErrors(md));
   errors.push(...dynamoParallelism(md).errors);
   return errors;
+}
+
+/**
+ * "restricted" cannot hold for a v1alpha1 graph behind a Gateway: the workers' frontend sidecar
+ * (`frontendSidecar`) has no securityContext field in v1alpha1, so that container runs with the
+ * pod's settings alone, which a namespace enforcing "restricted" refuses. v1beta1 declares the
+ * sidecar as a container of `podTemplate`, which carries the settings.
+ */
+function restrictedSidecarErrors(md: ResolvedModelDeployment, shape: DgdShape): FieldError[] {
+  if (shape !== 'v1alpha1' || !gatewayEnabled(md) || podSecurityLevelOf(md.annotations) !== PodSecurityLevel.RESTRICTED) return [];
+  return [invalid(POD_SECURITY_PATH, PodSecurityLevel.RESTRICTED,
+    `${DYNAMO_DISPLAY_NAME} ${DYNAMO_V1ALPHA1} behind a Gateway cannot meet "restricted": its frontendSidecar has no securityContext field, ` +
+    `so the sidecar container would be refused by a namespace enforcing "restricted". Use ${DYNAMO_V1BETA1} ` +
+    `(annotation ${DYNAMO_API_VERSION_ANNOTATION}: ${DYNAMO_V1BETA1}) or the "baseline" level`)];
 }
 
 /**
