@@ -10,10 +10,11 @@ import { HF_HOME_ENV } from '../providers/common/env';
 /**
  * Release of AI Runway whose downloader image is the default. AI Runway's own default is the
  * moving `latest` tag, which lets a new node pull another build than the one that was tested;
- * pinning the release its provider shims are versioned at (`dynamo-provider:v0.3.0`) keeps the
- * Job reproducible. Override `modelDownloadImage` to follow another release or a digest.
+ * pinning a release keeps the Job reproducible. AI Runway's release workflow tags its images by
+ * semver without the `v` of the git tag (release `v0.3.0` is image tag `0.3.0`, as its upgrade
+ * guide's `${REF#v}` shows). Override `modelDownloadImage` to follow another release or a digest.
  */
-export const MODEL_DOWNLOAD_IMAGE_VERSION = 'v0.3.0';
+export const MODEL_DOWNLOAD_IMAGE_VERSION = '0.3.0';
 
 /** Image of AI Runway's downloader (`hf download <model>`), pinned to `MODEL_DOWNLOAD_IMAGE_VERSION`. */
 export const DEFAULT_MODEL_DOWNLOAD_IMAGE = `ghcr.io/ai-runway/airunway/model-downloader:${MODEL_DOWNLOAD_IMAGE_VERSION}`;

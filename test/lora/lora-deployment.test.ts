@@ -54,7 +54,7 @@ describe('LoRA adapters on Direct vLLM', () => {
   test('the download container runs as non-root with a read-only root, without privileges, with bounded memory', () => {
     const { manifests } = synthLora({ provider: { name: 'vllm' }, metadata: { annotations: loraAnnotations(TWO_ADAPTERS) } });
     const download = podSpecOf(manifests).initContainers[0];
-    expect(download.image).toBe('ghcr.io/ai-runway/airunway/model-downloader:v0.3.0');
+    expect(download.image).toBe('ghcr.io/ai-runway/airunway/model-downloader:0.3.0');
     expect(download.command).toBeUndefined();
     expect(download.securityContext).toEqual({
       allowPrivilegeEscalation: false,

@@ -59,7 +59,7 @@ describe('model download Job', () => {
             containers: [
               {
                 name: 'model-download',
-                image: 'ghcr.io/ai-runway/airunway/model-downloader:v0.3.0',
+                image: 'ghcr.io/ai-runway/airunway/model-downloader:0.3.0',
                 args: ['download', 'Qwen/Qwen3-0.6B'],
                 env: [{ name: 'HF_HOME', value: '/model-cache' }, { name: 'HOME', value: '/tmp' }],
                 envFrom: [{ secretRef: { name: 'hf' } }],

@@ -45,7 +45,7 @@ export interface DynamoProviderProps {
 
   /**
    * Image of the model download Job that fills a managed model cache.
-   * @default 'ghcr.io/ai-runway/airunway/model-downloader:v0.3.0' (AI Runway's downloader, pinned to a release)
+   * @default 'ghcr.io/ai-runway/airunway/model-downloader:0.3.0' (AI Runway's downloader, pinned to a release)
    */
   readonly modelDownloadImage?: string;
 

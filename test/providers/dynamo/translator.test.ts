@@ -589,7 +589,7 @@ describe('DynamoProvider', () => {
         expect(job.metadata.labels).toEqual({ ...labels, 'airunway.ai/job-type': 'model-download' });
         const container = job.spec.template.spec.containers[0];
         expect([container.image, container.args, container.env, container.envFrom]).toEqual([
-          'ghcr.io/ai-runway/airunway/model-downloader:v0.3.0',
+          'ghcr.io/ai-runway/airunway/model-downloader:0.3.0',
           ['download', 'Qwen/Qwen3-0.6B'],
           [{ name: 'HF_HOME', value: '/model-cache' }, { name: 'HOME', value: '/tmp' }],
           [{ secretRef: { name: HF_SECRET } }],
