@@ -8,7 +8,8 @@
  * problem just disables the cache.
  *
  * The salt hashes the modules whose code decides what a cached file holds, whatever their
- * extension: the .ts sources under ts-jest and ts-node, the .js files of the jsii-compiled lib/.
+ * extension: the .ts sources under ts-jest and ts-node, the .js files of the jsii-compiled lib/,
+ * or the CLI bundle that holds them (module-sources.ts).
  */
 import * as crypto from 'crypto';
 import * as fs from 'fs';
