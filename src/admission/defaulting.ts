@@ -11,6 +11,7 @@ import type {
   ModelDeploymentSpec,
   StorageVolume,
 } from '../core/generated/model-deployment-spec';
+import { cloneJson } from '../core/json-clone';
 import type { ModelDeploymentObject } from '../core/model-deployment-object';
 import { isManagedVolume } from '../storage/storage-validation';
 
@@ -25,7 +26,7 @@ import { isManagedVolume } from '../storage/storage-validation';
 
 /** Returns a defaulted copy of `md`; `md` itself is never modified. */
 export function applyDefaults(md: ModelDeploymentObject): ModelDeploymentObject {
-  const spec: ModelDeploymentSpec = structuredClone(md.spec);
+  const spec: ModelDeploymentSpec = cloneJson(md.spec);
   const autoscaled = isAutoscaled(md.annotations);
   applyWebhookDefaults(md.name, spec, autoscaled);
   applyStructuralDefaults(spec, autoscaled);

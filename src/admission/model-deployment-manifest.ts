@@ -3,6 +3,7 @@ import { readManifestHeader } from './manifest-metadata';
 import { StructuralSchemaValidator } from './structural-schema';
 import { FieldError, required } from '../core/field-error';
 import type { ModelDeploymentSpec } from '../core/generated/model-deployment-spec';
+import { cloneJson } from '../core/json-clone';
 import type { ModelDeploymentObject } from '../core/model-deployment-object';
 
 /** Compiled ahead of time from MODEL_DEPLOYMENT_SPEC_SCHEMA (scripts/precompile-validators.ts). */
@@ -33,5 +34,5 @@ export function parseModelDeploymentManifest(manifest: unknown): { md?: ModelDep
     errors.push(...validateModelDeploymentSpecSchema(spec));
   }
   if (errors.length > 0 || !meta) return { errors };
-  return { md: { ...meta, spec: structuredClone(spec) as ModelDeploymentSpec }, errors };
+  return { md: { ...meta, spec: cloneJson(spec) as ModelDeploymentSpec }, errors };
 }

@@ -1,5 +1,6 @@
 import { scaleToZeroWarnings, unsupportedFeatureErrors } from './deployment-extensions';
 import { FieldError, forbidden, invalid } from './field-error';
+import { cloneJson } from './json-clone';
 import { ModelDeploymentObject, resolvedServingMode } from './model-deployment-object';
 import { ResolvedModelDeployment, toResolvedDeployment } from './resolved-model-deployment';
 import { didYouMean } from './suggest';
@@ -72,7 +73,7 @@ export function resolveModelDeployment(
   }
   const provider = providerSelection.provider;
 
-  const spec = structuredClone(defaulted.spec);
+  const spec = cloneJson(defaulted.spec);
   spec.engine = { ...spec.engine, type: engine };
   spec.provider = { ...spec.provider, name: provider };
   // Routing is decided at build time too: unset means "on when a Gateway is known" (AI Runway:
