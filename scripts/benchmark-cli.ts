@@ -6,9 +6,11 @@
  *
  * 1. Fleet: one YAML file of 1,000 ModelDeployments over the five translated providers, through
  *    `synth -f FILE` (YAML to stdout): median wall time and peak RSS of the whole process.
- * 2. The two floors, measured in the same run: a process that only parses the same input and
- *    writes the same output objects, once with the `yaml` package and once with `js-yaml`
- *    (scripts/bench/yaml-floor.js). The fleet's ratio to the js-yaml floor is printed.
+ * 2. The floors, measured in the same run: a process that only parses the same input and writes
+ *    the same output objects, once with the `yaml` package and once with `js-yaml`, and the
+ *    js-yaml one with cdk8s holding and rendering the objects in between, the least any CLI
+ *    built on cdk8s constructs does (scripts/bench/yaml-floor.js). The fleet's ratios to the
+ *    js-yaml and cdk8s floors are printed.
  * 3. One model, cold: `synth -f examples/airunway-modeldeployment.yaml`.
  * 4. Growth: fleets of 1,000 to 10,000 deployments, one process each, with the time per 1,000, so
  *    that anything quadratic shows.
@@ -114,18 +116,22 @@ function main(): void {
     const fleet: ProcessRun[] = [];
     const yamlFloor: ProcessRun[] = [];
     const jsYamlFloor: ProcessRun[] = [];
+    const cdk8sFloor: ProcessRun[] = [];
     for (let i = 0; i < RUNS; i++) {
       fleet.push(runProcess(synth(fleetFile), outFile));
       yamlFloor.push(runProcess([FLOOR, 'yaml', fleetFile, objectsFile], path.join(dir, 'floor.yaml')));
       jsYamlFloor.push(runProcess([FLOOR, 'js-yaml', fleetFile, objectsFile], path.join(dir, 'floor.yaml')));
+      cdk8sFloor.push(runProcess([FLOOR, 'cdk8s', fleetFile, objectsFile], path.join(dir, 'floor.yaml')));
     }
     const f = medianOf(fleet);
     const fy = medianOf(yamlFloor);
     const fj = medianOf(jsYamlFloor);
+    const fc = medianOf(cdk8sFloor);
     console.log(`fleet synth -f (1,000)      median ${f.ms.toFixed(0)} ms (min ${f.min.toFixed(0)}, max ${f.max.toFixed(0)}), peak RSS ${f.maxRssMiB.toFixed(0)} MiB`);
     console.log(`floor: yaml parse + write    median ${fy.ms.toFixed(0)} ms, peak RSS ${fy.maxRssMiB.toFixed(0)} MiB`);
     console.log(`floor: js-yaml parse + write median ${fj.ms.toFixed(0)} ms, peak RSS ${fj.maxRssMiB.toFixed(0)} MiB`);
-    console.log(`ratio fleet / js-yaml floor  ${(f.ms / fj.ms).toFixed(2)}`);
+    console.log(`floor: js-yaml + cdk8s holding and rendering the objects median ${fc.ms.toFixed(0)} ms, peak RSS ${fc.maxRssMiB.toFixed(0)} MiB`);
+    console.log(`ratio fleet / js-yaml floor  ${(f.ms / fj.ms).toFixed(2)}; fleet / cdk8s floor ${(f.ms / fc.ms).toFixed(2)}`);
 
     const example = path.join(ROOT, 'examples', 'airunway-modeldeployment.yaml');
     const one = medianOf(Array.from({ length: Math.max(RUNS, 9) }, () => runProcess(synth(example), outFile)));
