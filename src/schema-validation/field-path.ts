@@ -33,3 +33,19 @@ export function parsePath(path: string): PathSegment[] {
 export function joinSegments(base: string, segments: readonly PathSegment[]): string {
   return segments.reduce<string>((at, s) => joinPath(at, String(s), typeof s === 'number'), base);
 }
+
+/**
+ * A place a walk over a manifest reached: the step from the place above it. Walks visit thousands
+ * of places and report at few, so a place is written out (`walkedPath`) only where one reports.
+ */
+export interface WalkedPlace {
+  readonly above?: WalkedPlace;
+  readonly segment: PathSegment;
+}
+
+/** The path of `place` below `base`, as `joinPath` writes it. */
+export function walkedPath(base: string, place: WalkedPlace | undefined): string {
+  const segments: PathSegment[] = [];
+  for (let p = place; p; p = p.above) segments.push(p.segment);
+  return joinSegments(base, segments.reverse());
+}

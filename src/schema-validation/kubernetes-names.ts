@@ -5,7 +5,7 @@
  * the checks applying them to an object's metadata, to nested `metadata` (pod templates,
  * embedded resources), `matchLabels`, `nodeSelector` and a Service's `spec.selector`.
  */
-import { joinPath, Report } from './field-path';
+import { joinPath, Report, WalkedPlace, walkedPath } from './field-path';
 import { quoted } from './quoted-value';
 
 type Json = any;
@@ -243,8 +243,12 @@ function checkAnnotations(annotations: Json, at: string, report: Report): void {
  * resources), label selectors' `matchLabels`, and a Service's `spec.selector`.
  */
 export function checkNestedLabels(node: Json, at: string, report: Report, isRoot: boolean): void {
+  checkLabelsBelow(node, at, undefined, report, isRoot);
+}
+
+function checkLabelsBelow(node: Json, base: string, place: WalkedPlace | undefined, report: Report, isRoot: boolean): void {
   if (Array.isArray(node)) {
-    node.forEach((item, i) => checkNestedLabels(item, joinPath(at, String(i), true), report, false));
+    node.forEach((item, i) => checkLabelsBelow(item, base, { above: place, segment: i }, report, false));
     return;
   }
   if (!node || typeof node !== 'object') {
@@ -252,17 +256,18 @@ export function checkNestedLabels(node: Json, at: string, report: Report, isRoot
   }
   for (const key of Object.keys(node)) {
     const value = node[key];
-    // Only objects hold labels: the walk spends nothing on the paths of scalars (most fields).
+    // Only objects hold labels: the walk spends nothing on scalars (most fields).
     if (!value || typeof value !== 'object') continue;
-    const here = joinPath(at, key, false);
+    const here: WalkedPlace = { above: place, segment: key };
     if (key === 'metadata') {
-      checkLabelMap((value as Json).labels, joinPath(here, 'labels', false), report);
-      checkAnnotations((value as Json).annotations, joinPath(here, 'annotations', false), report);
+      const at = walkedPath(base, here);
+      checkLabelMap((value as Json).labels, joinPath(at, 'labels', false), report);
+      checkAnnotations((value as Json).annotations, joinPath(at, 'annotations', false), report);
     } else if (key === 'matchLabels' || key === 'nodeSelector') {
-      checkLabelMap(value, here, report);
+      checkLabelMap(value, walkedPath(base, here), report);
     } else if (isRoot && key === 'spec' && node.apiVersion === 'v1' && node.kind === 'Service') {
-      checkLabelMap((value as Json).selector, joinPath(here, 'selector', false), report);
+      checkLabelMap((value as Json).selector, joinPath(walkedPath(base, here), 'selector', false), report);
     }
-    checkNestedLabels(value, here, report, false);
+    checkLabelsBelow(value, base, here, report, false);
   }
 }

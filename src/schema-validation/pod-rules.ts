@@ -13,7 +13,7 @@
  * Label keys and values (`metadata.labels`, `nodeSelector`, `matchLabels`) are kubernetes-names.ts'.
  */
 import { checkEnvVarNames } from './env-var-names';
-import { joinPath, Report } from './field-path';
+import { joinPath, Report, WalkedPlace, walkedPath } from './field-path';
 import { checkTolerations } from './tolerations';
 import { checkVolumeMounts } from './volume-mounts';
 
@@ -23,23 +23,23 @@ const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'];
 
 /** Reports the pod rules every pod spec found in `obj` breaks. Iterative: objects may be deep. */
 export function checkPodRules(obj: Json, report: Report): void {
-  const stack: Array<[Json, string]> = [[obj, '']];
+  const stack: Array<[Json, WalkedPlace | undefined]> = [[obj, undefined]];
   while (stack.length > 0) {
-    const [node, at] = stack.pop()!;
+    const [node, place] = stack.pop()!;
     if (Array.isArray(node)) {
       node.forEach((item, i) => {
-        if (item && typeof item === 'object') stack.push([item, joinPath(at, String(i), true)]);
+        if (item && typeof item === 'object') stack.push([item, { above: place, segment: i }]);
       });
       continue;
     }
     if (!node || typeof node !== 'object') continue;
     if (Array.isArray(node.containers)) {
-      checkPodSpec(node, at, report, true);
+      checkPodSpec(node, walkedPath('', place), report, true);
     } else if (node.mainContainer && typeof node.mainContainer === 'object') {
-      checkPodSpec(node, at, report, false);
+      checkPodSpec(node, walkedPath('', place), report, false);
     }
     for (const [k, v] of Object.entries(node)) {
-      if (v && typeof v === 'object') stack.push([v, joinPath(at, k, false)]);
+      if (v && typeof v === 'object') stack.push([v, { above: place, segment: k }]);
     }
   }
 }
