@@ -202,6 +202,17 @@ describe('ModelDeploymentController', () => {
     expect([deployment.metadata.namespace, deployment.spec.replicas, deployment.spec.template.spec.containers[0].image]).toEqual(['platform', 3, 'registry.example.com/ctl:1.2.3']);
   });
 
+  test('maxConcurrentReconciles: the flag when set, none by default (the controller\'s default of 1)', () => {
+    const args = (props: object) => find(synth(props), 'Deployment').spec.template.spec.containers[0].args;
+    expect(args({ maxConcurrentReconciles: 4 })).toContain('--max-concurrent-reconciles=4');
+    expect(args({}).some((a: string) => a.startsWith('--max-concurrent-reconciles'))).toBe(false);
+    for (const bad of [0, 2.5, 10000]) {
+      const app = Testing.app();
+      new ModelDeploymentController(new Chart(app, 'c'), 'Controller', { maxConcurrentReconciles: bad });
+      expect(() => app.synth()).toThrow(`'maxConcurrentReconciles' (${bad}) must be an integer from 1 to 9999`);
+    }
+  });
+
   test('fails when replicas or namespaces are invalid, naming the prop and the value', () => {
     const app = Testing.app();
     const chart = new Chart(app, 'c');

@@ -6,6 +6,7 @@ import { ProviderRegistry } from './provider-registry';
 import type { UpstreamKind } from './provider-status';
 import { isDns1123Label } from '../admission/validation';
 import { inferenceProviderConfigCrd, modelDeploymentCrd } from '../controller/crds';
+import { MAX_CONCURRENT_RECONCILES } from '../controller/runtime/options';
 import { k8s } from '../core/kube-api';
 import { PIPELINE_EMITTED_KINDS } from '../core/pipeline-kinds';
 import { ROUTING_STATUS_KINDS } from '../gateway/routing-kinds';
@@ -87,6 +88,15 @@ export interface ModelDeploymentControllerProps {
    * @default false
    */
   readonly setOwnerReferences?: boolean;
+
+  /**
+   * Reconciles run at once (`--max-concurrent-reconciles`); one record is never reconciled by
+   * two at a time. A reconcile mostly waits on the API server, so more workers let a large fleet
+   * converge sooner: on 5,000 records, 4 workers gave every record its status in 60 s instead of
+   * 103 s, for 7 MiB more memory (README, "The controller").
+   * @default 1 (controller-runtime's default)
+   */
+  readonly maxConcurrentReconciles?: number;
 
   /**
    * Compute resources of the controller container.
@@ -188,6 +198,10 @@ export class ModelDeploymentController extends Construct {
     const replicas = props.replicas ?? 2;
     if (!Number.isInteger(replicas) || replicas < 1) errors.push(`'replicas' (${replicas}) must be an integer of at least 1`);
     if (!isDns1123Label(this.namespace)) errors.push(`'namespace' (${JSON.stringify(this.namespace)}) must be a lowercase RFC 1123 label`);
+    const workers = props.maxConcurrentReconciles;
+    if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1 && workers <= MAX_CONCURRENT_RECONCILES)) {
+      errors.push(`'maxConcurrentReconciles' (${workers}) must be an integer from 1 to ${MAX_CONCURRENT_RECONCILES}`);
+    }
     if (props.watchNamespace !== undefined && !isDns1123Label(props.watchNamespace)) {
       errors.push(`'watchNamespace' (${JSON.stringify(props.watchNamespace)}) must be a lowercase RFC 1123 label`);
     }
@@ -239,6 +253,7 @@ function controllerPodSpec(namespace: string, props: ModelDeploymentControllerPr
     `--health-probe-bind-address=:${HEALTH_PORT}`,
     ...(props.watchNamespace !== undefined ? [`--namespace=${props.watchNamespace}`] : []),
     ...(props.setOwnerReferences ? ['--set-owner-references'] : []),
+    ...(props.maxConcurrentReconciles !== undefined ? [`--max-concurrent-reconciles=${props.maxConcurrentReconciles}`] : []),
   ];
   return {
     serviceAccountName: NAME,

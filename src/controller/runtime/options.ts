@@ -1,6 +1,9 @@
 import { BindAddress, parseBindAddress } from './bind-address';
 import type { LogLevel } from './logger';
 
+/** Most workers `--max-concurrent-reconciles` takes. */
+export const MAX_CONCURRENT_RECONCILES = 9999;
+
 /** Settings of the controller process (its command-line flags, parsed). */
 export interface ControllerOptions {
   /** Out of cluster: this kubeconfig. @default - in-cluster config (service account) */
@@ -141,7 +144,7 @@ export function parseControllerFlags(argv: readonly string[]): ControllerOptions
         break;
       case 'max-concurrent-reconciles': {
         const v = value();
-        if (!/^[1-9]\d{0,3}$/.test(v)) throw new FlagError(`--${flag} ${JSON.stringify(v)}: expected a whole number from 1 to 9999`);
+        if (!/^[1-9]\d*$/.test(v) || Number(v) > MAX_CONCURRENT_RECONCILES) throw new FlagError(`--${flag} ${JSON.stringify(v)}: expected a whole number from 1 to ${MAX_CONCURRENT_RECONCILES}`);
         o.maxConcurrentReconciles = Number(v);
         break;
       }
