@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Document, Node } from 'yaml';
 import { isPlainBlockText, readPlainBlockText } from './fast-yaml-reader';
-import { inputTextProblem, readBoundedText } from './input-limits';
+import { InputLimitProblem, inputTextProblem, readBoundedText } from './input-limits';
 import { yamlPackage } from '../core/yaml-package';
 import { parsePath } from '../schema-validation/field-path';
 
@@ -102,13 +102,13 @@ export function readInputDocuments(inputs: readonly string[], readStdin?: StdinR
   const problems: InputProblem[] = [];
   for (const { file, text, problem } of inputs.flatMap((input) => readInput(input, readStdin))) {
     if (problem !== undefined) {
-      problems.push({ file, message: problem });
+      problems.push({ file, ...problem, ...(problem.line !== undefined && { col: problem.col ?? 1 }) });
       continue;
     }
     const plain = isPlainBlockText(text!);
     const limit = inputTextProblem(text!, !plain);
     if (limit !== undefined) {
-      problems.push({ file, ...limit, ...(limit.line !== undefined && { col: 1 }) });
+      problems.push({ file, ...limit, ...(limit.line !== undefined && { col: limit.col ?? 1 }) });
       continue;
     }
     try {
@@ -202,30 +202,30 @@ function once<T>(make: () => T): () => T {
 interface InputText {
   readonly file: string;
   readonly text?: string;
-  readonly problem?: string;
+  readonly problem?: InputLimitProblem;
 }
 
 function readInput(input: string, readStdin: StdinReader): InputText[] {
   if (input === '-') {
-    if (!readStdin) return [{ file: STDIN_NAME, problem: 'cannot read standard input' }];
+    if (!readStdin) return [{ file: STDIN_NAME, problem: { message: 'cannot read standard input' } }];
     try {
       return [{ file: STDIN_NAME, text: readStdin() }];
     } catch (e: any) {
-      return [{ file: STDIN_NAME, problem: `cannot read standard input: ${e.code ?? e.message}` }];
+      return [{ file: STDIN_NAME, problem: { message: `cannot read standard input: ${e.code ?? e.message}` } }];
     }
   }
   let isDirectory = false;
   try {
     isDirectory = fs.statSync(input).isDirectory();
   } catch (e: any) {
-    return [{ file: input, problem: `cannot read file: ${e.code ?? e.message}` }];
+    return [{ file: input, problem: { message: `cannot read file: ${e.code ?? e.message}` } }];
   }
   if (!isDirectory) return [readFile(input)];
   let names: string[];
   try {
     names = fs.readdirSync(input).filter((n) => /\.ya?ml$/.test(n)).sort();
   } catch (e: any) {
-    return [{ file: input, problem: `cannot read directory: ${e.code ?? e.message}` }];
+    return [{ file: input, problem: { message: `cannot read directory: ${e.code ?? e.message}` } }];
   }
   const files = names.map((n) => path.join(input, n)).filter((f) => {
     try {
@@ -234,7 +234,7 @@ function readInput(input: string, readStdin: StdinReader): InputText[] {
       return true; // a dangling link: reading it reports the problem
     }
   });
-  if (files.length === 0) return [{ file: input, problem: 'no *.yaml or *.yml files in the directory' }];
+  if (files.length === 0) return [{ file: input, problem: { message: 'no *.yaml or *.yml files in the directory' } }];
   return files.map(readFile);
 }
 
@@ -243,7 +243,7 @@ function readFile(file: string): InputText {
     const { text, problem } = readBoundedText(file);
     return problem !== undefined ? { file, problem } : { file, text };
   } catch (e: any) {
-    return { file, problem: `cannot read file: ${e.code ?? e.message}` };
+    return { file, problem: { message: `cannot read file: ${e.code ?? e.message}` } };
   }
 }
 

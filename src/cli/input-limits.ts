@@ -1,4 +1,5 @@
 import * as fs from 'fs';
+import { invalidUtf8Problem, unprintableCharacterProblem } from './input-characters';
 
 /**
  * Limits on one input (a file or stdin) of every command, checked before the YAML parser sees it,
@@ -11,6 +12,7 @@ import * as fs from 'fs';
  *   with yaml 2.9: 40,000 keys took over 30 s, 10,000 documents 7 s). The documents limit applies
  *   to the inputs the fast reader leaves to yaml (fast-yaml-reader.ts), whose time is linear.
  * - Nesting: both parsers recurse once per level.
+ * - Characters: UTF-8, and only those YAML allows (input-characters.ts).
  */
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 /** Most keys in one mapping of an input. */
@@ -26,9 +28,10 @@ export const MAX_INPUT_NESTING = 100;
 /**
  * The text of a file or of standard input (`fd` 0), read up to MAX_INPUT_BYTES: a longer input,
  * or one without an end (`/dev/zero`, a pipe that never closes its writer is not detected), is a
- * problem naming the limit. Throws what the file system throws, for the caller's message.
+ * problem naming the limit, and bytes that are not UTF-8 are a problem naming their line. Throws
+ * what the file system throws, for the caller's message.
  */
-export function readBoundedText(file: string | 0): { text?: string; problem?: string } {
+export function readBoundedText(file: string | 0): { text?: string; problem?: InputLimitProblem } {
   const fd = file === 0 ? 0 : fs.openSync(file, 'r');
   try {
     const chunks: Buffer[] = [];
@@ -45,10 +48,12 @@ export function readBoundedText(file: string | 0): { text?: string; problem?: st
       }
       if (n === 0) break;
       total += n;
-      if (total > MAX_INPUT_BYTES) return { problem: sizeProblem(file === 0 ? undefined : sizeOf(file)) };
+      if (total > MAX_INPUT_BYTES) return { problem: { message: sizeProblem(file === 0 ? undefined : sizeOf(file)) } };
       chunks.push(Buffer.from(chunk.subarray(0, n)));
     }
-    return { text: Buffer.concat(chunks).toString('utf8') };
+    const bytes = Buffer.concat(chunks);
+    const notUtf8 = invalidUtf8Problem(bytes);
+    return notUtf8 ? { problem: notUtf8 } : { text: bytes.toString('utf8') };
   } finally {
     if (fd !== 0) fs.closeSync(fd);
   }
@@ -68,12 +73,13 @@ function sizeProblem(size: number | undefined): string {
   return `${what}: cdk8s-inference reads at most ${MAX_INPUT_BYTES} bytes (16 MiB) from one input; split it`;
 }
 
-/** Why an input's text is over the limits: where (a document and line, when known) and what. */
+/** Why an input's text is over the limits: where (a document, line and column, when known) and what. */
 export interface InputLimitProblem {
   readonly message: string;
-  /** Zero-based index of the document, and the 1-based line, where the limit was passed. */
+  /** Zero-based index of the document, and the 1-based line and column, where the limit was passed. */
   readonly index?: number;
   readonly line?: number;
+  readonly col?: number;
 }
 
 /**
@@ -82,7 +88,8 @@ export interface InputLimitProblem {
  */
 export function inputTextProblem(text: string, forYaml: boolean): InputLimitProblem | undefined {
   const bytes = Buffer.byteLength(text, 'utf8');
-  return bytes > MAX_INPUT_BYTES ? { message: sizeProblem(bytes) } : inputShapeProblem(text, forYaml ? MAX_INPUT_DOCUMENTS : Infinity);
+  if (bytes > MAX_INPUT_BYTES) return { message: sizeProblem(bytes) };
+  return unprintableCharacterProblem(text) ?? inputShapeProblem(text, forYaml ? MAX_INPUT_DOCUMENTS : Infinity);
 }
 
 /**

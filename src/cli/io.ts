@@ -13,7 +13,7 @@ export const PROCESS_IO: CliIo = {
   stderr: (line) => process.stderr.write(`${line}\n`),
   stdin: () => {
     const { text, problem } = readBoundedText(0);
-    if (problem !== undefined) throw new Error(problem);
+    if (problem !== undefined) throw new Error(problem.line === undefined ? problem.message : `line ${problem.line}: ${problem.message}`);
     return text!;
   },
 };

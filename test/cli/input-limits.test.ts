@@ -52,20 +52,34 @@ describe('input limits of every command', () => {
     expect(r.stderr[0]).toMatch(new RegExp(`^error: ${f}\\[doc 1\\]`));
   });
 
+  const SERVED = `${MODEL}  resources:\n    gpu:\n      count: 1\n`;
+
   test.each([
-    ['a NUL character', Buffer.from('apiVersion: airunway.ai/v1alpha1\nkind: ModelDeployment\nmetadata:\n  name: a\u0000b\n')],
-    ['invalid UTF-8', Buffer.concat([Buffer.from('apiVersion: airunway.ai/v1alpha1\nkind: ModelDeployment\nmetadata:\n  name: a'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('\n')])],
-  ])('%s is exit 1 naming the file and document', async (_what, bytes) => {
+    ['a NUL character in a value', Buffer.from(`${SERVED}---\n${SERVED.replace('name: m', 'name: m2').replace('Qwen3-0.6B', 'Qwen3\u0000-0.6B')}`), 2, 18, 19, 'control character U+0000 is not allowed in YAML'],
+    ['an escape character in a key', Buffer.from(`${SERVED}  \u001b[31m: x\n`), 1, 11, 3, 'control character U+001B is not allowed in YAML'],
+    ['DEL', Buffer.from(`${SERVED.replace('name: m', 'name: "m\u007f"')}`), 1, 4, 11, 'control character U+007F'],
+    ['invalid UTF-8', Buffer.concat([Buffer.from(`${SERVED}---\n${MODEL.replace('name: m', 'name: a')}  engine:\n    image: x`), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('\n')]), 2, 20, 1, 'not valid UTF-8 on this line'],
+  ])('%s is exit 1 at its document, line and column, not output with other bytes than the input\'s', async (_what, bytes, doc, line, col, message) => {
     const f = file('bytes.yaml', '');
     fs.writeFileSync(f, bytes);
-    const r = await run('synth', '-f', f);
-    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 1, stdout: '' });
-    expect(r.stderr[0]).toMatch(new RegExp(`^error: ${f}\\[doc 1\\]`));
+    for (const command of ['synth', 'explain', 'validate']) {
+      const r = await run(command, '-f', f);
+      expect({ command, code: r.code, stdout: command === 'synth' ? r.stdout : '' }).toEqual({ command, code: 1, stdout: '' });
+      expect(r.stderr[0]).toContain(`error: ${f}[doc ${doc}]:${line}:${col}: ${message}`);
+    }
+  });
+
+  test('what YAML allows is read: tab, CR LF, U+0085, a byte order mark, U+FFFD, and escaped control characters', async () => {
+    const text = `\uFEFF${SERVED.replace(/\n/g, '\r\n')}  env:\r\n  - name: NOTE\r\n    value: "tab\there, NEL \u0085, \ufffd, escaped \\0 and \\x1b"\r\n`;
+    const r = await run('synth', '-f', file('allowed.yaml', text));
+    expect(r.stderr).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('NEL \u0085, \ufffd, escaped \\0 and \\e');
   });
 
   test('a malformed line early in a long mapping, on which the yaml parser may run out of stack, is reported at its line (found by the fuzz script)', async () => {
     const keys = Array.from({ length: 4900 }, (_, i) => `    k${i}: ${i}`);
-    keys[190] = '   !6\u0001x- k190: 190';
+    keys[190] = '   !6,x- k190: 190';
     const text = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  many:\n${keys.join('\n')}\n`;
     const f = file('recursion.yaml', text);
     // Whether the parser runs out of stack on the whole text depends on the stack left to it
