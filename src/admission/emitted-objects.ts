@@ -4,8 +4,9 @@
  * would refuse there is a field error of the deployment, never YAML that fails at apply time.
  *
  * Cheap checks run on every object: at most 1.5 MiB of JSON (object-size.ts), finite numbers
- * (finite-numbers.ts), label keys and values wherever labels sit (kubernetes-names.ts) and the
- * pod rules (pod-rules.ts: tolerations, environment variable names, mounts of missing volumes).
+ * (finite-numbers.ts), strings YAML output can carry (yaml-writable-strings.ts), label keys and
+ * values wherever labels sit (kubernetes-names.ts) and the pod rules (pod-rules.ts: tolerations,
+ * environment variable names, mounts of missing volumes).
  * An object that received `provider.overrides` is also validated against its upstream schema
  * (`validateManifest`, which includes the cheap checks): the generated part of an object is
  * schema-valid by construction (the tests prove it), the merged part is whatever the user wrote,
@@ -27,6 +28,7 @@ import { checkNestedLabels } from '../schema-validation/kubernetes-names';
 import { objectSizeProblem } from '../schema-validation/object-size';
 import { checkPodRules } from '../schema-validation/pod-rules';
 import { MAX_QUOTED_LENGTH } from '../schema-validation/quoted-value';
+import { checkYamlWritableStrings } from '../schema-validation/yaml-writable-strings';
 
 type Json = any;
 
@@ -51,14 +53,15 @@ export function emittedObjectErrors(objects: readonly ApiObject[], spec: Json): 
   for (const o of objects) {
     const json = renderedJson(o);
     const what = `${o.kind} ${JSON.stringify(o.name)}`;
-    const tooLarge = objectSizeProblem(json);
+    const text = JSON.stringify(json);
+    const tooLarge = objectSizeProblem(json, text);
     if (tooLarge) {
       // Nothing else is checked in an object that large: the messages would repeat its content.
       errors.push(sizeError(spec, `synthesized ${what} ${tooLarge}`));
       continue;
     }
     const isRecord = o.apiVersion === RECORD_API_VERSION && o.kind === RECORD_KIND;
-    for (const v of violationsOf(json, mergedOverridesOf(o) !== undefined)) {
+    for (const v of violationsOf(json, text, mergedOverridesOf(o) !== undefined)) {
       (isRecord ? recordErrors : errors).push(toFieldError(v, json, what, spec, overrides, isRecord));
     }
   }
@@ -67,16 +70,19 @@ export function emittedObjectErrors(objects: readonly ApiObject[], spec: Json): 
   return [...errors, ...recordErrors.filter((e) => !reported.has(e.path))];
 }
 
-function violationsOf(json: Json, merged: boolean): Violation[] {
+function violationsOf(json: Json, text: string, merged: boolean): Violation[] {
   if (merged) {
     // Loaded here: the schema validator and its bundle are needed only for deployments with overrides.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { validateManifest } = require('../schema-validation/manifest-validator') as typeof import('../schema-validation/manifest-validator');
-    return validateManifest(withoutNulls(json)).map((v) => ({ path: v.path === '(root)' ? '' : v.path, message: v.message }));
+    const out: Violation[] = validateManifest(withoutNulls(json)).map((v) => ({ path: v.path === '(root)' ? '' : v.path, message: v.message }));
+    checkYamlWritableStrings(json, '', (path, message) => out.push({ path, message }), text);
+    return out;
   }
   const out: Violation[] = [];
   const report = (path: string, message: string) => out.push({ path, message });
   checkFiniteNumbers(json, '', report);
+  checkYamlWritableStrings(json, '', report, text);
   // The record too: its spec is the deployment's, and a label, node selector or pod spec in it
   // (one in overrides a provider ignores, or in a pod template a provider puts where the checks
   // do not look) is refused wherever it ends up; the errors name the spec's own paths.

@@ -14,6 +14,7 @@ import { unrenderableKeyErrors } from '../core/unrenderable-keys';
 import { NODE_POOL_API_VERSION, NODE_POOL_KIND, readNodePoolDocument } from '../dra/node-inventory';
 import { BodyBasedRouter } from '../gateway/body-based-router';
 import { PodSecurityLevel } from '../policy/pod-security-level';
+import { checkYamlWritableStrings } from '../schema-validation/yaml-writable-strings';
 
 /** A ModelDeployment built from one input document. */
 export interface DocumentDeployment {
@@ -123,6 +124,7 @@ function addGatewayDocuments(chart: Chart, documents: readonly InputDocument[], 
       ...validateManifest(doc.content).map((v) => `${v.path}: ${v.message}`),
       ...unrenderableKeyErrors(doc.content, '').map(formatFieldError),
     ];
+    checkYamlWritableStrings(doc.content, '', (path, message) => violations.push(`${path}: ${message}`));
     for (const message of violations) problems.push({ file: doc.file, index: doc.index, subject: subject(doc), message });
     if (violations.length > 0) return;
     gateways.push(new ApiObject(chart, `gateway-${n}`, doc.content));

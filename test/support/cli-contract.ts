@@ -2,9 +2,10 @@
  * The contract of `cdk8s-inference synth -f FILE...` (issue 14: "exit 0 means it applies"), as a
  * check of one run's exit code and output:
  *
- * - exit 0: stdout is YAML whose every document is an object the API server accepts
- *   (`validateManifest`: the upstream schemas, CEL rules, names, labels, tolerations, env var
- *   names, finite numbers, object size);
+ * - exit 0: stdout is YAML kubectl can read (only the characters YAML allows, as its parser
+ *   demands) whose every document is an object the API server accepts (`validateManifest`: the
+ *   upstream schemas, CEL rules, names, labels, tolerations, env var names, finite numbers,
+ *   object size);
  * - exit 1: stdout is empty, there is at least one `error:` line, and every `error:` line names one
  *   of the input files, with the document (`FILE[doc N]`) or for a whole-input problem just `FILE`;
  * - never another exit code, and never a stack trace on stderr.
@@ -13,6 +14,7 @@
  * process timeout).
  */
 import { parseAllDocuments } from 'yaml';
+import { unprintableCharacterProblem } from '../../src/cli/input-characters';
 import { formatViolation, validateManifest } from '../../src/schema-validation/manifest-validator';
 
 /** One way a run broke the contract. */
@@ -60,6 +62,8 @@ function namesAnInput(line: string, files: readonly string[]): boolean {
 
 function outputViolations(stdout: string): ContractViolation[] {
   const out: ContractViolation[] = [];
+  const unreadable = unprintableCharacterProblem(stdout);
+  if (unreadable) out.push({ kind: 'output kubectl cannot read', detail: `document ${unreadable.index + 1}, line ${unreadable.line}: ${unreadable.message}` });
   const docs = parseAllDocuments(stdout);
   for (const [i, doc] of docs.entries()) {
     if (doc.errors.length > 0 || doc.warnings.length > 0) {

@@ -113,6 +113,7 @@ function oddCharacters(rng: Rng, raw: RawTokens): string {
     () => raw.token(Buffer.from([0x61, 0xc3, 0x28, 0x62])), // an invalid 2-byte sequence, plain
     () => raw.token(Buffer.from([0x61, 0xed, 0xa0, 0x80])), // an encoded surrogate
     () => raw.token(Buffer.from([0x61, 0x00, 0x62])), // a raw NUL in a plain scalar
+    () => raw.token('"escaped \\x7f\\u009b\\uFFFE\\0 and NEL \\N"'), // characters YAML carries only escaped
   ])();
 }
 
