@@ -1,5 +1,3 @@
-import { yamlPackage } from '../../core/yaml-package';
-
 /** Name of the single Ray Serve application. */
 export const SERVE_APPLICATION_NAME = 'llm';
 /** HTTP route prefix of the application. */
@@ -24,19 +22,32 @@ export function serveReplicas(configuredReplicas: number | undefined): number {
  * `spec.serveConfigV2`: a YAML document with one application (`llm` on `/`, import path
  * `vllm_serve:deployment`) holding one deployment (`VLLMDeployment`) with `numReplicas` replicas,
  * or, when the deployment is autoscaled, Ray Serve's `autoscaling_config` instead.
- * Rendered with a YAML library rather than a text template, so it is always well-formed.
+ *
+ * Written line by line, not with a YAML library: its shape is fixed, its strings are the
+ * constants above (plain scalars) and its keys snake-case names, so only the numbers vary. It is
+ * the text the yaml package writes for the same object (test/providers/kuberay/serve-config.test.ts
+ * compares them), without loading yaml for every KubeRay synth (a twentieth of a fleet's time).
  */
 export function kuberayServeConfig(numReplicas: number, autoscalingConfig?: Record<string, number>): string {
   // Ray Serve takes a fixed `num_replicas` or an `autoscaling_config`, not both.
-  const replicas = autoscalingConfig ? { autoscaling_config: autoscalingConfig } : { num_replicas: numReplicas };
-  return yamlPackage().stringify({
-    applications: [
-      {
-        name: SERVE_APPLICATION_NAME,
-        route_prefix: SERVE_ROUTE_PREFIX,
-        import_path: SERVE_IMPORT_PATH,
-        deployments: [{ name: SERVE_DEPLOYMENT_NAME, ...replicas }],
-      },
-    ],
-  });
+  const replicas = autoscalingConfig
+    ? ['        autoscaling_config:', ...Object.entries(autoscalingConfig).map(([key, value]) => `          ${key}: ${yamlNumber(value)}`)]
+    : [`        num_replicas: ${yamlNumber(numReplicas)}`];
+  return [
+    'applications:',
+    `  - name: ${SERVE_APPLICATION_NAME}`,
+    `    route_prefix: ${SERVE_ROUTE_PREFIX}`,
+    `    import_path: ${SERVE_IMPORT_PATH}`,
+    '    deployments:',
+    `      - name: ${SERVE_DEPLOYMENT_NAME}`,
+    ...replicas,
+    '',
+  ].join('\n');
+}
+
+/** A number as YAML writes it (the specs are validated finite; the rest is spelled as yaml would). */
+function yamlNumber(n: number): string {
+  if (Number.isNaN(n)) return '.nan';
+  if (!Number.isFinite(n)) return n > 0 ? '.inf' : '-.inf';
+  return Object.is(n, -0) ? '-0' : String(n);
 }
