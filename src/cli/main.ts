@@ -1,12 +1,19 @@
 import { helpOf, packageVersion, parseArguments, usageOf, UsageError } from './arguments';
 import { CliIo, PROCESS_IO } from './io';
+import { terminalSafe } from './terminal-text';
 
 /**
  * Entry point of the `cdk8s-inference` command. Returns the exit code: 0 success, 1 invalid
  * input, 2 usage error. A user's mistake never prints a stack trace; an internal failure prints
  * one only with CDK8S_INFERENCE_DEBUG=1.
  */
-export async function main(argv: readonly string[], io: CliIo = PROCESS_IO): Promise<number> {
+export async function main(argv: readonly string[], processIo: CliIo = PROCESS_IO): Promise<number> {
+  // Messages quote the input: what would act on a terminal is shown escaped (terminal-text.ts).
+  const io: CliIo = {
+    stdout: (text) => processIo.stdout(text),
+    stderr: (line) => processIo.stderr(terminalSafe(line)),
+    ...(processIo.stdin && { stdin: () => processIo.stdin!() }),
+  };
   let args;
   try {
     args = parseArguments(argv);
