@@ -102,13 +102,13 @@ export function readInputDocuments(inputs: readonly string[], readStdin?: StdinR
   const problems: InputProblem[] = [];
   for (const { file, text, problem } of inputs.flatMap((input) => readInput(input, readStdin))) {
     if (problem !== undefined) {
-      problems.push({ file, ...problem, ...(problem.line !== undefined && { col: problem.col ?? 1 }) });
+      problems.push({ file, ...problem });
       continue;
     }
     const plain = isPlainBlockText(text!);
     const limit = inputTextProblem(text!, !plain);
     if (limit !== undefined) {
-      problems.push({ file, ...limit, ...(limit.line !== undefined && { col: limit.col ?? 1 }) });
+      problems.push({ file, ...limit });
       continue;
     }
     try {
