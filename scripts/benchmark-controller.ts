@@ -16,7 +16,7 @@
  *   record's status showing it, seen on a watch of the records: p50, p99, max over M changes made
  *   a few at a time (BENCH_IN_FLIGHT, 4), then over M more made one at a time;
  * - status patches per change (must be 1) and per unchanged resync (must be 0), from the
- *   controller's own `cdk8s_inference_status_patches_total`;
+ *   controller's own `cdk8s_inference_status_patches_total`, and reconciles per change;
  * - reconciles per second over a full resync of every record;
  * - the controller process's peak RSS (VmHWM), and its RSS (anonymous and file-backed) at each
  *   stage: after start-up (modules loaded, before the caches filled), after the initial sync, after
@@ -319,6 +319,7 @@ async function run(): Promise<void> {
       if (obj?.status?.phase === 'Running') waiting.get(obj.metadata.name)?.(performance.now());
     });
     const patchesBefore = await metric(metricsPort, 'cdk8s_inference_status_patches_total');
+    const reconcilesBeforeChanges = await metric(metricsPort, 'controller_runtime_reconcile_total');
     /** Patches each named Deployment's status to Available, `inFlight` at a time; the latencies, sorted. */
     const measure = async (names: string[], inFlight: number): Promise<number[]> => {
       const latencies: number[] = [];
@@ -353,6 +354,10 @@ async function run(): Promise<void> {
     await new Promise((r) => setTimeout(r, 2000));
     const patchesAfterChanges = await metric(metricsPort, 'cdk8s_inference_status_patches_total');
     console.log(`status patches per change: ${((patchesAfterChanges - patchesBefore) / changes).toFixed(3)} (${patchesAfterChanges - patchesBefore} for ${changes})`);
+    // Includes a periodic resync (every record once more) when one fell in this window.
+    const reconcilesDuringChanges = (await metric(metricsPort, 'controller_runtime_reconcile_total')) - reconcilesBeforeChanges;
+    console.log(`reconciles during the changes: ${reconcilesDuringChanges} for ${changes} changes ` +
+      `(${(reconcilesDuringChanges / changes).toFixed(2)} per change, or ${((reconcilesDuringChanges - DEPLOYMENTS) / changes).toFixed(2)} if a periodic resync fell in)`);
 
     rss.mark('unchanged resync');
     // An unchanged resync: every record is reconciled again and nothing is written.

@@ -202,7 +202,7 @@ describe('ModelDeploymentController', () => {
     expect([deployment.metadata.namespace, deployment.spec.replicas, deployment.spec.template.spec.containers[0].image]).toEqual(['platform', 3, 'registry.example.com/ctl:1.2.3']);
   });
 
-  test('maxConcurrentReconciles: the flag when set, none by default (the controller\'s default of 1)', () => {
+  test('maxConcurrentReconciles: the flag when set, none by default (the controller\'s default of 4)', () => {
     const args = (props: object) => find(synth(props), 'Deployment').spec.template.spec.containers[0].args;
     expect(args({ maxConcurrentReconciles: 4 })).toContain('--max-concurrent-reconciles=4');
     expect(args({}).some((a: string) => a.startsWith('--max-concurrent-reconciles'))).toBe(false);

@@ -91,10 +91,12 @@ export interface ModelDeploymentControllerProps {
 
   /**
    * Reconciles run at once (`--max-concurrent-reconciles`); one record is never reconciled by
-   * two at a time. A reconcile mostly waits on the API server, so more workers let a large fleet
-   * converge sooner: on 5,000 records, 4 workers gave every record its status in 60 s instead of
-   * 103 s, for 7 MiB more memory (README, "The controller").
-   * @default 1 (controller-runtime's default)
+   * two at a time. A reconcile mostly waits on the API server's answer to its status patch, so
+   * several workers keep the latency down while changes arrive together and let a large fleet
+   * converge sooner: on 5,000 records, 4 workers instead of 1 gave every record its status in
+   * 57 s instead of 86 s and took the p99 of a status change, 4 in flight, from 100 to 96 ms,
+   * for about 8 MiB more memory (README, "The controller").
+   * @default 4 (the controller's default)
    */
   readonly maxConcurrentReconciles?: number;
 

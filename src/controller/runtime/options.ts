@@ -56,7 +56,7 @@ Flags (controller-runtime's names and defaults):
   --metrics-bind-address ADDR            Prometheus /metrics (default :8080; 0 disables)
   --health-probe-bind-address ADDR       /healthz and /readyz (default :8081; 0 disables)
   --sync-period D                        reconcile every record again this often (default 10h)
-  --max-concurrent-reconciles N          workers (default 1)
+  --max-concurrent-reconciles N          workers (default 4: a reconcile mostly waits on the API server)
   --graceful-shutdown-timeout D          how long running reconciles may finish on SIGTERM (default 30s)
   --log-level debug|info|error           (alias --zap-log-level; default info)
   --set-owner-references[=true|false]    give the objects each record lists (annotation
@@ -79,7 +79,7 @@ export const DEFAULT_CONTROLLER_OPTIONS: ControllerOptions = {
   metricsBindAddress: { port: 8080 },
   healthProbeBindAddress: { port: 8081 },
   syncPeriodMs: 10 * 60 * 60 * 1000,
-  maxConcurrentReconciles: 1,
+  maxConcurrentReconciles: 4,
   gracefulShutdownTimeoutMs: 30_000,
   logLevel: 'info',
   setOwnerReferences: false,

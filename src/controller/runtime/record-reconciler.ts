@@ -4,6 +4,7 @@ import { isConflict, isNotFound, KubeApi } from './kube-api';
 import type { Logger } from './logger';
 import type { CacheLookup } from './object-cache';
 import { kindKey, metaOf, ObjectRef, objectKey, splitRecordKey } from './object-key';
+import { OwnWriteEchoes } from './own-write-echoes';
 import type { OwnerReferenceSetter } from './owner-reference-setter';
 import type { ReverseIndex } from './reverse-index';
 import { RECORD_KIND } from './watched-kinds';
@@ -46,6 +47,8 @@ export interface RecordReconcilerOptions {
   readonly events?: EventRecorder;
   /** Gives the objects each record lists an ownerReference to it. @default - none (off) */
   readonly ownerReferences?: OwnerReferenceSetter;
+  /** Queues the record again (a change of it arrived while its status patch was in flight). */
+  readonly requeue?: (key: string) => void;
 }
 
 /**
@@ -72,6 +75,7 @@ export interface RecordReconcilerOptions {
 export class RecordReconciler {
   /** Per record key: the record as the last accepted status patch returned it, while newer than the cache. */
   private readonly written = new Map<string, any>();
+  private readonly echoes = new OwnWriteEchoes();
 
   public constructor(private readonly options: RecordReconcilerOptions) {}
 
@@ -82,9 +86,7 @@ export class RecordReconciler {
     const maxRetries = o.maxConflictRetries ?? 5;
     for (let attempt = 0; ; attempt++) {
       if (!record || !o.isRendered(record)) {
-        o.index.remove(key);
-        this.written.delete(key);
-        o.ownerReferences?.forget(namespace, name);
+        this.forget(key, namespace, name);
         return { result: 'success' };
       }
       const uncached = new Map<string, ObjectRef>();
@@ -109,17 +111,18 @@ export class RecordReconciler {
       if (computed.patch === undefined) return this.ensureOwnership(record);
       let written = false;
       try {
+        this.echoes.patching(key);
         const patched = await o.api.patchStatus(RECORD_KIND, namespace, name, withPrecondition(computed.patch, record));
+        this.patchAnswered(key, metaOf(patched).resourceVersion);
         this.remember(key, patched, o.record(namespace, name));
         o.onPatched?.();
         o.logger.debug('status updated', { namespace, name, phase: computed.status?.phase });
         this.recordPhaseChange(patched ?? record, record?.status?.phase, computed.status);
         written = true;
       } catch (e) {
+        this.patchAnswered(key, undefined);
         if (isNotFound(e)) {
-          o.index.remove(key);
-          this.written.delete(key);
-          o.ownerReferences?.forget(namespace, name);
+          this.forget(key, namespace, name);
           return { result: 'success' };
         }
         if (!isConflict(e) || attempt >= maxRetries) throw e;
@@ -134,6 +137,27 @@ export class RecordReconciler {
       // Outside the try: a conflict while setting ownerReferences is not the record's.
       if (written) return this.ensureOwnership(record);
     }
+  }
+
+  /**
+   * Whether a watch event of the record `key` needs no reconcile: the echo of this reconciler's
+   * own status patch, or an event held while that patch is in flight (see `OwnWriteEchoes`).
+   */
+  public holdsEvent(key: string, record: any): boolean {
+    return this.echoes.holds(key, metaOf(record).resourceVersion);
+  }
+
+  /** A status patch answered (version undefined: it failed); events held meanwhile that were not its echo queue the record again. */
+  private patchAnswered(key: string, version: string | undefined): void {
+    if (this.echoes.patched(key, version)) this.options.requeue?.(key);
+  }
+
+  /** Drops what is kept of a record that is gone or not ours. */
+  private forget(key: string, namespace: string, name: string): void {
+    this.options.index.remove(key);
+    this.written.delete(key);
+    this.echoes.forget(key);
+    this.options.ownerReferences?.forget(namespace, name);
   }
 
   /** An Event when the phase changed: Warning for `Failed`, with the status message. */

@@ -98,6 +98,7 @@ export class StatusController {
       onPatched: () => options.metrics.statusPatches.inc({ controller: options.name }),
       events: options.events,
       ownerReferences: options.ownerReferences,
+      requeue: (key) => this.queue.add(key),
     });
   }
 
@@ -162,7 +163,9 @@ export class StatusController {
   private onEvent(kind: WatchedKind, event: InformerEvent): void {
     const m = metaOf(event.object);
     if (kindKey(kind) === kindKey(RECORD_KIND)) {
-      this.queue.add(recordKey(m.namespace, m.name));
+      const key = recordKey(m.namespace, m.name);
+      if (event.type === 'update' && this.reconciler.holdsEvent(key, event.object)) return;
+      this.queue.add(key);
       return;
     }
     const key = objectKey({ apiVersion: kind.apiVersion, kind: kind.kind, namespace: m.namespace, name: m.name });

@@ -75,7 +75,7 @@ describe('Manager', () => {
     expect(metrics.body).toContain('leader_election_master_status{name="cdk8s-inference-controller"} 1\n');
     expect(metrics.body).toContain('cdk8s_inference_status_patches_total{controller="modeldeployment-status"} 1\n');
     expect(metrics.body).toContain('controller_runtime_reconcile_total{controller="modeldeployment-status",result="success"}');
-    expect(metrics.body).toContain('controller_runtime_max_concurrent_reconciles{controller="modeldeployment-status"} 1\n');
+    expect(metrics.body).toContain('controller_runtime_max_concurrent_reconciles{controller="modeldeployment-status"} 4\n');
     expect((await get(metricsPort, '/nope')).status).toBe(404);
     m.shutdown();
     expect(await run).toBe(0);
