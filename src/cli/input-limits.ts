@@ -106,6 +106,9 @@ export function inputShapeProblem(text: string, maxDocuments: number = MAX_INPUT
   const levels: number[] = []; // the columns of the open block levels
   let flowDepth = 0;
   let documents = 1;
+  // Whether the stream has begun (content or a `---` seen): only then does a `---` start another
+  // document; before, it opens the first one, as the parser counts.
+  let begun = false;
   let blockScalarIndent = -1;
   const lines = text.split('\n');
   for (let n = 0; n < lines.length; n++) {
@@ -118,7 +121,9 @@ export function inputShapeProblem(text: string, maxDocuments: number = MAX_INPUT
       blockScalarIndent = -1;
     }
     if (indent === 0 && /^(---|\.\.\.)(\s|$)/.test(rest)) {
-      if (rest.startsWith('---') && ++documents > maxDocuments) {
+      const opensAnother = rest.startsWith('---') && begun;
+      begun ||= rest.startsWith('---');
+      if (opensAnother && ++documents > maxDocuments) {
         return { message: `more than ${maxDocuments} YAML documents (line ${n + 1}); cdk8s-inference reads at most ${maxDocuments} from one input in this YAML style (flow collections, anchors, tags, ...): split it` };
       }
       keys.length = 0;
@@ -126,6 +131,8 @@ export function inputShapeProblem(text: string, maxDocuments: number = MAX_INPUT
       flowDepth = 0;
       continue;
     }
+    // A directive (`%YAML 1.2`) comes before its document's `---`.
+    if (!(indent === 0 && rest.startsWith('%'))) begun = true;
     const blockIndent = indent;
     let newItem = false;
     if (flowDepth === 0) openLevel(levels, indent);

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import { stackExhaustedProblem } from '../../src/cli/input-documents';
 import { inputShapeProblem, MAX_INPUT_NESTING, readBoundedText } from '../../src/cli/input-limits';
+import { yamlPackage } from '../../src/core/yaml-package';
 import { MAX_OBJECT_DEPTH } from '../../src/schema-validation/object-validation';
 import { run, runWithStdin, tempFolderPerTest } from '../support/cli-run';
 
@@ -122,6 +123,25 @@ describe('input limits of every command', () => {
     expect(inputShapeProblem(`a: "${'['.repeat(500)}"\nb: x # ${'{'.repeat(500)}\nc: '${'['.repeat(500)}'\n`)).toBeUndefined();
     const f = file('big.yaml', `${MODEL}#${'x'.repeat(16 * 1024 * 1024 - MODEL.length - 2)}\n`);
     expect(readBoundedText(f).text?.length).toBe(16 * 1024 * 1024);
+  });
+
+  test('a problem of the scan names the document as the parser numbers them, whatever markers open the stream', () => {
+    const deep = `a: ${'['.repeat(101)}${']'.repeat(101)}\n`;
+    for (const [text, index] of [
+      [deep, 0],
+      [`---\n${deep}`, 0],
+      [`# a comment\n---\n${deep}`, 0],
+      [`%YAML 1.2\n---\n${deep}`, 0],
+      [`b: 1\n---\n${deep}`, 1],
+      [`---\nb: 1\n---\n${deep}`, 1],
+      [`---\n---\n${deep}`, 1],
+      [`b: 1\n...\n---\n${deep}`, 1],
+    ] as Array<[string, number]>) {
+      expect(inputShapeProblem(text)?.index).toBe(index);
+      // The parser's own numbering of the same stream, with the deep value made shallow.
+      const docs = yamlPackage().parseAllDocuments(text.replace(deep, 'a: []\n'));
+      expect(docs).toHaveLength(index + 1);
+    }
   });
 });
 
