@@ -4,7 +4,9 @@
 # RUN line does (production dependencies only, from the registry), and runs the image's entry
 # point from that install as an unprivileged user: `--help` must print the controller's usage,
 # and a controller with an unreadable kubeconfig must exit 1 with a JSON log line (the runtime's
-# modules all load from the installed package). Needs `npx projen compile` first.
+# modules all load from the installed package); then it reconciles a record on the envtest API
+# server (scripts/run-installed-controller.ts). Needs `npx projen compile` first, and the envtest
+# binaries (KUBEBUILDER_ASSETS, or scripts/envtest/build-binaries.sh's cache).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work="$(mktemp -d)"
@@ -35,3 +37,6 @@ if [ "$code" != 1 ] || ! grep -q '"msg":"cannot load the Kubernetes client confi
   exit 1
 fi
 echo "controller image install: ok ($(du -sh "$work/opt/node_modules" | cut -f1) of node_modules, entry point runs as uid $uid)"
+# The same entry point reconciling a record on a real API server (envtest; KUBEBUILDER_ASSETS as
+# for npm test): what a reconcile loads lazily must be in the package too.
+npx ts-node --project test/tsconfig.json scripts/run-installed-controller.ts "$work/kubeconfig" -- "${as_user[@]}" node "$entry"
