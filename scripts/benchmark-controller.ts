@@ -34,12 +34,11 @@ import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
 import * as https from 'https';
-import * as net from 'net';
 import * as path from 'path';
 import { App, Chart } from 'cdk8s';
 import { EngineType, ModelDeployment, ModelDeploymentController } from '../src';
 import { modelDeploymentCrd } from '../src/controller/crds';
-import { ControlPlane } from '../test/envtest/control-plane';
+import { ControlPlane, freePorts } from '../test/envtest/control-plane';
 import { KubeClient, KubeObject } from '../test/envtest/kube-client';
 
 const DEPLOYMENTS = Number(process.env.BENCH_DEPLOYMENTS ?? 5000);
@@ -75,17 +74,6 @@ function constructNodeOptions(): string {
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Runs `f` over `items` with at most `limit` at once. */
@@ -269,8 +257,7 @@ async function run(): Promise<void> {
     }));
     console.log(`created ${fleet.records.length} records and ${fleet.deployments.length} Deployments in ${(created.ms / 1000).toFixed(1)} s`);
 
-    const metricsPort = await freePort();
-    const healthPort = await freePort();
+    const [metricsPort, healthPort] = await freePorts(2);
     const kubeconfig = cp.writeKubeconfig();
     // The Node flags the ModelDeploymentController's pod runs with, unless BENCH_CONTROLLER_NODE_OPTIONS says otherwise.
     const heapSnapshotDir = process.env.BENCH_HEAP_SNAPSHOT;

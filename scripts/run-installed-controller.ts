@@ -17,25 +17,13 @@
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
-import * as net from 'net';
 import { App, Chart } from 'cdk8s';
 import { EngineType, ModelDeployment } from '../src';
 import { modelDeploymentCrd } from '../src/controller/crds';
-import { ControlPlane } from '../test/envtest/control-plane';
+import { ControlPlane, freePorts } from '../test/envtest/control-plane';
 import { KubeObject, waitFor } from '../test/envtest/kube-client';
 
 const NAMESPACE = 'image-check';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function status(port: number, urlPath: string): Promise<number | undefined> {
   return new Promise((resolve) => {
@@ -76,7 +64,7 @@ async function run(kubeconfigFile: string, command: string[]): Promise<void> {
 
     cp.writeKubeconfig(undefined, kubeconfigFile);
     fs.chmodSync(kubeconfigFile, 0o644); // a throwaway cluster's token, for the unprivileged user
-    const healthPort = await freePort();
+    const [healthPort] = await freePorts(1);
     controller = spawn(command[0], [
       ...command.slice(1),
       'controller', '--leader-elect', '--leader-election-namespace', NAMESPACE,

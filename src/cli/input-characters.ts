@@ -1,4 +1,5 @@
 import { isUtf8 } from 'buffer';
+import { YamlDocumentCounter } from './yaml-document-counter';
 
 /**
  * What an input may hold: UTF-8 text of the characters YAML calls printable (YAML 1.2.2, 5.1:
@@ -59,20 +60,11 @@ export function unprintableCharacterProblem(text: string): CharacterProblem | un
   };
 }
 
-/** The zero-based document that text continuing `before` is in: `---` lines at column 0 start documents. */
+/** The zero-based document that text continuing `before` is in. */
 function documentIndexAt(before: string): number {
-  let index = 0;
-  let seenContent = false;
-  for (const line of before.split('\n')) {
-    if (/^---(?:[ \t]|$)/.test(line)) {
-      // A `---` before any content starts the first document; each later one, the next.
-      if (seenContent) index++;
-      seenContent = true;
-    } else if (line.trim() !== '' && !line.startsWith('#') && !line.startsWith('%')) {
-      seenContent = true;
-    }
-  }
-  return index;
+  const documents = new YamlDocumentCounter();
+  for (const line of before.split('\n')) documents.read(line);
+  return documents.index;
 }
 
 function countLineFeeds(s: string): number {

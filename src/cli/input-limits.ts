@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import { invalidUtf8Problem, unprintableCharacterProblem } from './input-characters';
+import { YamlDocumentCounter } from './yaml-document-counter';
 
 /**
  * Limits on one input (a file or stdin) of every command, checked before the YAML parser sees it,
@@ -105,13 +106,13 @@ export function inputShapeProblem(text: string, maxDocuments: number = MAX_INPUT
   const keys: number[] = [];
   const levels: number[] = []; // the columns of the open block levels
   let flowDepth = 0;
-  let documents = 1;
-  // Whether the stream has begun (content or a `---` seen): only then does a `---` start another
-  // document; before, it opens the first one, as the parser counts.
-  let begun = false;
+  const documents = new YamlDocumentCounter();
   let blockScalarIndent = -1;
   const lines = text.split('\n');
   for (let n = 0; n < lines.length; n++) {
+    if (documents.read(lines[n]) && documents.index + 1 > maxDocuments) {
+      return { message: `more than ${maxDocuments} YAML documents (line ${n + 1}); cdk8s-inference reads at most ${maxDocuments} from one input in this YAML style (flow collections, anchors, tags, ...): split it` };
+    }
     const m = /^( *)([^]*?)\r?$/.exec(lines[n])!; // [^]: a line may hold a lone \r or U+2028
     let indent = m[1].length;
     let rest = m[2];
@@ -121,18 +122,11 @@ export function inputShapeProblem(text: string, maxDocuments: number = MAX_INPUT
       blockScalarIndent = -1;
     }
     if (indent === 0 && /^(---|\.\.\.)(\s|$)/.test(rest)) {
-      const opensAnother = rest.startsWith('---') && begun;
-      begun ||= rest.startsWith('---');
-      if (opensAnother && ++documents > maxDocuments) {
-        return { message: `more than ${maxDocuments} YAML documents (line ${n + 1}); cdk8s-inference reads at most ${maxDocuments} from one input in this YAML style (flow collections, anchors, tags, ...): split it` };
-      }
       keys.length = 0;
       levels.length = 0;
       flowDepth = 0;
       continue;
     }
-    // A directive (`%YAML 1.2`) comes before its document's `---`.
-    if (!(indent === 0 && rest.startsWith('%'))) begun = true;
     const blockIndent = indent;
     let newItem = false;
     if (flowDepth === 0) openLevel(levels, indent);
@@ -145,7 +139,7 @@ export function inputShapeProblem(text: string, maxDocuments: number = MAX_INPUT
     const flow = flowDepthAfter(rest, flowDepth);
     flowDepth = flow.depth;
     if (levels.length + flow.deepest > MAX_INPUT_NESTING) {
-      return { index: documents - 1, line: n + 1, message: `nested more than ${MAX_INPUT_NESTING} levels deep; cdk8s-inference reads at most ${MAX_INPUT_NESTING} levels` };
+      return { index: documents.index, line: n + 1, message: `nested more than ${MAX_INPUT_NESTING} levels deep; cdk8s-inference reads at most ${MAX_INPUT_NESTING} levels` };
     }
     if (keys.length > indent + 1) keys.length = indent + 1;
     if (newItem) keys[indent] = 0;

@@ -532,7 +532,7 @@ function tail(file: string, lines: number): string {
  * port could be taken again before the component binds it, which on a test machine is rare enough
  * (and fails `start()` with the component's "address already in use" in the log tail).
  */
-async function freePorts(n: number): Promise<number[]> {
+export async function freePorts(n: number): Promise<number[]> {
   const servers = Array.from({ length: n }, () => net.createServer());
   try {
     return await Promise.all(servers.map((s) => new Promise<number>((resolve, reject) => {
