@@ -31,7 +31,9 @@ export function build(app: App): void {
           count: 2,
           selectors: [
             DeviceSelector.driver('gpu.nvidia.com'),
-            DeviceSelector.memoryAtLeast(Size.gibibytes(80)),
+            // 79 GiB, not 80: NVIDIA's DRA driver publishes an H100 80GB's NVML total, 81,559 MiB
+            // (79.6 GiB), so an 80 GiB floor would match no real 80 GB GPU.
+            DeviceSelector.memoryAtLeast(Size.gibibytes(79)),
             DeviceSelector.attributeEquals('gpu.nvidia.com/architecture', 'Hopper'),
           ],
         }],

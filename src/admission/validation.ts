@@ -230,10 +230,8 @@ export function collectWarnings(md: ModelDeploymentObject): string[] {
   if (spec.engine?.trustRemoteCode === true) {
     warnings.push('trustRemoteCode=true allows execution of arbitrary code from HuggingFace');
   }
-  // contextLength is optional-with-presence: an explicit 0 counts as set.
-  if (spec.engine?.type === 'trtllm' && spec.engine.contextLength !== undefined && spec.engine.contextLength !== null) {
-    warnings.push('contextLength is ignored for TensorRT-LLM (must be configured at engine build time)');
-  }
+  // AI Runway warns "contextLength is ignored for TensorRT-LLM"; Dynamo's TensorRT-LLM worker
+  // takes it as --max-seq-len, which we render, so there is nothing to warn about.
   for (const volume of spec.model.storage?.volumes ?? []) {
     if (volume.purpose === 'compilationCache' && volume.readOnly === true) {
       warnings.push(

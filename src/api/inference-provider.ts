@@ -203,6 +203,27 @@ export abstract class InferenceProvider {
   }
 
   /**
+   * Upstream objects besides `statusSource` whose status is part of the deployment's (llm-d's
+   * prefill Deployment beside its decode Deployment). The controller waits until each exists and
+   * passes them, in this order, to `mapStatuses`.
+   * @default - none
+   */
+  public additionalStatusSources(_deployment: ResolvedDeployment): UpstreamObjectRef[] {
+    return [];
+  }
+
+  /**
+   * Maps the status source and the additional ones to the deployment's status. Called instead of
+   * `mapStatus` by the controller.
+   * @param upstream the object `statusSource` names
+   * @param additional the objects `additionalStatusSources` names, in its order
+   * @default - `mapStatus(upstream)`
+   */
+  public mapStatuses(upstream: any, _additional: any[]): ProviderStatusReport {
+    return this.mapStatus(upstream);
+  }
+
+  /**
    * The pods and port a controller-managed InferencePool selects for this deployment.
    * @returns undefined when the provider has no model server pods of its own to pool (it manages
    * its own InferencePool, or cannot be routed)

@@ -32,7 +32,13 @@ export interface GpuOptions {
    * and decode), the values must agree. It is written to the ModelDeployment annotation
    * `inference.cdk8s.io/tolerate-gpu-taint` (`"true"`/`"false"`), which AI Runway YAML sets
    * directly. KAITO's pods tolerate `nvidia.com/gpu` whatever this says.
-   * @default false
+   *
+   * On by default: GKE taints every GPU node `nvidia.com/gpu=present:NoSchedule` and relies on
+   * the `ExtendedResourceToleration` admission plugin to add the toleration, which adds none to a
+   * pod that claims its GPUs through DRA, and which many clusters (kubeadm, most self-managed
+   * ones) do not enable; a toleration of a taint no node carries changes nothing. Set `false` to
+   * leave tolerations to the cluster.
+   * @default true
    */
   readonly tolerateTaint?: boolean;
 

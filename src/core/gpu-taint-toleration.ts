@@ -1,14 +1,18 @@
 /**
- * The GPU taint toleration a deployment may ask for: GPU node pools are commonly tainted
- * (`nvidia.com/gpu:NoSchedule`, `amd.com/gpu:NoSchedule`) so that only GPU workloads land there,
- * and a pod that requests GPUs but does not tolerate the taint stays Pending. AI Runway's
- * ModelDeployment has no field for it, so it is an annotation of ours; the typed construct sets it
- * from `GpuOptions.tolerateTaint`.
+ * The GPU taint toleration of GPU pods: GPU node pools are commonly tainted
+ * (`nvidia.com/gpu=present:NoSchedule` on every GKE GPU node, `amd.com/gpu:NoSchedule`) so that
+ * only GPU workloads land there, and a pod that requests GPUs but does not tolerate the taint
+ * stays Pending. GKE's `ExtendedResourceToleration` admission adds the toleration to pods that
+ * request `nvidia.com/gpu`, but not to pods that claim GPUs through DRA, and many clusters do not
+ * enable it; the real kube-scheduler proved both on a simulated GKE pool (test/simcluster). So
+ * every pod that requests or claims GPUs tolerates the taint unless the deployment opts out.
+ * AI Runway's ModelDeployment has no field for it, so it is an annotation of ours; the typed
+ * construct sets it from `GpuOptions.tolerateTaint`.
  */
 import { FieldError, notSupported } from './field-error';
 import { isAmdGpuType, isNvidiaGpuType } from './gpu-type';
 
-/** ModelDeployment annotation: `"true"` makes every pod that requests GPUs tolerate the GPU taint. */
+/** ModelDeployment annotation: `"false"` leaves GPU pods without the GPU taint toleration (the default is `"true"`). */
 export const TOLERATE_GPU_TAINT_ANNOTATION = 'inference.cdk8s.io/tolerate-gpu-taint';
 
 /** The values the annotation may have. */
@@ -24,9 +28,9 @@ export interface GpuTaintToleration {
   readonly effect: 'NoSchedule';
 }
 
-/** Whether the deployment asks its GPU pods to tolerate the GPU taint. */
+/** Whether the deployment's GPU pods tolerate the GPU taint: unless the annotation says `"false"`. */
 export function toleratesGpuTaint(annotations: Readonly<Record<string, string>> | undefined): boolean {
-  return annotations?.[TOLERATE_GPU_TAINT_ANNOTATION] === 'true';
+  return annotations?.[TOLERATE_GPU_TAINT_ANNOTATION] !== 'false';
 }
 
 /** The annotation, when set to anything but "true" or "false". */

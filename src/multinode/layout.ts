@@ -280,8 +280,9 @@ export function deploymentMultiNode(
   }
   // Malformed sizes are reported by the parallelism checks (rule 1); there is no layout to compute.
   if (user.errors.length > 0) return { layouts, errors, warnings: [] };
-  if (user.unmodelled) {
-    errors.push(invalid(user.unmodelled.path, user.unmodelled.written,
+  const outsideLayout = user.unmodelled ?? user.dataParallel;
+  if (outsideLayout) {
+    errors.push(invalid(outsideLayout.path, outsideLayout.written,
       `cannot be combined with multi-node replicas (${MULTI_NODE_ANNOTATION_PATH}): the pods of a replica are counted from tensor × pipeline ` +
         'parallel sizes alone; remove the option and set the tensor and pipeline parallel sizes instead'));
     return { layouts, errors, warnings: [] };

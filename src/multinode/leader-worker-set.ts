@@ -23,7 +23,7 @@ export interface LeaderWorkerSetPlan {
   readonly layout: MultiNodeLayout;
   /**
    * The pod template one pod of the Deployment would have run; its first container is the vLLM
-   * server, whose `args` (with the layout's flags) the leader passes to `vllm serve`.
+   * server, whose `args` (with the layout's flags) the leader passes to vLLM's API server.
    */
   readonly template: k8s.PodTemplateSpec;
   /** `spec.provider.overrides`, written against a Deployment (`./overrides.ts` carries them over). */

@@ -8,11 +8,11 @@
  * leader pod's DNS name) and `LWS_GROUP_SIZE` (pods in the group), which the scripts read as
  * ordinary environment variables. Other group controllers name them differently (Kthena's
  * `ENTRY_ADDRESS` and `GROUP_SIZE`), so the scripts take the names (`RayGroupEnv`), and the
- * server command the leader ends in (`vllm serve`, or a provider's module entry point).
+ * server command the leader ends in (vLLM's API server module, or a provider's own entry point).
  *
  * The scripts are constants: no user input is ever spliced into shell text. The vLLM arguments
  * (which carry user flags) follow the script as separate argv entries — `sh -c SCRIPT NAME ARG...`
- * makes them the script's `"$@"` — and reach vLLM unchanged through `exec vllm serve "$@"`, so a
+ * makes them the script's `"$@"` — and reach vLLM unchanged through `exec python3 -m vllm.entrypoints.openai.api_server "$@"`, so a
  * value such as `x; rm -rf /` stays one argument. The scripts also avoid `$(` and `$$`: the kubelet
  * expands `$(VAR)` references and `$$` escapes in `command` and `args` before the shell sees them.
  */
@@ -40,8 +40,14 @@ export interface RayGroupEnv {
 /** What the LeaderWorkerSet controller sets. */
 export const LWS_GROUP_ENV: RayGroupEnv = { leaderAddress: LWS_LEADER_ADDRESS_ENV, groupSize: LWS_GROUP_SIZE_ENV };
 
-/** The vLLM server command of the vLLM images: their own entrypoint. */
-export const VLLM_SERVE_COMMAND: readonly string[] = ['vllm', 'serve'];
+/**
+ * The vLLM server command the leader ends in: the OpenAI API server module, which is what the
+ * `vllm/vllm-openai` images of v0.9.1 and v0.11.0 run as their entrypoint. Not `vllm serve`: its
+ * parser in those releases refuses `--model` (it takes the model as a positional) with a
+ * ValueError, so a leader given our arguments would never start (the engine-parser conformance
+ * check, test/engines).
+ */
+export const VLLM_SERVER_COMMAND: readonly string[] = ['python3', '-m', 'vllm.entrypoints.openai.api_server'];
 
 /**
  * A name or command word spliced into the scripts: environment variable names, and the words of
@@ -74,7 +80,7 @@ function countRayNodes(groupSize: string): string {
  * (LeaderWorkerSet `RecreateGroupOnPodRestart`, Kthena's `RoleRecreate`) then restarts the whole
  * group together.
  */
-export function rayLeaderScript(env: RayGroupEnv = LWS_GROUP_ENV, server: readonly string[] = VLLM_SERVE_COMMAND): string {
+export function rayLeaderScript(env: RayGroupEnv = LWS_GROUP_ENV, server: readonly string[] = VLLM_SERVER_COMMAND): string {
   const { groupSize } = checkedEnv(env);
   for (const word of server) {
     if (!COMMAND_WORD.test(word)) throw new Error(`ray-launch: ${JSON.stringify(word)} is not a plain command word`);
@@ -104,7 +110,7 @@ export function rayWorkerScript(env: RayGroupEnv = LWS_GROUP_ENV): string {
   ].join('\n');
 }
 
-/** The LeaderWorkerSet leader's script (`rayLeaderScript` with the LeaderWorkerSet's variables and `vllm serve`). */
+/** The LeaderWorkerSet leader's script (`rayLeaderScript` with the LeaderWorkerSet's variables and the vLLM API server). */
 export const LEADER_SCRIPT = rayLeaderScript();
 
 /** The LeaderWorkerSet worker's script. */
@@ -115,7 +121,7 @@ export const LEADER_PROCESS_NAME = 'multi-node-leader';
 export const WORKER_PROCESS_NAME = 'multi-node-worker';
 
 /** Container `command` of the leader; its `args` are the server arguments (`"$@"`). */
-export function leaderCommand(env: RayGroupEnv = LWS_GROUP_ENV, server: readonly string[] = VLLM_SERVE_COMMAND): string[] {
+export function leaderCommand(env: RayGroupEnv = LWS_GROUP_ENV, server: readonly string[] = VLLM_SERVER_COMMAND): string[] {
   return ['/bin/sh', '-c', rayLeaderScript(env, server), LEADER_PROCESS_NAME];
 }
 

@@ -611,11 +611,9 @@ describe('validateModelDeployment', () => {
       ]);
     });
 
-    test('warns about contextLength with trtllm, even when 0', () => {
-      const warning = 'contextLength is ignored for TensorRT-LLM (must be configured at engine build time)';
-      expect(admit({ model: MODEL, engine: { type: 'trtllm', contextLength: 8192 } }).warnings).toEqual([warning]);
-      expect(admit({ model: MODEL, engine: { type: 'trtllm', contextLength: 0 } }).warnings).toEqual([warning]);
-      expect(admit({ model: MODEL, engine: { type: 'trtllm' } }).warnings).toEqual([]);
+    test('does not warn about contextLength with trtllm: Dynamo\'s worker takes it as --max-seq-len (AI Runway warns it is ignored)', () => {
+      expect(admit({ model: MODEL, engine: { type: 'trtllm', contextLength: 8192 } }).warnings).toEqual([]);
+      expect(admit({ model: MODEL, engine: { type: 'trtllm', contextLength: 0 } }).warnings).toEqual([]);
       expect(admit({ model: MODEL, engine: { type: 'vllm', contextLength: 8192 } }).warnings).toEqual([]);
     });
 

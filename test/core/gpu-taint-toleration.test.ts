@@ -18,10 +18,11 @@ describe('GPU taint toleration', () => {
     expect(gpuTaintToleration(type)).toEqual({ key, operator: 'Exists', effect: 'NoSchedule' });
   });
 
-  test('only "true" asks for it; "true" and "false" are the values allowed', () => {
+  test('on unless "false" opts out; "true" and "false" are the values allowed', () => {
     expect(toleratesGpuTaint({ 'inference.cdk8s.io/tolerate-gpu-taint': 'true' })).toBe(true);
     expect(toleratesGpuTaint({ 'inference.cdk8s.io/tolerate-gpu-taint': 'false' })).toBe(false);
-    expect(toleratesGpuTaint(undefined)).toBe(false);
+    expect(toleratesGpuTaint(undefined)).toBe(true);
+    expect(toleratesGpuTaint({})).toBe(true);
     expect(gpuTaintAnnotationErrors({ 'inference.cdk8s.io/tolerate-gpu-taint': 'false' })).toEqual([]);
     expect(gpuTaintAnnotationErrors({})).toEqual([]);
     expect(gpuTaintAnnotationErrors({ 'inference.cdk8s.io/tolerate-gpu-taint': '1' }).map((e) => e.path)).toEqual([

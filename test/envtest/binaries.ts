@@ -68,7 +68,7 @@ async function locate(): Promise<EnvtestBinaries> {
     }
     return b;
   }
-  const dir = await runBuildScript();
+  const dir = await runBuildScript(BUILD_SCRIPT, 'envtest binaries', `set ${KUBEBUILDER_ASSETS_ENV} to a directory with kube-apiserver and etcd to skip the build`);
   const b = inDir(dir);
   const absent = missing(b);
   if (absent.length > 0) {
@@ -77,23 +77,26 @@ async function locate(): Promise<EnvtestBinaries> {
   return b;
 }
 
-/** Runs build-binaries.sh and returns the directory it prints on its last line of stdout. */
-function runBuildScript(): Promise<string> {
+/**
+ * Runs a build-binaries.sh (this one's, or another harness's: test/simcluster) and returns the
+ * directory it prints on its last line of stdout. A failure says `<what> unavailable` and `hint`
+ * (how to skip the build).
+ */
+export function runBuildScript(script: string, what: string, hint: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', [BUILD_SCRIPT], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', [script], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', (e) => reject(new Error(`cannot run ${BUILD_SCRIPT}: ${e.message}`)));
+    child.on('error', (e) => reject(new Error(`cannot run ${script}: ${e.message}`)));
     child.on('close', (code, signal) => {
       const dir = stdout.trim().split('\n').pop() ?? '';
       if (code === 0 && dir) {
         resolve(dir);
       } else {
         const tail = stderr.trim().split('\n').slice(-20).join('\n');
-        reject(new Error(`envtest binaries unavailable: ${BUILD_SCRIPT} exited with ${signal ?? code}` +
-          ` (set ${KUBEBUILDER_ASSETS_ENV} to a directory with kube-apiserver and etcd to skip the build)\n${tail}`));
+        reject(new Error(`${what} unavailable: ${script} exited with ${signal ?? code} (${hint})\n${tail}`));
       }
     });
   });

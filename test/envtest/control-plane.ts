@@ -93,6 +93,46 @@ export interface ControlPlaneOptions {
   readonly apiServerFlags?: string[];
   /** Binaries to run; default `envtestBinaries()`. */
   readonly binaries?: EnvtestBinaries;
+  /**
+   * Admission plugins to turn off (`--disable-admission-plugins`); default `ServiceAccount` and
+   * `StorageObjectInUseProtection` (see the header). A harness that runs the controllers those two
+   * plugins rely on (serviceaccount, pvc-protection) passes `[]` to get a cluster's admission chain.
+   */
+  readonly disabledAdmissionPlugins?: string[];
+  /**
+   * Admission plugins to turn on besides the defaults (`--enable-admission-plugins`), e.g.
+   * `ExtendedResourceToleration`; none by default.
+   */
+  readonly enabledAdmissionPlugins?: string[];
+}
+
+/** How `startControllerManager()` runs kube-controller-manager. */
+export interface ControllerManagerOptions {
+  /**
+   * Controllers to run (`--controllers`), by name: `garbage-collector-controller`,
+   * `deployment-controller`, ... (`kube-controller-manager --help` lists them).
+   */
+  readonly controllers: string[];
+  /** Extra flags, appended after the harness's own. */
+  readonly flags?: string[];
+}
+
+/** A process started by `startProcess()`. */
+export interface ComponentProcess {
+  readonly name: string;
+  readonly logFile: string;
+  /** Undefined once it exited. */
+  readonly pid: number | undefined;
+}
+
+/** How `startProcess()` runs a component. */
+export interface StartProcessOptions {
+  /** Environment added to this process's (and `GOGC=400`). */
+  readonly env?: Record<string, string>;
+  /** Polled until true (a string says why not yet); the start fails with the log tail if it never is. */
+  readonly ready?: () => Promise<true | string>;
+  /** What `ready` waits for, for the error message. */
+  readonly readyWhat?: string;
 }
 
 /** How long each part of `start()` took, in ms. */
@@ -159,6 +199,8 @@ export class ControlPlane {
   private etcd?: ManagedProcess;
   private apiServer?: ManagedProcess;
   private controllerManager?: ManagedProcess;
+  /** Processes of `startProcess()`, by name, in start order. */
+  private readonly extra = new Map<string, ManagedProcess>();
   private ca?: string;
   private stopped = false;
   private watchdog?: ChildProcess;
@@ -264,7 +306,8 @@ export class ControlPlane {
       `--service-account-signing-key-file=${this.file('sa.key')}`,
       `--token-auth-file=${this.file('tokens.csv')}`,
       '--authorization-mode=RBAC',
-      `--disable-admission-plugins=${DISABLED_ADMISSION_PLUGINS.join(',')}`,
+      `--disable-admission-plugins=${(this.options.disabledAdmissionPlugins ?? DISABLED_ADMISSION_PLUGINS).join(',')}`,
+      ...(this.options.enabledAdmissionPlugins?.length ? [`--enable-admission-plugins=${this.options.enabledAdmissionPlugins.join(',')}`] : []),
       '--allow-privileged=true',
       ...(this.options.apiServerFlags ?? []),
     ];
@@ -297,6 +340,16 @@ export class ControlPlane {
    * collector synced its monitors of every resource (it then acts within seconds).
    */
   async startGarbageCollector(): Promise<void> {
+    await this.startControllerManager({ controllers: ['garbagecollector'], flags: ['--concurrent-gc-syncs=5'] });
+  }
+
+  /**
+   * Starts kube-controller-manager with the given controllers (as the admin, no leader election,
+   * no serving port) and resolves once each has logged that it started — and, when the garbage
+   * collector is among them, once it synced its monitors of every resource. A no-op when one runs
+   * already (only one kube-controller-manager runs per control plane).
+   */
+  async startControllerManager(options: ControllerManagerOptions): Promise<void> {
     if (this.stopped) throw new Error('the control plane was stopped');
     if (this.controllerManager) return;
     const binary = this.binaries.kubeControllerManager;
@@ -306,17 +359,67 @@ export class ControlPlane {
     }
     const args = [
       `--kubeconfig=${this.writeKubeconfig(ADMIN_USER, this.file('kubeconfig-controller-manager.yaml'))}`,
-      '--controllers=garbagecollector',
+      `--controllers=${options.controllers.join(',')}`,
       '--leader-elect=false',
       '--secure-port=0',
-      '--concurrent-gc-syncs=5',
       '-v=2',
+      ...(options.flags ?? []),
     ];
     const p = ManagedProcess.spawn('kube-controller-manager', binary, args, this.file('kube-controller-manager.log'));
     this.controllerManager = p;
     this.writePids();
-    await p.waitUntil(this.startTimeoutMs, 'the garbage collector to sync its monitors', async () =>
-      /all resource monitors have synced/i.test(fs.readFileSync(p.logFile, 'utf8')) || 'monitors not synced yet');
+    const gc = options.controllers.some((c) => c === 'garbagecollector' || c === 'garbage-collector-controller');
+    await p.waitUntil(this.startTimeoutMs, gc ? 'the garbage collector to sync its monitors' : 'its controllers to start', async () => {
+      const log = fs.readFileSync(p.logFile, 'utf8');
+      if (gc && !/all resource monitors have synced/i.test(log)) return 'monitors not synced yet';
+      // kube-controller-manager logs `"Controller starting..." controller="<name>-controller"` as it
+      // starts each one (the garbage collector's monitors line above is its own readiness).
+      const pending = options.controllers.filter((c) => c !== 'garbagecollector' && !c.startsWith('-') &&
+        !log.includes(`"Controller starting..." controller="${c}"`) && !log.includes(`"Controller starting..." controller="${c}-controller"`));
+      return pending.length === 0 || `not started yet: ${pending.join(', ')}`;
+    });
+  }
+
+  /**
+   * Starts another component beside the control plane (kube-scheduler, a fake kubelet, an
+   * operator...), with its output in `<dir>/<name>.log`, and resolves once `ready` is true. It is
+   * stopped by `stop()` (before kube-controller-manager, the API server and etcd) and killed with
+   * them if the test process dies; `stopProcess(name)` stops it alone.
+   */
+  async startProcess(name: string, binary: string, args: string[], options: StartProcessOptions = {}): Promise<ComponentProcess> {
+    if (this.stopped) throw new Error('the control plane was stopped');
+    if (this.extra.has(name)) throw new Error(`${name} is already running`);
+    if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new Error(`${name}: a component name is a file name`);
+    const p = ManagedProcess.spawn(name, binary, args, this.file(`${name}.log`), options.env);
+    this.extra.set(name, p);
+    this.writePids();
+    if (options.ready) {
+      try {
+        await p.waitUntil(this.startTimeoutMs, options.readyWhat ?? 'it to be ready', options.ready);
+      } catch (e) {
+        await this.stopProcess(name);
+        throw e;
+      }
+    }
+    return p;
+  }
+
+  /** Stops a process of `startProcess()` (SIGTERM, then SIGKILL after the stop timeout). */
+  async stopProcess(name: string): Promise<void> {
+    const p = this.extra.get(name);
+    this.extra.delete(name);
+    await p?.stop(this.stopTimeoutMs);
+    if (!this.stopped) this.writePids();
+  }
+
+  /** The pid of a running component (`etcd`, `kube-apiserver`, `kube-controller-manager` or a `startProcess()` name). */
+  pidOf(component: string): number | undefined {
+    switch (component) {
+      case 'etcd': return this.etcd?.pid;
+      case 'kube-apiserver': return this.apiServer?.pid;
+      case 'kube-controller-manager': return this.controllerManager?.pid;
+      default: return this.extra.get(component)?.pid;
+    }
   }
 
   /** Stops the kube-apiserver then etcd, closes the clients made by `client()`, removes the temp dir. Idempotent. */
@@ -324,6 +427,7 @@ export class ControlPlane {
     if (this.stopped) return;
     this.stopped = true;
     for (const c of this.clients) c.close();
+    for (const name of [...this.extra.keys()].reverse()) await this.stopProcess(name);
     const cm = this.controllerManager;
     this.controllerManager = undefined;
     await cm?.stop(this.stopTimeoutMs);
@@ -340,8 +444,8 @@ export class ControlPlane {
     }
   }
 
-  /** Last lines of a component's log. */
-  logTail(component: 'etcd' | 'kube-apiserver' | 'kube-controller-manager', lines = 40): string {
+  /** Last lines of a component's log (`etcd`, `kube-apiserver`, `kube-controller-manager` or a `startProcess()` name). */
+  logTail(component: string, lines = 40): string {
     return tail(this.file(`${component}.log`), lines);
   }
 
@@ -397,13 +501,15 @@ export class ControlPlane {
 
   /** The running components' pids, for the watchdog. */
   private writePids(): void {
-    const pids = [this.etcd?.pid, this.apiServer?.pid, this.controllerManager?.pid].filter((p) => p !== undefined);
+    const pids = [this.etcd?.pid, this.apiServer?.pid, this.controllerManager?.pid, ...[...this.extra.values()].map((p) => p.pid)]
+      .filter((p) => p !== undefined);
     fs.writeFileSync(this.file('pids'), pids.join(' ') + '\n');
   }
 
   /** Synchronous last resort on process exit. */
   killNow(): void {
     this.watchdog?.kill();
+    for (const p of this.extra.values()) p.killNow();
     this.controllerManager?.killNow();
     this.apiServer?.killNow();
     this.etcd?.killNow();
@@ -419,7 +525,7 @@ process.on('exit', () => {
 
 /** A child process whose output goes to a log file. */
 class ManagedProcess {
-  static spawn(name: string, binary: string, args: string[], logFile: string): ManagedProcess {
+  static spawn(name: string, binary: string, args: string[], logFile: string, extraEnv: Record<string, string> = {}): ManagedProcess {
     const fd = fs.openSync(logFile, 'a');
     try {
       fs.writeSync(fd, `--- ${new Date().toISOString()} ${binary} ${args.join(' ')}\n`);
@@ -427,7 +533,7 @@ class ManagedProcess {
       // is most of a test run's CPU, and a fifth of the API server's went to its collector
       // (measured: 23.8 against 17.5 s of kube-apiserver CPU to install all of them); a test
       // machine has the memory. A GOGC of the caller's wins.
-      const env = { GOGC: '400', ...process.env };
+      const env = { GOGC: '400', ...process.env, ...extraEnv };
       const child = spawn(binary, args, { stdio: ['ignore', fd, fd], env });
       // A control plane a test forgot to stop must not keep the test process alive: the 'exit'
       // handler (and the watchdog) then kill it.

@@ -113,6 +113,8 @@ export interface ProviderCase {
   readonly statuses: UpstreamStatuses;
   /** `status.replicas.ready` once Running. */
   readonly runningReady: number;
+  /** Further status sources, reported through the same stages as `source` (llm-d's prefill Deployment). */
+  readonly alongside?: ReadonlyArray<{ readonly source: { readonly apiVersion: string; readonly kind: string; readonly name: string }; readonly statuses: UpstreamStatuses }>;
 }
 
 /** One deployment per shipped provider (and serving mode / Dynamo version), by explicit provider name. */
@@ -147,7 +149,9 @@ export function providerCases(): ProviderCase[] {
       },
       source: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'llmd-pd-decode' },
       statuses: deploymentStatuses(2),
-      runningReady: 2,
+      // Decode's 2 and prefill's 1: the record counts both sides.
+      runningReady: 3,
+      alongside: [{ source: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'llmd-pd-prefill' }, statuses: deploymentStatuses(1) }],
     },
     {
       title: 'dynamo (DynamoGraphDeployment v1alpha1)',

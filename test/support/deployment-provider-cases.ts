@@ -131,7 +131,7 @@ export function describeSchedulingAndPodMetadata({ harness, name }: DeploymentPr
     });
 
     test('omits nodeSelector and tolerations when empty', () => {
-      const pod = podSpecOf({ spec: { nodeSelector: {}, tolerations: [] } });
+      const pod = podSpecOf({ annotations: { [TOLERATE_GPU_TAINT_ANNOTATION]: 'false' }, spec: { nodeSelector: {}, tolerations: [] } });
       expect(pod.nodeSelector).toBeUndefined();
       expect(pod.tolerations).toBeUndefined();
     });
@@ -266,9 +266,9 @@ export function describeGpuTypes({ harness, container, name }: DeploymentProvide
       expect(podSpecOf({ ...gpus(1, type), annotations: tolerating }).tolerations).toEqual([taint(key)]);
     });
 
-    test('adds no toleration when the annotation is "false" or absent', () => {
+    test('tolerates the taint by default (GKE taints every GPU node), and adds none when the annotation is "false"', () => {
       expect(podSpecOf({ annotations: { [TOLERATE_GPU_TAINT_ANNOTATION]: 'false' } }).tolerations).toBeUndefined();
-      expect(podSpecOf({}).tolerations).toBeUndefined();
+      expect(podSpecOf({}).tolerations).toEqual([taint('nvidia.com/gpu')]);
     });
 
     test('keeps spec.tolerations first and does not repeat one that already covers the taint', () => {

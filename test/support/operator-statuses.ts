@@ -72,16 +72,16 @@ function rayApp(status: string, message = ''): Record<string, unknown> {
 export function rayServiceStatuses(serveEndpoints: number): UpstreamStatuses {
   return {
     deploying: {
-      conditions: [crdCondition('RayServiceReady', 'False', 'Initializing', 'RayService is initializing')],
+      conditions: [crdCondition('Ready', 'False', 'Initializing', 'RayService is initializing')],
       activeServiceStatus: { applicationStatuses: { llm: rayApp('DEPLOYING') } },
     },
     running: {
-      conditions: [crdCondition('RayServiceReady', 'True', 'NonZeroServeEndpoints', 'Number of serve endpoints is greater than 0')],
+      conditions: [crdCondition('Ready', 'True', 'NonZeroServeEndpoints', 'Number of serve endpoints is greater than 0')],
       activeServiceStatus: { applicationStatuses: { llm: rayApp('RUNNING') } },
       numServeEndpoints: serveEndpoints,
     },
     failed: {
-      conditions: [crdCondition('RayServiceReady', 'False', 'ZeroServeEndpoints', 'Number of serve endpoints dropped to 0')],
+      conditions: [crdCondition('Ready', 'False', 'ZeroServeEndpoints', 'Number of serve endpoints dropped to 0')],
       activeServiceStatus: { applicationStatuses: { llm: rayApp('DEPLOY_FAILED', 'CUDA out of memory') } },
     },
   };

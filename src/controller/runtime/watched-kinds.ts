@@ -104,7 +104,7 @@ function probeStatusSources(provider: InferenceProvider): Array<{ apiVersion: st
       };
       try {
         const ref = provider.statusSource(sample);
-        if (ref) refs.push(ref);
+        if (ref) refs.push(ref, ...(provider.additionalStatusSources(sample) ?? []));
       } catch {
         // A provider that cannot describe a sample names nothing for it.
       }

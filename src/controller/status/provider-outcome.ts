@@ -47,7 +47,8 @@ export interface ProviderOutcome {
  * - no status source → `Pending`, `Ready=Unknown/NoStatusMapping`;
  * - the source not found → `Pending` (`waiting for <Kind> <ns>/<name> (<apiVersion>) to be
  *   created`), `Ready=False/ResourceNotFound`, replicas desired from the spec;
- * - found → the provider's report (`mapStatus`, which follows AI Runway's reconcile rules);
+ * - found → the provider's report (`mapStatuses` of it and of the `additionalStatusSources`,
+ *   each waited for as the source is; `mapStatus` unless the provider maps several objects);
  * - `statusSource` or `mapStatus` throwing, or a report the status schema cannot hold →
  *   `Failed` with the error text, `Ready=False/StatusSourceFailed|StatusMappingFailed`.
  */
@@ -74,8 +75,24 @@ export function providerOutcome(record: ValidRecord, lookup: RecordingLookup): P
     const message = `waiting for ${describeRef(ref)} (${ref.apiVersion}) to be created`;
     return { phase: 'Pending', message, replicas: desiredOnly, resource, ready: ready('False', REASON_RESOURCE_NOT_FOUND, message) };
   }
+  let additional: unknown[];
   try {
-    return { ...checkedReport(provider.mapStatus(upstream)), resource };
+    additional = [];
+    for (const source of provider.additionalStatusSources(deployment) ?? []) {
+      const extra = checkedRef(source, deployment.namespace);
+      const found = lookup.get(extra);
+      if (found === undefined) {
+        const message = `waiting for ${describeRef(extra)} (${extra.apiVersion}) to be created`;
+        return { phase: 'Pending', message, replicas: desiredOnly, resource, ready: ready('False', REASON_RESOURCE_NOT_FOUND, message) };
+      }
+      additional.push(found);
+    }
+  } catch (e) {
+    const message = `provider ${provider.name} could not name the objects to observe: ${errorText(e)}`;
+    return { phase: 'Failed', message, replicas: desiredOnly, resource, ready: ready('False', REASON_STATUS_SOURCE_FAILED, message) };
+  }
+  try {
+    return { ...checkedReport(provider.mapStatuses(upstream, additional)), resource };
   } catch (e) {
     const message = `cannot read the status of ${describeRef(ref)}: ${errorText(e)}`;
     return { phase: 'Failed', message, replicas: desiredOnly, resource, ready: ready('False', REASON_STATUS_MAPPING_FAILED, message) };

@@ -67,6 +67,7 @@ export const STATUS_READ_FIELDS: readonly StatusReadFields[] = [
       'spec.rayClusterConfig.workerGroupSpecs.*.replicas',
       'status.conditions.*.type',
       'status.conditions.*.status',
+      'status.conditions.*.reason',
       'status.conditions.*.message',
       'status.activeServiceStatus.applicationStatuses.*.status',
       'status.activeServiceStatus.applicationStatuses.*.message',

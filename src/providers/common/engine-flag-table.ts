@@ -7,14 +7,15 @@
  * |--------------------|-----------------------------------|------------------------------|------------------------------|------------------------------|----------|
  * | model              | spec.model.id                     | `--model <id>`               | `--model-path <id>`          | `--model-path <id>`          | –        |
  * | servedModelName    | spec.model.servedName             | `--served-model-name <name>` | `--served-model-name <name>` | `--served-model-name <name>` | –        |
- * | contextLength      | spec.engine.contextLength         | `--max-model-len <n>`        | `--context-length <n>`       | –                            | –        |
+ * | contextLength      | spec.engine.contextLength         | `--max-model-len <n>`        | `--context-length <n>`       | `--max-seq-len <n>`          | –        |
  * | trustRemoteCode    | spec.engine.trustRemoteCode       | `--trust-remote-code`        | `--trust-remote-code`        | –                            | –        |
- * | prefixCachingOn    | spec.engine.enablePrefixCaching   | `--enable-prefix-caching`    | `--enable-prefix-caching`    | –                            | –        |
+ * | prefixCachingOn    | spec.engine.enablePrefixCaching   | `--enable-prefix-caching`    | (default)                    | –                            | –        |
  * | prefixCachingOff   | enablePrefixCaching: false        | `--no-enable-prefix-caching` | `--disable-radix-cache`      | –                            | –        |
- * | enforceEager       | spec.engine.enforceEager          | `--enforce-eager`            | `--enforce-eager`            | –                            | –        |
+ * | enforceEager       | spec.engine.enforceEager          | `--enforce-eager`            | `--disable-cuda-graph`       | –                            | –        |
  * | tensorParallelSize | GPU count (derived per provider)  | `--tensor-parallel-size <n>` | `--tensor-parallel-size <n>` | `--tensor-parallel-size <n>` | –        |
  *
- * (– : not expressible; the engine gets no flag, see below.)
+ * (– : not expressible; (default): what the engine does unless told otherwise; the engine gets no
+ * flag for either, see below.)
  *
  * Why each flag (AI Runway providers spec §2.5, §3.5, §5.3, §6.4 and the §7 cheat-sheet, which
  * the providers' tests pin token for token):
@@ -26,21 +27,18 @@
  *   over the container's GPUs.
  * - SGLang (Dynamo's `dynamo.sglang` worker, which takes SGLang's server arguments): the model
  *   is `--model-path`, the context length `--context-length`, tensor parallelism
- *   `--tensor-parallel-size` (alias `--tp-size`). `--enable-prefix-caching` and `--enforce-eager`
- *   are AI Runway's spellings for SGLang, kept so the output matches upstream; SGLang's own
- *   server arguments name these concepts differently (its prefix cache is the radix cache, on by
- *   default, turned off by `--disable-radix-cache`; `--disable-cuda-graph` is its eager mode).
- *   No provider renders SGLang's "off" or tensor-parallel cells today (Dynamo renders only the
- *   "on" state and derives no tensor parallelism): they are the engine's flags for a provider
- *   that does.
+ *   `--tensor-parallel-size` (alias `--tp-size`). Its prefix cache is the radix cache, on unless
+ *   `--disable-radix-cache`, so "on" renders nothing; its eager mode is `--disable-cuda-graph`.
+ *   AI Runway renders `--enable-prefix-caching` and `--enforce-eager` for SGLang, which SGLang's
+ *   parser refuses ("unrecognized arguments": the worker never starts; README, "Where we
+ *   differ").
  * - TensorRT-LLM (Dynamo's `dynamo.trtllm` worker): `--model-path` (AI Runway's spelling; newer
- *   workers name it `--model` and keep `--model-path` as an alias), `--served-model-name` and
- *   `--tensor-parallel-size` only. The context length is treated as fixed when the engine is
- *   built (core validation warns "contextLength is ignored for TensorRT-LLM"; newer workers
- *   have a `--max-seq-len`, which AI Runway does not map), and the CRD documents
- *   trustRemoteCode, enablePrefixCaching and enforceEager as "only applicable for vllm and sglang
- *   engines": TensorRT-LLM configures KV-cache reuse and CUDA graphs in its engine config, not by
- *   these flags. Those cells are not expressible.
+ *   workers name it `--model` and keep `--model-path` as an alias), `--served-model-name`,
+ *   `--tensor-parallel-size` and the context length as `--max-seq-len` (AI Runway warns that the
+ *   context length is ignored and drops it, though the worker takes it; README, "Where we
+ *   differ"). The CRD documents trustRemoteCode, enablePrefixCaching and enforceEager as "only
+ *   applicable for vllm and sglang engines": TensorRT-LLM configures KV-cache reuse and CUDA
+ *   graphs in its engine config, not by these flags. Those cells are not expressible.
  * - llama.cpp (KAITO's llama.cpp template): the runtime takes only a positional model reference
  *   (the GGUF URL or `huggingface://<id>`) and `--address`, which KAITO's translator renders
  *   itself; it serves under its model file. No setting is expressible as a flag, and KAITO
@@ -50,8 +48,8 @@
  * recognises a flag the user also sets by hand.
  *
  * What is NOT in the table, because it is a provider's decision: the order of the flags; which
- * prefix-caching states a provider renders (llm-d both, an unset value counting as on; Direct
- * vLLM and Dynamo only on; KubeRay only off); whether an empty model id still renders `--model`
+ * prefix-caching states a provider renders (llm-d, Direct vLLM and Dynamo both, an unset value
+ * counting as on for llm-d; KubeRay only off); whether an empty model id still renders `--model`
  * (it does except on KubeRay); the GPU count that becomes the tensor-parallel size; and skipping
  * a derived flag the user also sets in `engine.args`/`extraArgs` (Direct vLLM, KubeRay's
  * tensor-parallel size). Whether the resulting tensor × pipeline parallel size fits the GPUs of
@@ -92,12 +90,15 @@ export type EngineFlagRule =
   | { readonly kind: 'value'; readonly flag: string }
   /** `<flag>` alone. */
   | { readonly kind: 'switch'; readonly flag: string }
+  /** No flag: the engine does what the setting asks unless told otherwise. */
+  | { readonly kind: 'engineDefault'; readonly reason: string }
   /** No flag: the engine cannot take the setting on its command line. */
   | { readonly kind: 'notExpressible'; readonly reason: string };
 
 const value = (flag: string): EngineFlagRule => ({ kind: 'value', flag });
 const onOff = (flag: string): EngineFlagRule => ({ kind: 'switch', flag });
 const none = (reason: string): EngineFlagRule => ({ kind: 'notExpressible', reason });
+const engineDefault = (reason: string): EngineFlagRule => ({ kind: 'engineDefault', reason });
 
 const TRTLLM_RUNTIME_ONLY = 'only applicable for vllm and sglang engines (CRD); TensorRT-LLM sets it in its engine config';
 const LLAMACPP_NO_FLAGS = "KAITO's llama.cpp runtime takes only the model reference and --address";
@@ -119,17 +120,17 @@ export const ENGINE_FLAG_TABLE: Readonly<Record<EngineName, Readonly<Record<Engi
     servedModelName: value('--served-model-name'),
     contextLength: value('--context-length'),
     trustRemoteCode: onOff('--trust-remote-code'),
-    // AI Runway's spelling (SGLang's radix cache is on by default).
-    prefixCachingOn: onOff('--enable-prefix-caching'),
+    // SGLang's prefix cache is its radix cache, on unless --disable-radix-cache: "on" is its default.
+    prefixCachingOn: engineDefault('SGLang caches prefixes (its radix cache) unless --disable-radix-cache'),
     prefixCachingOff: onOff('--disable-radix-cache'),
-    // AI Runway's spelling (SGLang's own is --disable-cuda-graph).
-    enforceEager: onOff('--enforce-eager'),
+    // SGLang's eager mode: no CUDA graphs.
+    enforceEager: onOff('--disable-cuda-graph'),
     tensorParallelSize: value('--tensor-parallel-size'),
   },
   trtllm: {
     model: value('--model-path'),
     servedModelName: value('--served-model-name'),
-    contextLength: none('contextLength is ignored for TensorRT-LLM (must be configured at engine build time)'),
+    contextLength: value('--max-seq-len'),
     trustRemoteCode: none(TRTLLM_RUNTIME_ONLY),
     prefixCachingOn: none(TRTLLM_RUNTIME_ONLY),
     prefixCachingOff: none(TRTLLM_RUNTIME_ONLY),
@@ -159,7 +160,7 @@ export function engineFlagRule(engine: EngineName, setting: EngineSetting): Engi
  */
 export function engineFlagKey(engine: EngineName, setting: EngineSetting): string | undefined {
   const rule = engineFlagRule(engine, setting);
-  return rule.kind === 'notExpressible' ? undefined : rule.flag.replace(/^--/, '');
+  return rule.kind === 'notExpressible' || rule.kind === 'engineDefault' ? undefined : rule.flag.replace(/^--/, '');
 }
 
 /**
@@ -171,6 +172,7 @@ export function engineFlag(engine: EngineName, setting: EngineSetting, val?: str
   const rule = engineFlagRule(engine, setting);
   switch (rule.kind) {
     case 'notExpressible':
+    case 'engineDefault':
       return [];
     case 'switch':
       return [rule.flag];

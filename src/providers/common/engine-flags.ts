@@ -2,10 +2,24 @@ import { extraArgFlagKey } from '../../admission/engine-args';
 import { invalid, FieldError } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
 
-/** `--kv-transfer-config` of a disaggregated vLLM decode worker (PyNccl consumer). */
-export const PYNCCL_KV_TRANSFER_CONFIG_DECODE = '{"kv_connector":"PyNcclConnector","kv_role":"kv_consumer"}';
-/** `--kv-transfer-config` of a disaggregated vLLM prefill worker (PyNccl producer). */
-export const PYNCCL_KV_TRANSFER_CONFIG_PREFILL = '{"kv_connector":"PyNcclConnector","kv_role":"kv_producer"}';
+/**
+ * `--kv-transfer-config` of every disaggregated vLLM engine we render (Dynamo, llm-d, Kthena,
+ * modelplane): NIXL, each side able to send and receive. NixlConnector is a V1 connector that
+ * vLLM registers from v0.9 on; the V0 PyNcclConnector that AI Runway's llm-d renders is refused by
+ * the V1 engine, and later releases no longer register it.
+ */
+export const NIXL_KV_TRANSFER_CONFIG = '{"kv_connector":"NixlConnector","kv_role":"kv_both"}';
+
+/**
+ * vLLM's NIXL connector tells the decode engine where to fetch the KV cache by this host, which is
+ * `localhost` unless set: each prefill/decode pod advertises its own pod IP instead.
+ */
+export const NIXL_SIDE_CHANNEL_HOST_ENV = 'VLLM_NIXL_SIDE_CHANNEL_HOST';
+
+/** `VLLM_NIXL_SIDE_CHANNEL_HOST` from the pod's IP (the downward API). */
+export function nixlSideChannelHostEnv(): { name: string; valueFrom: { fieldRef: { fieldPath: string } } } {
+  return { name: NIXL_SIDE_CHANNEL_HOST_ENV, valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } };
+}
 
 const ARG_KEY = /^[A-Za-z0-9_-]+$/;
 

@@ -10,8 +10,8 @@ export interface PodGpus {
 }
 
 /**
- * Tolerations of a pod: `spec.tolerations` as given, then, when the deployment asks for it
- * (`inference.cdk8s.io/tolerate-gpu-taint: "true"`) and the pod requests GPUs, the toleration of
+ * Tolerations of a pod: `spec.tolerations` as given, then, unless the deployment opts out
+ * (`inference.cdk8s.io/tolerate-gpu-taint: "false"`), when the pod requests or claims GPUs, the toleration of
  * the GPU taint of each type it requests, unless an earlier toleration already covers it (the
  * user's own `nvidia.com/gpu` Exists toleration, say). Pods without GPUs get the user's only: the
  * taint exists to keep them off GPU nodes. Undefined when there are none, so the field is omitted.

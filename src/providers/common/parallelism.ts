@@ -17,7 +17,7 @@
  *    flag). The engines declare both as `type=int` options (vLLM, SGLang, Dynamo's TensorRT-LLM
  *    worker), so argparse refuses anything Python's `int()` does not read, and a bare flag (an
  *    empty `engine.args` value) with "expected one argument"; a size below 1 leaves no rank.
- * 2. TP × PP (the world size: one rank per GPU) larger than the GPUs the engine sees is a field
+ * 2. TP × PP (× vLLM's DP; the world size: one rank per GPU) larger than the GPUs the engine sees is a field
  *    error (at the flag that set it, else at the GPU count). vLLM refuses a world size larger than
  *    the GPUs of its node unless a Ray cluster spans several nodes; SGLang assigns rank r to GPU r
  *    and fails on a device that does not exist; TensorRT-LLM's ranks would share a GPU, which NCCL
@@ -30,10 +30,12 @@
  *
  * What is not checked, on purpose:
  *
- * - a deployment that sets data parallelism, a node count or a config file the engine reads its
- *   options from (`PARALLEL_FLAGS[engine].unmodelled`): the GPUs it uses are no longer TP × PP (vLLM data parallel
- *   ranks multiply it, SGLang's DP attention does not), and a config file may set the sizes where
- *   we cannot see them. Rule 1 still applies;
+ * - a deployment that sets SGLang's data parallelism, vLLM's local data parallel size, a node
+ *   count or a config file the engine reads its options from (`PARALLEL_FLAGS[engine].unmodelled`):
+ *   SGLang's DP attention carves its ranks out of the TP ranks while plain SGLang DP multiplies
+ *   them, and a config file may set the sizes where we cannot see them. Rule 1 still applies.
+ *   vLLM's `--data-parallel-size` is modelled: its ranks each take TP × PP GPUs of the pod, so
+ *   the world is TP × PP × DP (a user's DP on top of the derived TP asked for twice the GPUs);
  * - divisibility rules of the model (TP must divide the attention heads, PP the layers): they
  *   depend on the model, which the build does not read;
  * - `engine.extraArgs` on providers that drop them (Dynamo), and providers whose runtime sizes
@@ -58,6 +60,8 @@ export interface ParallelFlagSpellings {
   readonly tensorParallel: readonly string[];
   /** The options that set the pipeline parallel size, the canonical one first. */
   readonly pipelineParallel: readonly string[];
+  /** The options that set a data parallel size whose ranks each take TP × PP GPUs of the pod, the canonical one first. */
+  readonly dataParallel: readonly string[];
   /**
    * Options after which the engine's GPUs are no longer TP × PP as we compute them: data
    * parallelism, multi-node launch, options read from a file.
@@ -70,8 +74,8 @@ export interface ParallelFlagSpellings {
 /**
  * The parallelism options of each engine:
  *
- * - vLLM: `--tensor-parallel-size`/`-tp`, `--pipeline-parallel-size`/`-pp`; data parallelism
- *   (`--data-parallel-size`/`-dp`, `--data-parallel-size-local`/`-dpl`), `--nnodes` and
+ * - vLLM: `--tensor-parallel-size`/`-tp`, `--pipeline-parallel-size`/`-pp`,
+ *   `--data-parallel-size`/`-dp`; `--data-parallel-size-local`/`-dpl`, `--nnodes` and
  *   `--config` (a YAML file of options) are not modelled;
  * - SGLang: `--tensor-parallel-size`/`--tp-size` (and `--tp`, argparse's abbreviation of
  *   `--tp-size`, in wide use), `--pipeline-parallel-size`/`--pp-size`; `--data-parallel-size`/
@@ -85,13 +89,15 @@ export const PARALLEL_FLAGS: Readonly<Record<ParallelEngine, ParallelFlagSpellin
     engineName: 'vLLM',
     tensorParallel: ['--tensor-parallel-size', '-tp'],
     pipelineParallel: ['--pipeline-parallel-size', '-pp'],
-    unmodelled: ['--data-parallel-size', '-dp', '--data-parallel-size-local', '-dpl', '--nnodes', '--config'],
+    dataParallel: ['--data-parallel-size', '-dp'],
+    unmodelled: ['--data-parallel-size-local', '-dpl', '--nnodes', '--config'],
     underscoresAsDashes: true,
   },
   sglang: {
     engineName: 'SGLang',
     tensorParallel: ['--tensor-parallel-size', '--tp-size', '--tp'],
     pipelineParallel: ['--pipeline-parallel-size', '--pp-size'],
+    dataParallel: [],
     unmodelled: ['--data-parallel-size', '--dp-size', '--dp', '--nnodes', '--config'],
     underscoresAsDashes: false,
   },
@@ -99,6 +105,7 @@ export const PARALLEL_FLAGS: Readonly<Record<ParallelEngine, ParallelFlagSpellin
     engineName: 'TensorRT-LLM',
     tensorParallel: ['--tensor-parallel-size'],
     pipelineParallel: ['--pipeline-parallel-size'],
+    dataParallel: [],
     unmodelled: ['--extra-engine-args', '--override-engine-args'],
     underscoresAsDashes: false,
   },
@@ -110,7 +117,7 @@ export function isParallelEngine(engine: string): engine is ParallelEngine {
 }
 
 /** Which size a flag sets. */
-export type ParallelKind = 'tensorParallel' | 'pipelineParallel';
+export type ParallelKind = 'tensorParallel' | 'pipelineParallel' | 'dataParallel';
 
 /** One occurrence of a parallel-size flag in the user's flags. */
 export interface ParallelFlag {
@@ -135,6 +142,8 @@ export interface UserParallelism {
   readonly tensorParallel?: ParallelFlag;
   /** The occurrence that wins (the last), if any. */
   readonly pipelineParallel?: ParallelFlag;
+  /** The occurrence that wins (the last), if any (vLLM only: its data parallel ranks multiply the GPUs). */
+  readonly dataParallel?: ParallelFlag;
   /** The first option that takes the layout out of what we model, with its path. */
   readonly unmodelled?: { readonly written: string; readonly path: string };
   /** Rule 1: every occurrence whose value is not a positive integer. */
@@ -159,6 +168,7 @@ function optionKind(spellings: ParallelFlagSpellings, option: string): OptionKin
   const canonical = spellings.underscoresAsDashes && option.startsWith('--') ? option.replace(/_/g, '-') : option;
   if (spellings.tensorParallel.includes(canonical)) return 'tensorParallel';
   if (spellings.pipelineParallel.includes(canonical)) return 'pipelineParallel';
+  if (spellings.dataParallel.includes(canonical)) return 'dataParallel';
   if (spellings.unmodelled.includes(canonical)) return 'unmodelled';
   return undefined;
 }
@@ -269,6 +279,7 @@ export const NO_PARALLELISM_FINDINGS: ParallelismFindings = { errors: [], warnin
 interface Layout {
   readonly tensorParallel: number;
   readonly pipelineParallel: number;
+  readonly dataParallel: number;
   readonly world: number;
   /** `tensor-parallel-size 4 (derived from spec.resources.gpu.count) × pp 2`. */
   readonly text: string;
@@ -285,24 +296,26 @@ export function effectiveParallelism(
   user: UserParallelism,
   derivedTensorParallel?: number,
   derivedPipelineParallel?: number,
-): { tensorParallel: number; pipelineParallel: number } {
+): { tensorParallel: number; pipelineParallel: number; dataParallel: number } {
   return {
     tensorParallel: user.tensorParallel?.size ?? derivedTensorParallel ?? 1,
     pipelineParallel: user.pipelineParallel?.size ?? derivedPipelineParallel ?? 1,
+    dataParallel: user.dataParallel?.size ?? 1,
   };
 }
 
 function layoutOf(user: UserParallelism, derived: number | undefined, derivedFrom: string, derivedPp?: number): Layout {
   const tp = user.tensorParallel;
   const pp = user.pipelineParallel;
-  const { tensorParallel, pipelineParallel } = effectiveParallelism(user, derived, derivedPp);
+  const { tensorParallel, pipelineParallel, dataParallel } = effectiveParallelism(user, derived, derivedPp);
   const tpText = tp
     ? `${tp.written} ${tensorParallel}`
     : derived !== undefined ? `${CANONICAL_TP} ${derived} (derived from ${derivedFrom})` : `${CANONICAL_TP} 1 (unset)`;
   let text = tpText;
   if (pp) text = `${tpText} × ${pp.written} ${pipelineParallel}`;
   else if (derivedPp !== undefined) text = `${tpText} × pipeline-parallel-size ${derivedPp} (derived from ${derivedFrom})`;
-  return { tensorParallel, pipelineParallel, world: tensorParallel * pipelineParallel, text };
+  if (user.dataParallel) text = `${text} × ${user.dataParallel.written} ${dataParallel}`;
+  return { tensorParallel, pipelineParallel, dataParallel, world: tensorParallel * pipelineParallel * dataParallel, text };
 }
 
 function plural(n: number, one: string, many: string): string {
@@ -347,9 +360,10 @@ export function checkParallelism(engine: EngineName, user: UserParallelism, targ
         : `${scope} has ${allocated} (${source})`;
       let remedy: string;
       if (mig) remedy = 'set the parallel sizes to 1 or request whole GPUs';
-      else if (visible % layout.pipelineParallel === 0) remedy = `${tensorParallelRemedy(user, visible / layout.pipelineParallel)}, or raise ${target.gpuPath}`;
-      else remedy = `lower the parallel sizes or raise ${target.gpuPath}`;
-      const culprit = user.tensorParallel ?? user.pipelineParallel;
+      else if (visible % (layout.pipelineParallel * layout.dataParallel) === 0) {
+        remedy = `${tensorParallelRemedy(user, visible / (layout.pipelineParallel * layout.dataParallel))}, or raise ${target.gpuPath}`;
+      } else remedy = `lower the parallel sizes or raise ${target.gpuPath}`;
+      const culprit = user.tensorParallel ?? user.dataParallel ?? user.pipelineParallel;
       const message = `${target.subject}: ${engineName} needs ${layout.world} GPUs for ${layout.text}, but ${sees}; ` +
         `${engineName} cannot start with more ranks than GPUs it sees: ${remedy}`;
       errors.push(culprit ? invalid(culprit.path, culprit.pathValue, message) : invalid(target.gpuPath, target.gpuCount, message));
@@ -358,10 +372,11 @@ export function checkParallelism(engine: EngineName, user: UserParallelism, targ
       let remedy: string;
       if (mig) {
         remedy = `a CUDA process sees only one MIG device: set ${target.gpuPath} to 1`;
-      } else if (allocated % layout.pipelineParallel === 0) {
-        remedy = tensorParallelRemedy(user, allocated / layout.pipelineParallel);
+      } else if (allocated % (layout.pipelineParallel * layout.dataParallel) === 0) {
+        remedy = tensorParallelRemedy(user, allocated / (layout.pipelineParallel * layout.dataParallel));
       } else {
-        remedy = `make the tensor parallel size × ${user.pipelineParallel!.written} equal ${allocated}`;
+        const others = [user.pipelineParallel, user.dataParallel].filter((f): f is ParallelFlag => f !== undefined).map((f) => f.written);
+        remedy = `make the tensor parallel size × ${others.join(' × ')} equal ${allocated}`;
       }
       warnings.push(
         `${target.subject}: ${engineName} uses ${layout.world} of the ${allocated} ${unit} of ${scope} (${source}) with ${layout.text}; ` +

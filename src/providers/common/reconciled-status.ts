@@ -88,3 +88,34 @@ export function toStatusReport(status: ReconciledProviderStatus): ProviderStatus
     ready: { ...status.ready, status: status.ready.status as string as ConditionStatus },
   };
 }
+
+/** One serving component's report, named for messages (`prefill`). */
+export interface ComponentReport {
+  readonly component: string;
+  readonly report: ProviderStatusReport;
+}
+
+/**
+ * The status of a deployment served by several workloads that must all run (llm-d's decode and
+ * prefill Deployments): Failed when any is (its message, naming the component); Running only when
+ * all are; otherwise the first component that is not Running decides, so a prefill side still
+ * rolling out keeps the record Deploying. Replicas add up; the endpoint and, when all run, the
+ * message are the first component's (the one that serves).
+ */
+export function combineComponentReports(parts: readonly ComponentReport[]): ProviderStatusReport {
+  const [first] = parts;
+  const deciding = parts.find((p) => p.report.phase === 'Failed') ?? parts.find((p) => p.report.phase !== 'Running') ?? first;
+  const named = deciding === first || deciding.report.message === '' ? deciding.report.message : `${deciding.component}: ${deciding.report.message}`;
+  const ready = deciding.report.ready;
+  return {
+    phase: deciding.report.phase,
+    message: named,
+    replicas: {
+      desired: parts.reduce((n, p) => n + p.report.replicas.desired, 0),
+      ready: parts.reduce((n, p) => n + p.report.replicas.ready, 0),
+      available: parts.reduce((n, p) => n + p.report.replicas.available, 0),
+    },
+    ...(first.report.endpoint && { endpoint: first.report.endpoint }),
+    ready: deciding === first ? ready : { ...ready, message: ready.message && `${deciding.component}: ${ready.message}` },
+  };
+}

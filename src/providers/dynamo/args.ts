@@ -3,11 +3,9 @@ import { FieldError } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
 import type { EngineName } from '../../core/model-deployment-object';
 import type { MultiNodeLayout } from '../../multinode/layout';
-import { SpecEngineSetting, specEngineFlags } from '../common/engine-flag-table';
-import { invalidEngineArgKeyError, isValidEngineArgKey, namedEngineFlags, sortedEngineArgKeys } from '../common/engine-flags';
+import { SpecEngineSetting, specEngineFlags, tensorParallelFlag } from '../common/engine-flag-table';
+import { invalidEngineArgKeyError, isValidEngineArgKey, namedEngineFlags, NIXL_KV_TRANSFER_CONFIG, sortedEngineArgKeys } from '../common/engine-flags';
 
-/** `--kv-transfer-config` of every disaggregated vLLM worker: NIXL, both roles. */
-export const NIXL_KV_TRANSFER_CONFIG = '{"kv_connector":"NixlConnector","kv_role":"kv_both"}';
 
 /**
  * `engine.args` key that Dynamo's vLLM worker never receives: AI Runway drops it, because the
@@ -34,12 +32,22 @@ export function dynamoArgKeyErrors(spec: ModelDeploymentSpec): FieldError[] {
   return sortedEngineArgKeys(spec).filter((key) => !isValidEngineArgKey(key)).map(invalidEngineArgKeyError);
 }
 
+/** What a worker's arguments depend on besides the spec. */
+export interface DynamoWorkerArgsOptions {
+  /** The role of a disaggregated worker. */
+  readonly role?: DisaggregationRole;
+  /** The layout of a multi-node worker (its sizes replace the derived tensor parallel size). */
+  readonly multiNode?: MultiNodeLayout;
+  /** The tensor parallel size of a single-pod worker (`dynamoDerivedTensorParallel`). */
+  readonly derivedTensorParallel?: number;
+}
+
 /** Engines Dynamo has a worker for (`dynamo.<engine>`). */
 const WORKER_ENGINES: readonly EngineName[] = ['vllm', 'sglang', 'trtllm'];
 
 /** Dynamo's order of the structured settings (AI Runway providers spec §2.5). */
 const DYNAMO_SETTINGS: readonly SpecEngineSetting[] = [
-  'model', 'servedModelName', 'contextLength', 'trustRemoteCode', 'prefixCachingOn', 'enforceEager',
+  'model', 'servedModelName', 'contextLength', 'trustRemoteCode', 'prefixCachingOn', 'prefixCachingOff', 'enforceEager',
 ];
 
 /**
@@ -48,27 +56,31 @@ const DYNAMO_SETTINGS: readonly SpecEngineSetting[] = [
  *
  * 1. the model (`--model` for vLLM, `--model-path` for SGLang and TensorRT-LLM, even when the
  *    id is empty: the engine then reports it); 2. the served model name when set; 3. the context
- *    length (nothing for TensorRT-LLM); 4. trust-remote-code, 5. prefix caching, 6. eager mode,
- *    each when true (nothing for TensorRT-LLM);
+ *    length (nothing for TensorRT-LLM); 4. trust-remote-code when true, 5. prefix caching in both
+ *    states (vLLM `--enable-prefix-caching`/`--no-enable-prefix-caching`, SGLang
+ *    `--disable-radix-cache` when off), 6. eager mode when true (SGLang `--disable-cuda-graph`),
+ *    nothing of 4–6 for TensorRT-LLM;
  * 7. for a worker of a multi-node replica, the layout's `--tensor-parallel-size` and
- *    `--pipeline-parallel-size`, each unless `engine.args` sets it (`dynamoLayoutFlags`);
+ *    `--pipeline-parallel-size`, each unless `engine.args` sets it (`dynamoLayoutFlags`); for a
+ *    single-pod worker with several GPUs, `--tensor-parallel-size <gpus>` unless `engine.args`
+ *    sets it;
  * 8. `engine.args` sorted by key, `--key value` or a bare `--key` for an empty value, without
  *    `connector` for vLLM;
  * then, for a disaggregated worker, `--disaggregation-mode <role>` and (vLLM only) the NIXL
  * `--kv-transfer-config`.
  *
- * Dynamo's quirks: prefix caching renders only its "on" state (false renders nothing, as
- * upstream); no tensor parallelism is derived from the GPU count of a single-pod worker and
- * `extraArgs` are not passed (set `tensor-parallel-size` in `engine.args`); an engine Dynamo has no worker for (reachable
+ * Dynamo's quirks: `extraArgs` are not passed (as upstream); an engine Dynamo has no worker for (reachable
  * only through a registry entry without capabilities) keeps AI Runway's fallback, `--model` and
  * `--served-model-name` only. Expects a spec `validateDynamo` accepted (valid `engine.args` keys).
  */
-export function dynamoEngineArgs(spec: ModelDeploymentSpec, engine: string, role?: DisaggregationRole, multiNode?: MultiNodeLayout): string[] {
+export function dynamoEngineArgs(spec: ModelDeploymentSpec, engine: string, options: DynamoWorkerArgsOptions = {}): string[] {
+  const { role, multiNode, derivedTensorParallel } = options;
   const worker = WORKER_ENGINES.find((name) => name === engine);
   const out = worker
     ? specEngineFlags(spec, worker, DYNAMO_SETTINGS)
     : specEngineFlags(spec, 'vllm', ['model', 'servedModelName']);
   if (multiNode) out.push(...dynamoLayoutFlags(spec, engine, multiNode));
+  else if (worker && derivedTensorParallel) out.push(...tensorParallelFlag(worker, derivedTensorParallel, new Set(Object.keys(spec.engine?.args ?? {}))));
   out.push(...namedEngineFlags(spec, engine === 'vllm' ? new Set([DROPPED_VLLM_ARG]) : undefined));
   if (role) {
     out.push('--disaggregation-mode', role);

@@ -2,6 +2,7 @@ import type { k8s } from 'cdk8s-plus-34';
 import { DisaggregationRole, dynamoEngineArgs, mockerArgs, MOCKER_COMMAND, workerCommand } from './args';
 import { DynamoImages, dynamoWorkerImage } from './images';
 import { dynamoMultiNode } from './multi-node';
+import { dynamoDerivedTensorParallel } from './validation';
 import type { DynamoTypedOverrides } from './overrides';
 import {
   DECODE_WORKER_SERVICE,
@@ -21,6 +22,7 @@ import { PodDeviceClaims, podDeviceClaims } from '../../dra/pod-claims';
 import type { MultiNodeLayout, ServingComponent } from '../../multinode/layout';
 import { PodSecurityLevel, podSecurityLevelOf } from '../../policy/pod-security-level';
 import { firstModelCacheVolume, storageVolumesOf, volumeMountPath } from '../../storage/volume-mounts';
+import { nixlSideChannelHostEnv } from '../common/engine-flags';
 import { HF_HOME_ENV, toKubeEnvVar } from '../common/env';
 import { PodGpus, podTolerations } from '../common/gpu-tolerations';
 import { nodeSelectorOf } from '../common/pod-template';
@@ -39,8 +41,6 @@ export const FRONTEND_SIDECAR_CONTAINER = 'sidecar-frontend';
 
 /** Pod label the EPP's filters select workers by. */
 export const SUB_COMPONENT_TYPE_LABEL = 'nvidia.com/dynamo-sub-component-type';
-/** Env var that gives a disaggregated vLLM worker its pod IP for NIXL's side channel. */
-export const NIXL_SIDE_CHANNEL_HOST_ENV = 'VLLM_NIXL_SIDE_CHANNEL_HOST';
 /** Router mode of the `Frontend` service unless `routerMode` is overridden. */
 export const DEFAULT_ROUTER_MODE = 'round-robin';
 /** CPU and memory requests of the `Frontend` service. */
@@ -211,7 +211,7 @@ function workerEnv(md: ResolvedModelDeployment, role?: DisaggregationRole): k8s.
     env.push({ name: HF_HOME_ENV, value: cachePath });
   }
   if (role && md.engine === 'vllm') {
-    env.push({ name: NIXL_SIDE_CHANNEL_HOST_ENV, valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } });
+    env.push(nixlSideChannelHostEnv());
   }
   return env;
 }
@@ -268,7 +268,13 @@ function worker(md: ResolvedModelDeployment, settings: DynamoGraphSettings, w: W
     replicas: w.replicas,
     image,
     command: mocker ? [...MOCKER_COMMAND] : workerCommand(md.engine),
-    args: mocker ? mockerArgs(md.spec, w.disaggregation) : dynamoEngineArgs(md.spec, md.engine, w.disaggregation, w.multiNode),
+    args: mocker
+      ? mockerArgs(md.spec, w.disaggregation)
+      : dynamoEngineArgs(md.spec, md.engine, {
+        role: w.disaggregation,
+        multiNode: w.multiNode,
+        derivedTensorParallel: w.multiNode ? undefined : dynamoDerivedTensorParallel(md, w.name, w.resources.limits.gpu ?? 0),
+      }),
     env: workerEnv(md, w.disaggregation),
     ...(secret && { envFromSecret: secret }),
     resources,

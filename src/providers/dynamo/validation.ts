@@ -214,10 +214,23 @@ function workerOverride(overrides: unknown, service: string): { replaced: true }
 }
 
 /**
+ * The tensor parallel size a single-pod Dynamo worker gets from its GPU count (`--tensor-parallel-size
+ * <gpus>`, unless `engine.args` sets it), undefined for one GPU, the mocker, an engine without a
+ * worker, and a worker whose command line, GPUs or node count the overrides take over. AI Runway
+ * derives none, so its 4-GPU worker shards a 70B model over one GPU (README, "Where we differ").
+ */
+export function dynamoDerivedTensorParallel(md: ResolvedModelDeployment, service: string, gpuCount: number): number | undefined {
+  if (gpuCount <= 1 || isMocker(md)) return undefined;
+  if (md.engine !== 'vllm' && md.engine !== 'sglang' && md.engine !== 'trtllm') return undefined;
+  const override = workerOverride(md.spec.provider?.overrides, service);
+  return override.replaced || override.nodes ? undefined : gpuCount;
+}
+
+/**
  * The parallelism checks (`common/parallelism`) of each Dynamo worker: `VllmWorker`, or
- * `VllmPrefillWorker` and `VllmDecodeWorker`, each with its own GPU count. Dynamo derives no
- * tensor parallel size (its workers get `engine.args` only, and drop `extraArgs`), so 4 GPUs
- * without `tensor-parallel-size` leave 3 idle. A multi-node worker runs one engine over
+ * `VllmPrefillWorker` and `VllmDecodeWorker`, each with its own GPU count and the tensor parallel
+ * size derived from it (`dynamoDerivedTensorParallel`; Dynamo's workers get `engine.args` only,
+ * and drop `extraArgs`). A multi-node worker runs one engine over
  * `nodeCount` pods, whose GPUs add up: from the multi-node annotation (the layout's group of
  * `gpusPerNode`-GPU pods, with the sizes the provider renders), or from `multinode` in the
  * overrides (pods of `gpu.count` GPUs). Not checked: the mocker (no engine, no GPUs), a worker
@@ -234,12 +247,14 @@ export function dynamoParallelism(md: ResolvedModelDeployment): ParallelismFindi
   const worker = (role: string, service: string, component: ServingComponent, gpuPath: string, gpu: GpuSpec | undefined) => {
     const override = workerOverride(overrides, service);
     if (override.replaced) return;
+    const derived = dynamoDerivedTensorParallel(md, service, gpu?.count ?? 0);
     const target = multiNodeParallelismTarget(md, multiNode, component, {
       subject: `${DYNAMO_DISPLAY_NAME} ${role} (${service})`,
       gpuPath,
       gpuCount: gpu?.count ?? 0,
       gpuType: gpuTypeOf(gpu),
       ...(override.nodes && { nodes: override.nodes }),
+      ...(derived !== undefined && { derivedTensorParallel: derived }),
     });
     if (target) targets.push(target);
   };

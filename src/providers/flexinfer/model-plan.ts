@@ -19,6 +19,7 @@ import { unsupportedField, unsupportedValue } from './feature-gaps';
 import { DEFAULT_MODEL_CACHE_MOUNT_PATH } from '../../core/defaults';
 import { FieldError, forbidden, invalid, required } from '../../core/field-error';
 import { gpuTypeOf, isMigGpuType } from '../../core/gpu-type';
+import { TOLERATE_GPU_TAINT_ANNOTATION } from '../../core/gpu-taint-toleration';
 import { imageOverride, resolvedClaimName } from '../../core/model-deployment-object';
 import { checkDerivedObjectNames } from '../../core/object-names';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
@@ -368,7 +369,10 @@ export function planFlexInferModel(
       `must match the GPU vendor of the deployment (${gpu.vendor}, from spec.resources.gpu): the Model's CRD requires the two to agree`));
   }
   const tolerations = podTolerations(md, [{ count: gpu.count ?? 0, gpuType: gpuTypeOf(spec.resources?.gpu) }]);
-  if (tolerations) {
+  // Said only when the user asked for tolerations: the default GPU taint toleration is written for
+  // the controllers that apply it, and FlexInfer's pods carry a GPU toleration of their own.
+  const asked = (spec.tolerations ?? []).length > 0 || md.annotations[TOLERATE_GPU_TAINT_ANNOTATION] === 'true';
+  if (tolerations && asked) {
     out.warnings.push("FlexInfer's controller does not apply a Model's tolerations to its pods yet (it adds only dedicated=gpu:NoSchedule for GPU pods); they are written to the Model for controllers that do");
   }
   if (settings.gpuShared !== undefined && spec.gateway?.enabled === true) {

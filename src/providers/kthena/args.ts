@@ -5,6 +5,7 @@ import { FieldError, invalid } from '../../core/field-error';
 import type { EngineName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { loraEngineFlags } from '../../lora/engine-flags';
+import { NIXL_KV_TRANSFER_CONFIG } from '../common/engine-flags';
 import { multiNodeVllmFlags } from '../../multinode/vllm-flags';
 import { SpecEngineSetting, specEngineFlags, specEngineSetting, tensorParallelFlag } from '../common/engine-flag-table';
 import {
@@ -26,7 +27,7 @@ export const KTHENA_ENGINE_PORT = 8000;
  * prefill pod for `kv_transfer_params` and hands them to the decode pod), so the ModelServer
  * declares `kvConnector.type: nixl` with it.
  */
-export const KTHENA_VLLM_KV_TRANSFER_CONFIG = '{"kv_connector":"NixlConnector","kv_role":"kv_both"}';
+export const KTHENA_VLLM_KV_TRANSFER_CONFIG = NIXL_KV_TRANSFER_CONFIG;
 
 /** The engine command of each engine: module entry points, so any image with the engine works. */
 export const KTHENA_ENGINE_COMMANDS: Readonly<Record<'vllm' | 'sglang', readonly string[]>> = {

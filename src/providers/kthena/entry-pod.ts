@@ -1,4 +1,5 @@
 import { KTHENA_ENGINE_COMMANDS, KTHENA_ENGINE_PORT, renderKthenaArgs } from './args';
+import { NIXL_SIDE_CHANNEL_HOST_ENV, nixlSideChannelHostEnv } from '../common/engine-flags';
 import { engineImage, KthenaEngineImages } from './images';
 import { KTHENA_GROUP_ENV } from './multi-node';
 import { KTHENA_ROLE_LABEL, KthenaRolePlan } from './roles';
@@ -28,11 +29,6 @@ export const KTHENA_SHM_VOLUME_NAME = 'shm';
 export const KTHENA_SHM_SIZE_LIMIT = '20Gi';
 /** Path the engines answer health checks on (vLLM and SGLang alike). */
 export const KTHENA_HEALTH_PATH = '/health';
-/**
- * vLLM's NIXL connector tells the decode pod where to fetch the KV cache by this host, which is
- * `localhost` unless set: each prefill/decode pod advertises its own pod IP instead.
- */
-export const NIXL_SIDE_CHANNEL_HOST_ENV = 'VLLM_NIXL_SIDE_CHANNEL_HOST';
 
 function httpProbe(initialDelaySeconds: number, periodSeconds: number, failureThreshold: number): k8s.Probe {
   return {
@@ -70,7 +66,7 @@ function engineEnv(md: ResolvedModelDeployment): k8s.EnvVar[] {
   const cachePath = cache ? volumeMountPath(cache) : undefined;
   if (cachePath !== undefined && !userSets(HF_HOME_ENV)) env.push({ name: HF_HOME_ENV, value: cachePath });
   if (md.engine === 'vllm' && md.mode === 'disaggregated' && !userSets(NIXL_SIDE_CHANNEL_HOST_ENV)) {
-    env.push({ name: NIXL_SIDE_CHANNEL_HOST_ENV, valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } });
+    env.push(nixlSideChannelHostEnv());
   }
   return env;
 }

@@ -10,8 +10,19 @@ export const RAY_SERVE_PORT = 8000;
 /** Suffix KubeRay gives the Service in front of the Serve applications (`<name>-serve-svc`). */
 export const SERVE_SERVICE_SUFFIX = '-serve-svc';
 
-/** The RayService condition the mapping reads. */
-export const RAY_SERVICE_READY_CONDITION = 'RayServiceReady';
+/**
+ * The RayService condition the mapping reads: KubeRay's `RayServiceReady` condition type, whose
+ * value is `Ready` (ray-operator/apis/ray/v1/rayservice_types.go, v1.5.0; the real operator writes
+ * it in test/simcluster).
+ */
+export const RAY_SERVICE_READY_CONDITION = 'Ready';
+
+/**
+ * The reason of a `Ready=False` condition when the RayService's cluster did not become ready in
+ * its initializing timeout (KubeRay's `RayServiceInitializingTimeout`, value `InitializingTimeout`):
+ * KubeRay gives up on it, so the record is Failed.
+ */
+export const RAY_SERVICE_INITIALIZING_TIMEOUT_REASON = 'InitializingTimeout';
 
 /** Ray Serve application status of a healthy application. */
 export const APP_STATUS_RUNNING = 'RUNNING';
@@ -54,12 +65,15 @@ function desiredWorkerReplicas(rayService: Record<string, unknown>): number {
  * Runway's KubeRay controller does:
  *
  * - start Pending without a message;
- * - the `RayServiceReady` condition: True → Running; False → Deploying with its message
- *   (Unknown changes nothing; a later entry of the same type wins);
+ * - the `Ready` condition (KubeRay's `RayServiceReady`): True → Running; False → Deploying with
+ *   its message, or Failed with it when the reason is `InitializingTimeout` (KubeRay gave up on
+ *   the cluster); Unknown changes nothing; a later entry of the same type wins. (The spec names
+ *   the Go constant, `RayServiceReady`; an earlier port read that name as the type's value, which
+ *   KubeRay never writes, so no condition ever reached the record);
  * - then, when `status.activeServiceStatus.applicationStatuses` is non-empty, it decides:
- *   any application `DEPLOY_FAILED` → Failed with that application's message (an empty one keeps
+ *   (unless the cluster timed out) any application `DEPLOY_FAILED` → Failed with that application's message (an empty one keeps
  *   the message so far); every application `RUNNING` → Running; otherwise Deploying. These
- *   carry no message of their own, so a `RayServiceReady=False` message survives, even into a
+ *   carry no message of their own, so a `Ready=False` message survives, even into a
  *   Running result (as upstream; the reconcile step then keeps it instead of
  *   `RayService created, pods are ready`);
  * - replicas: desired = the sum of the worker groups' `replicas`; ready and available equal
@@ -85,19 +99,22 @@ export function mapRayServiceStatus(rayService: unknown): ProviderStatus {
 
   let phase: ProviderPhase = 'Pending';
   let message = '';
+  let timedOut = false;
   for (const c of rawConditions ?? []) {
     if (!isJsonObject(c) || stringField(c.type) !== RAY_SERVICE_READY_CONDITION) continue;
+    timedOut = false;
     if (c.status === 'True') {
       phase = 'Running';
     } else if (c.status === 'False') {
-      phase = 'Deploying';
+      timedOut = stringField(c.reason) === RAY_SERVICE_INITIALIZING_TIMEOUT_REASON;
+      phase = timedOut ? 'Failed' : 'Deploying';
       message = stringField(c.message);
     }
   }
 
   const apps = applicationStatuses(status);
   const allRunning = apps.length > 0 && apps.every((a) => a.status === APP_STATUS_RUNNING);
-  if (apps.length > 0) {
+  if (apps.length > 0 && !timedOut) {
     const failed = apps.filter((a) => a.status === APP_STATUS_DEPLOY_FAILED);
     if (failed.length > 0) {
       phase = 'Failed';

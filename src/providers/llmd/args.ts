@@ -8,8 +8,7 @@ import {
   invalidEngineArgKeyError,
   isValidEngineArgKey,
   namedEngineFlags,
-  PYNCCL_KV_TRANSFER_CONFIG_DECODE,
-  PYNCCL_KV_TRANSFER_CONFIG_PREFILL,
+  NIXL_KV_TRANSFER_CONFIG,
   sortedEngineArgKeys,
 } from '../common/engine-flags';
 
@@ -19,10 +18,12 @@ import {
  */
 export const LLMD_VLLM_PORT = 8000;
 
-/** `--kv-transfer-config` of a disaggregated llm-d decode worker (PyNccl consumer). */
-export const LLMD_KV_TRANSFER_CONFIG_DECODE = PYNCCL_KV_TRANSFER_CONFIG_DECODE;
-/** `--kv-transfer-config` of a disaggregated llm-d prefill worker (PyNccl producer). */
-export const LLMD_KV_TRANSFER_CONFIG_PREFILL = PYNCCL_KV_TRANSFER_CONFIG_PREFILL;
+/**
+ * `--kv-transfer-config` of both disaggregated llm-d roles: NIXL, each side able to send and
+ * receive (llm-d's routing sidecar drives NIXL's transfer). AI Runway renders the V0
+ * PyNcclConnector (consumer/producer), which vLLM's V1 engine refuses (README, "Where we differ").
+ */
+export const LLMD_KV_TRANSFER_CONFIG = NIXL_KV_TRANSFER_CONFIG;
 
 const PORT_REASON =
   `the llm-d vLLM server must listen on ${LLMD_VLLM_PORT}, where its container port, Service and InferencePool send traffic; remove the flag`;

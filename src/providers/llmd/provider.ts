@@ -17,7 +17,7 @@ import { LEADER_POD_LABELS, LEADER_WORKER_SET_KIND } from '../../multinode/leade
 import { reconcileLeaderWorkerSetStatus } from '../../multinode/leader-worker-set-status';
 import { reconcileDeploymentStatus } from '../common/deployment-status';
 import { DEPLOYMENT_KIND, SERVICE_KIND } from '../common/kinds';
-import { toStatusReport } from '../common/reconciled-status';
+import { combineComponentReports, toStatusReport } from '../common/reconciled-status';
 import { servingWorkloadRef } from '../common/serving-workload';
 
 /**
@@ -112,5 +112,22 @@ export class LlmdProvider extends InferenceProvider {
   public mapStatus(upstream: any): ProviderStatusReport {
     if (upstream?.kind === LEADER_WORKER_SET_KIND.kind) return toStatusReport(reconcileLeaderWorkerSetStatus(upstream));
     return toStatusReport(reconcileDeploymentStatus(upstream));
+  }
+
+  /**
+   * The prefill workload (`<md>-prefill`) of a disaggregated deployment: AI Runway maps the decode
+   * Deployment alone, so a prefill side that never starts leaves the record Running while no
+   * request can be served (README, "Where we differ").
+   */
+  public additionalStatusSources(deployment: ResolvedDeployment): UpstreamObjectRef[] {
+    if (deployment.servingMode !== ServingMode.DISAGGREGATED) return [];
+    return [servingWorkloadRef(deployment, 'prefill', `${deployment.name}-prefill`)];
+  }
+
+  /** Decode and prefill together (`combineComponentReports`); the decode workload alone when aggregated. */
+  public mapStatuses(upstream: any, additional: any[]): ProviderStatusReport {
+    const decode = this.mapStatus(upstream);
+    if (additional.length === 0) return decode;
+    return combineComponentReports([{ component: 'decode', report: decode }, ...additional.map((a) => ({ component: 'prefill', report: this.mapStatus(a) }))]);
   }
 }

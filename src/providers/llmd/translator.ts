@@ -1,8 +1,7 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
 import {
-  LLMD_KV_TRANSFER_CONFIG_DECODE,
-  LLMD_KV_TRANSFER_CONFIG_PREFILL,
+  LLMD_KV_TRANSFER_CONFIG,
   LLMD_VLLM_PORT,
   renderLlmdArgs,
 } from './args';
@@ -19,6 +18,7 @@ import { deploymentMultiNode, MultiNodeLayout, ServingComponent } from '../../mu
 import { addLeaderWorkerSet } from '../../multinode/leader-worker-set';
 import { LEADER_POD_LABELS } from '../../multinode/leader-worker-set-kind';
 import { podSecurityLevelOf } from '../../policy/pod-security-level';
+import { NIXL_SIDE_CHANNEL_HOST_ENV, nixlSideChannelHostEnv } from '../common/engine-flags';
 import { modelServerEnv } from '../common/env';
 import { amdOnCudaImageWarning } from '../common/gpu-image-warning';
 import { podTolerations } from '../common/gpu-tolerations';
@@ -54,8 +54,10 @@ export function llmdImage(md: ResolvedModelDeployment): string {
  * `secretKeyRef` sources and emits `value` and `valueFrom` together (which the API server
  * rejects); we do none of that.
  */
-function llmdEnv(md: ResolvedModelDeployment): k8s.EnvVar[] | undefined {
+function llmdEnv(md: ResolvedModelDeployment, role: 'decode' | 'prefill' | undefined): k8s.EnvVar[] | undefined {
   const env = modelServerEnv(md.spec);
+  // A prefill/decode engine advertises its pod IP to NIXL, unless the user sets the host.
+  if (role && !env.some((e) => e.name === NIXL_SIDE_CHANNEL_HOST_ENV)) env.push(nixlSideChannelHostEnv());
   return env.length > 0 ? env : undefined;
 }
 
@@ -86,7 +88,7 @@ function llmdPodSpec(md: ResolvedModelDeployment, plan: DeploymentPlan): k8s.Pod
   const { args, sizing } = plan;
   const deviceClaims = podDeviceClaims(md, plan.role ?? 'resources');
   const resources = containerResources(sizing, deviceClaims);
-  const env = llmdEnv(md);
+  const env = llmdEnv(md, plan.role);
   const lora = loraPodParts(md);
   const container: k8s.Container = {
     name: LLMD_CONTAINER_NAME,
@@ -218,8 +220,8 @@ function componentPlan(
 function addDisaggregated(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
   // validateLlmd guarantees both components, each with GPUs.
   const scaling = md.spec.scaling!;
-  const decode = componentPlan(md, 'decode', scaling.decode!, LLMD_KV_TRANSFER_CONFIG_DECODE);
-  const prefill = componentPlan(md, 'prefill', scaling.prefill!, LLMD_KV_TRANSFER_CONFIG_PREFILL);
+  const decode = componentPlan(md, 'decode', scaling.decode!, LLMD_KV_TRANSFER_CONFIG);
+  const prefill = componentPlan(md, 'prefill', scaling.prefill!, LLMD_KV_TRANSFER_CONFIG);
   return [
     addDeployment(scope, md, decode),
     addDeployment(scope, md, prefill),
@@ -250,7 +252,7 @@ function translationWarnings(md: ResolvedModelDeployment): string[] {
  * - disaggregated: Deployments `<md>-decode` and `<md>-prefill` (`DecodeDeployment`,
  *   `PrefillDeployment`), then Services `<md>-decode` and `<md>-prefill` (`DecodeService`,
  *   `PrefillService`). Each component gets its own GPUs, memory, replicas, tensor parallelism
- *   and PyNccl KV-transfer role (decode consumes, prefill produces), and its pods the label
+ *   and NIXL KV transfer (with `VLLM_NIXL_SIDE_CHANNEL_HOST` from the pod IP), and its pods the label
  *   `llm-d.ai/role: decode|prefill` that llm-d's P/D endpoint picker selects them by (not in
  *   the Deployment selector, so adding it changes no selector).
  *

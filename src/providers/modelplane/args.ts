@@ -21,7 +21,7 @@ import { DECODE_ENGINE_PORT, ENGINE_PORT, MODEL_CACHE_MOUNT_PATH } from '../../m
 import type { MultiNodeLayout } from '../../multinode/layout';
 import { multiNodeVllmFlags } from '../../multinode/vllm-flags';
 import { engineFlag, engineFlagKey, SpecEngineSetting, specEngineSetting, tensorParallelFlag } from '../common/engine-flag-table';
-import { explicitEngineFlagKeys, invalidEngineArgKeyError, isValidEngineArgKey, sortedEngineArgKeys } from '../common/engine-flags';
+import { explicitEngineFlagKeys, invalidEngineArgKeyError, isValidEngineArgKey, NIXL_KV_TRANSFER_CONFIG, sortedEngineArgKeys } from '../common/engine-flags';
 
 /** Which engine of the deployment a command line is for. */
 export type EngineRole = 'serving' | 'prefill' | 'decode';
@@ -32,7 +32,7 @@ export type EngineRole = 'serving' | 'prefill' | 'decode';
  * (`--kv-connector=nixlv2`), and modelplane leaves the engine's own KV-transfer flag to the
  * emitter, so without this the engines would not exchange KV caches.
  */
-export const NIXL_KV_TRANSFER_CONFIG = '{"kv_connector":"NixlConnector","kv_role":"kv_both"}';
+export const MODELPLANE_KV_TRANSFER_CONFIG = NIXL_KV_TRANSFER_CONFIG;
 
 /** SGLang's server module: its image has no serving entrypoint of its own. */
 export const SGLANG_COMMAND: readonly string[] = ['python3', '-m', 'sglang.launch_server'];
@@ -104,15 +104,12 @@ function pairedTokens(tokens: readonly string[]): string[] {
 /**
  * The structured settings each engine takes, in its order. SGLang's prefix cache (its radix
  * cache) is on by default and has no "on" flag, so only "off" is rendered; its eager mode is
- * rendered separately (see `renderEngineArgs`).
+ * `--disable-cuda-graph` (the engine flag table's).
  */
 const SETTINGS: Readonly<Record<'vllm' | 'sglang', readonly SpecEngineSetting[]>> = {
   vllm: ['servedModelName', 'contextLength', 'trustRemoteCode', 'enforceEager', 'prefixCachingOn', 'prefixCachingOff'],
-  sglang: ['servedModelName', 'contextLength', 'trustRemoteCode', 'prefixCachingOff'],
+  sglang: ['servedModelName', 'contextLength', 'trustRemoteCode', 'prefixCachingOff', 'enforceEager'],
 };
-
-/** SGLang's spelling of eager mode: it turns CUDA graphs off. */
-const SGLANG_EAGER_FLAG = '--disable-cuda-graph';
 
 /**
  * The arguments of the `engine` container of `options.role` (vLLM or SGLang; expects a deployment
@@ -149,13 +146,12 @@ export function renderEngineArgs(md: ResolvedModelDeployment, options: EngineArg
     const value = specEngineSetting(spec, setting);
     add(setting, setting === 'servedModelName' && options.cached ? value ?? id : value);
   }
-  if (engine === 'sglang' && spec.engine?.enforceEager && !explicit.has(SGLANG_EAGER_FLAG.slice(2))) out.push(SGLANG_EAGER_FLAG);
   out.push(...(options.multiNode
     ? pairedTokens(multiNodeVllmFlags(options.multiNode, explicit))
     : oneToken(tensorParallelFlag(engine, options.gpuCount, explicit))));
 
   if (options.role !== 'serving') {
-    if (!explicit.has('kv-transfer-config')) out.push(`--kv-transfer-config=${NIXL_KV_TRANSFER_CONFIG}`);
+    if (!explicit.has('kv-transfer-config')) out.push(`--kv-transfer-config=${MODELPLANE_KV_TRANSFER_CONFIG}`);
     if (options.role === 'decode') out.push(`--port=${DECODE_ENGINE_PORT}`);
   }
   const args = spec.engine?.args ?? {};

@@ -15,7 +15,7 @@ import type { EnvVarJson } from '../../modelplane/env-var';
 import { memberTemplate } from '../../modelplane/member-template';
 import { nodeSelectorDevices } from '../../modelplane/node-selector';
 import { deploymentMultiNode, MultiNodeLayout } from '../../multinode/layout';
-import { leaderCommand, VLLM_SERVE_COMMAND, workerCommand } from '../../multinode/ray-launch';
+import { leaderCommand, VLLM_SERVER_COMMAND, workerCommand } from '../../multinode/ray-launch';
 import { commonLabels, objectMeta } from '../common/metadata';
 import { mergeIntoFinalJson, OverrideNullHandling } from '../common/overrides';
 
@@ -90,7 +90,7 @@ interface MemberParts {
  * The Leader and Worker members of a multi-node vLLM engine (only vLLM gets here: validation
  * refuses the others), both requesting the same per-pod devices (`gpusPerNode` GPUs each):
  *
- * - Leader: the Ray head, then `vllm serve` with the engine arguments as its argv (the server
+ * - Leader: the Ray head, then vLLM's API server with the engine arguments as its argv (the server
  *   arguments never become shell text), and `MULTI_NODE_GROUP_SIZE`, the pods its script waits
  *   for. Its command also keeps modelplane from adding `--model=/mnt/models`, which
  *   `renderEngineArgs` renders itself when the deployment is cached.
@@ -105,7 +105,7 @@ function multiNodeMembers(layout: MultiNodeLayout, parts: MemberParts): modelpla
     {
       role: modelplane.ModelDeploymentSpecTemplateSpecEnginesMembersRole.LEADER,
       nodeSelector,
-      template: memberTemplate({ image, command: leaderCommand(MODELPLANE_GROUP_ENV, VLLM_SERVE_COMMAND), args, env: leaderEnv },
+      template: memberTemplate({ image, command: leaderCommand(MODELPLANE_GROUP_ENV, VLLM_SERVER_COMMAND), args, env: leaderEnv },
         labels, annotations, imagePullSecrets),
     },
     {

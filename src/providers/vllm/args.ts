@@ -92,18 +92,19 @@ export interface DirectVllmArgsOptions {
 }
 
 /**
- * Direct vLLM's order of the structured settings (AI Runway providers spec §6.4): prefix caching
- * renders only its "on" state (false renders nothing, unlike llm-d).
+ * Direct vLLM's order of the structured settings (AI Runway providers spec §6.4). Prefix caching
+ * renders both states: AI Runway renders only "on", but vLLM's V1 engine caches by default, so
+ * `enablePrefixCaching: false` needs `--no-enable-prefix-caching` (README, "Where we differ").
  */
 const DIRECT_VLLM_SETTINGS: readonly SpecEngineSetting[] = [
-  'model', 'servedModelName', 'contextLength', 'trustRemoteCode', 'enforceEager', 'prefixCachingOn',
+  'model', 'servedModelName', 'contextLength', 'trustRemoteCode', 'enforceEager', 'prefixCachingOn', 'prefixCachingOff',
 ];
 
 /**
  * The vLLM server arguments of a Direct vLLM container, in AI Runway's order: networking
  * (`--host 0.0.0.0 --port 8000`), then the structured settings through the engine flag table
  * (`--model`, `--served-model-name`, `--max-model-len`, `--trust-remote-code`, `--enforce-eager`,
- * `--enable-prefix-caching`, then `--tensor-parallel-size` when the container has more than one
+ * `--enable-prefix-caching` or `--no-enable-prefix-caching`, then `--tensor-parallel-size` when the container has more than one
  * GPU), each skipped when the user sets the same flag in `engine.args` or as an `extraArgs`
  * `--key`/`--key=value` token, so vLLM never receives two conflicting values; then `engine.args`
  * sorted by key, `extraArgs` verbatim.

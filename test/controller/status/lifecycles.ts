@@ -26,6 +26,11 @@ export interface Lifecycle {
   readonly failedMessage: string;
   readonly runningReplicas: { desired: number; ready: number; available: number };
   readonly endpoint: { service: string; port: number };
+  /**
+   * Further status sources (`additionalStatusSources`), applied with the source and Running
+   * throughout, so the source alone drives the phases.
+   */
+  readonly alongside?: ReadonlyArray<{ readonly source: { readonly apiVersion: string; readonly kind: string; readonly name: string }; readonly running: unknown }>;
 }
 
 const kuberay = rayServiceStatuses(2);
@@ -52,14 +57,16 @@ export const LIFECYCLES: Lifecycle[] = [
     endpoint: { service: 'llama', port: 8000 },
   },
   {
-    title: 'llmd (prefill/decode: the decode Deployment)',
+    title: 'llmd (prefill/decode: the decode Deployment, with the prefill Deployment Running beside it)',
     md: disaggregatedLlmdDeployment(),
     source: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'llama-decode' },
     created: 'Deployments',
     ...deploymentStatuses(2),
     failedMessage: 'ReplicaSet "x-7d9f" has timed out progressing.',
-    runningReplicas: { desired: 2, ready: 2, available: 2 },
+    // Decode's 2 and prefill's 3: both sides count.
+    runningReplicas: { desired: 5, ready: 5, available: 5 },
     endpoint: { service: 'llama-decode', port: 8000 },
+    alongside: [{ source: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'llama-prefill' }, running: deploymentStatuses(3).running }],
   },
   {
     title: 'dynamo (DynamoGraphDeployment v1alpha1)',

@@ -168,6 +168,12 @@ describe('reconcileRecord', () => {
       // Pending: the synth's objects are not applied yet.
       let result = pass(store, world, T[0]);
       expect(result.watched).toEqual([sourceRef]);
+      for (const a of lc.alongside ?? []) {
+        const object = translated(provider, lc.md).find((o) => o.kind === a.source.kind && o.metadata.name === a.source.name);
+        expect(object).toBeDefined();
+        world.put(object);
+        world.setStatus(a.source.apiVersion, a.source.kind, a.source.name, a.running);
+      }
       const waiting = `waiting for ${lc.source.kind} ml/${lc.source.name} (${lc.source.apiVersion}) to be created`;
       expect(store.status).toMatchObject({ phase: 'Pending', message: waiting, replicas: { ready: 0, available: 0 }, provider: { resourceName: lc.source.name, resourceKind: lc.source.kind } });
       expect(store.status).not.toHaveProperty('endpoint');
@@ -177,6 +183,7 @@ describe('reconcileRecord', () => {
       world.put(source);
       set(lc.deploying);
       result = pass(store, world, T[1]);
+      expect(result.watched).toEqual([sourceRef, ...(lc.alongside ?? []).map((a) => ({ ...a.source, namespace: 'ml' }))]);
       expect(store.status).toMatchObject({ phase: 'Deploying', message: `${lc.created} created, waiting for pods to be ready`, endpoint: lc.endpoint });
       expect(store.condition('Ready')).toMatchObject({ status: 'False', reason: 'DeploymentInProgress', message: 'Deployment is in progress', lastTransitionTime: TT[0] });
       expect(result.patch.status).not.toHaveProperty('provider');

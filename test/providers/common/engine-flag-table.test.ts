@@ -16,7 +16,7 @@ import {
 } from '../../../src/providers/common/engine-flag-table';
 import { explicitEngineFlagKeys } from '../../../src/providers/common/engine-flags';
 
-/** What each setting renders to, per engine, with a sample value for value flags; [] = not expressible. */
+/** What each setting renders to, per engine, with a sample value for value flags; [] = no flag (not expressible, or the engine's default). */
 const EXPECTED: Record<EngineName, Record<EngineSetting, string[]>> = {
   vllm: {
     model: ['--model', 'VALUE'],
@@ -33,15 +33,15 @@ const EXPECTED: Record<EngineName, Record<EngineSetting, string[]>> = {
     servedModelName: ['--served-model-name', 'VALUE'],
     contextLength: ['--context-length', 'VALUE'],
     trustRemoteCode: ['--trust-remote-code'],
-    prefixCachingOn: ['--enable-prefix-caching'],
+    prefixCachingOn: [],
     prefixCachingOff: ['--disable-radix-cache'],
-    enforceEager: ['--enforce-eager'],
+    enforceEager: ['--disable-cuda-graph'],
     tensorParallelSize: ['--tensor-parallel-size', 'VALUE'],
   },
   trtllm: {
     model: ['--model-path', 'VALUE'],
     servedModelName: ['--served-model-name', 'VALUE'],
-    contextLength: [],
+    contextLength: ['--max-seq-len', 'VALUE'],
     trustRemoteCode: [],
     prefixCachingOn: [],
     prefixCachingOff: [],
@@ -83,8 +83,8 @@ describe('engine flag table', () => {
     const rule = engineFlagRule(engine, setting);
     const expected = EXPECTED[engine][setting];
     if (expected.length === 0) {
-      expect(rule.kind).toBe('notExpressible');
-      expect(rule.kind === 'notExpressible' && rule.reason).toMatch(/\S/);
+      expect(['notExpressible', 'engineDefault']).toContain(rule.kind);
+      expect((rule.kind === 'notExpressible' || rule.kind === 'engineDefault') && rule.reason).toMatch(/\S/);
       expect(engineFlagKey(engine, setting)).toBeUndefined();
     } else {
       expect(rule.kind).toBe(expected.length === 2 ? 'value' : 'switch');
@@ -102,14 +102,15 @@ describe('engine flag table', () => {
   test('a value flag without a value is a programming error', () => {
     expect(() => engineFlag('vllm', 'contextLength')).toThrow('vllm flag --max-model-len (contextLength) needs a value');
     // ...but a setting the engine cannot express never needs one.
-    expect(engineFlag('trtllm', 'contextLength')).toEqual([]);
+    expect(engineFlag('trtllm', 'enforceEager')).toEqual([]);
+  });
+
+  test('SGLang caches prefixes by default: "on" is no flag, with the reason', () => {
+    expect(engineFlagRule('sglang', 'prefixCachingOn')).toEqual({ kind: 'engineDefault', reason: expect.stringContaining('radix cache') });
+    expect(engineFlagKey('sglang', 'prefixCachingOn')).toBeUndefined();
   });
 
   test('what TensorRT-LLM and llama.cpp cannot express, and why', () => {
-    expect(engineFlagRule('trtllm', 'contextLength')).toEqual({
-      kind: 'notExpressible',
-      reason: 'contextLength is ignored for TensorRT-LLM (must be configured at engine build time)',
-    });
     for (const setting of ['trustRemoteCode', 'prefixCachingOn', 'prefixCachingOff', 'enforceEager'] as const) {
       expect(engineFlagRule('trtllm', setting)).toEqual({ kind: 'notExpressible', reason: expect.stringContaining('only applicable for vllm and sglang') });
     }
@@ -148,7 +149,7 @@ describe('spec fields', () => {
     expect(specEngineFlag(spec({ contextLength: 0 }), 'vllm', 'contextLength')).toEqual(['--max-model-len', '0']);
     expect(specEngineFlag(spec({ contextLength: null as unknown as number }), 'vllm', 'contextLength')).toEqual([]);
     expect(specEngineFlag(spec(), 'vllm', 'contextLength')).toEqual([]);
-    expect(specEngineFlag(spec({ contextLength: 4096 }), 'trtllm', 'contextLength')).toEqual([]);
+    expect(specEngineFlag(spec({ contextLength: 4096 }), 'trtllm', 'contextLength')).toEqual(['--max-seq-len', '4096']);
   });
 
   test.each([
@@ -180,9 +181,10 @@ describe('spec fields', () => {
     ]);
     expect(specEngineFlags(full, 'sglang', order)).toEqual([
       '--model-path', 'org/model', '--served-model-name', 'chat', '--context-length', '8192',
-      '--trust-remote-code', '--enable-prefix-caching', '--enforce-eager',
+      '--trust-remote-code', '--disable-cuda-graph',
     ]);
-    expect(specEngineFlags(full, 'trtllm', order)).toEqual(['--model-path', 'org/model', '--served-model-name', 'chat']);
+    expect(specEngineFlags({ ...full, engine: { ...full.engine, enablePrefixCaching: false } }, 'sglang', ['prefixCachingOn', 'prefixCachingOff'])).toEqual(['--disable-radix-cache']);
+    expect(specEngineFlags(full, 'trtllm', order)).toEqual(['--model-path', 'org/model', '--served-model-name', 'chat', '--max-seq-len', '8192']);
     expect(specEngineFlags(full, 'llamacpp', order)).toEqual([]);
     // The order is the caller's.
     expect(specEngineFlags(full, 'vllm', ['enforceEager', 'model'])).toEqual(['--enforce-eager', '--model', 'org/model']);

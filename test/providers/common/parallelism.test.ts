@@ -113,8 +113,11 @@ describe('userParallelism', () => {
   });
 
   test('notes the first option it does not model (data parallelism, node counts, option files)', () => {
-    expect(userParallelism(spec({ extraArgs: ['-dp', '2', '--config', 'c.yaml'] }), 'vllm', { extraArgs: true }).unmodelled)
-      .toEqual({ written: '-dp', path: 'spec.engine.extraArgs[0]' });
+    expect(userParallelism(spec({ extraArgs: ['-dpl', '2', '--config', 'c.yaml'] }), 'vllm', { extraArgs: true }).unmodelled)
+      .toEqual({ written: '-dpl', path: 'spec.engine.extraArgs[0]' });
+    // vLLM's data parallel size is modelled: it multiplies the ranks.
+    const dp = userParallelism(spec({ extraArgs: ['-dp', '2'] }), 'vllm', { extraArgs: true });
+    expect([dp.unmodelled, dp.dataParallel?.size]).toEqual([undefined, 2]);
     expect(userParallelism(spec({ type: 'sglang', args: { 'dp-size': '2' } }), 'sglang', { extraArgs: true }).unmodelled)
       .toEqual({ written: 'dp-size', path: 'spec.engine.args.dp-size' });
     expect(userParallelism(spec({ type: 'trtllm', args: { 'extra-engine-args': '/e.yaml' } }), 'trtllm', { extraArgs: false }).unmodelled)
@@ -278,12 +281,18 @@ describe('llm-d (derives --tensor-parallel-size per component; engine.args and e
   });
 });
 
-describe('Dynamo (derives nothing: workers get engine.args only, extraArgs are dropped)', () => {
-  test('warns that a 4-GPU worker without tensor parallelism uses one GPU', () => {
-    expectAccepted(dynamo, dynamoDeployment({ spec: gpus(4) }), [
-      'Dynamo worker (VllmWorker): vLLM uses 1 of the 4 GPUs of each pod (spec.resources.gpu.count) with tensor-parallel-size 1 (unset); 3 stay idle: ' +
-        'set spec.engine.args.tensor-parallel-size to "4"',
+describe('Dynamo (derives the tensor parallel size from the GPUs; workers get engine.args only, extraArgs are dropped)', () => {
+  test('a 4-GPU worker gets tensor parallel size 4 (AI Runway derives none, leaving 3 idle)', () => {
+    expectAccepted(dynamo, dynamoDeployment({ spec: gpus(4) }), []);
+  });
+
+  test('a user\'s data parallel size on top of the derived tensor parallel size fails: twice the ranks of the GPUs', () => {
+    expect(findings(dynamo, dynamoDeployment({ spec: { ...gpus(4), engine: { args: { 'data-parallel-size': '2' } } } })).errors).toEqual([
+      'spec.engine.args.data-parallel-size: Invalid value: "2": Dynamo worker (VllmWorker): vLLM needs 8 GPUs for tensor-parallel-size 4 (derived from ' +
+        'spec.resources.gpu.count) × data-parallel-size 2, but each pod has 4 (spec.resources.gpu.count); vLLM cannot start with more ranks than GPUs it sees: ' +
+        'set spec.engine.args.tensor-parallel-size to "2", or raise spec.resources.gpu.count',
     ]);
+    expectAccepted(dynamo, dynamoDeployment({ spec: { ...gpus(4), engine: { args: { 'data-parallel-size': '2', 'tensor-parallel-size': '2' } } } }), []);
   });
 
   test('accepts tensor-parallel-size equal to the GPU count', () => {
@@ -291,10 +300,7 @@ describe('Dynamo (derives nothing: workers get engine.args only, extraArgs are d
   });
 
   test('ignores extraArgs, as Dynamo does', () => {
-    expect(findings(dynamo, dynamoDeployment({ spec: { ...gpus(4), engine: { extraArgs: ['--tensor-parallel-size', '4'] } } })).warnings).toEqual([
-      'Dynamo worker (VllmWorker): vLLM uses 1 of the 4 GPUs of each pod (spec.resources.gpu.count) with tensor-parallel-size 1 (unset); 3 stay idle: ' +
-        'set spec.engine.args.tensor-parallel-size to "4"',
-    ]);
+    expect(findings(dynamo, dynamoDeployment({ spec: { ...gpus(4), engine: { extraArgs: ['--tensor-parallel-size', '2'] } } }))).toEqual({ errors: [], warnings: [] });
   });
 
   test('SGLang: names the flag as the user wrote it', () => {
@@ -316,11 +322,8 @@ describe('Dynamo (derives nothing: workers get engine.args only, extraArgs are d
       .toEqual({ errors: [], warnings: [] });
   });
 
-  test('prefill/decode: warns about the decode worker, whose 2 GPUs serve one rank', () => {
-    expectAccepted(dynamo, dynamoDisaggregated(), [
-      'Dynamo decode worker (VllmDecodeWorker): vLLM uses 1 of the 2 GPUs of each pod (spec.scaling.decode.gpu.count) with tensor-parallel-size 1 (unset); ' +
-        '1 stays idle: set spec.engine.args.tensor-parallel-size to "2"',
-    ]);
+  test('prefill/decode: each worker gets the tensor parallel size of its own GPUs', () => {
+    expectAccepted(dynamo, dynamoDisaggregated(), []);
   });
 
   test('prefill/decode: fails the 1-GPU prefill worker with tensor-parallel-size 2', () => {
@@ -334,18 +337,21 @@ describe('Dynamo (derives nothing: workers get engine.args only, extraArgs are d
     });
   });
 
-  test('SGLang prefill/decode: a pipeline parallel size the 1-GPU prefill worker cannot hold fails there, and fits decode', () => {
+  test('SGLang prefill/decode: a pipeline parallel size fails both workers, the 1-GPU prefill and the decode whose 2 GPUs already hold TP 2', () => {
     expect(findings(dynamo, dynamoDisaggregated(engine({ type: 'sglang', args: { 'pp-size': '2' } })))).toEqual({
       errors: [
         'spec.engine.args.pp-size: Invalid value: "2": Dynamo prefill worker (VllmPrefillWorker): SGLang needs 2 GPUs for tensor-parallel-size 1 (unset) × pp-size 2, ' +
           'but each pod has 1 (spec.scaling.prefill.gpu.count); SGLang cannot start with more ranks than GPUs it sees: ' +
           'lower the parallel sizes or raise spec.scaling.prefill.gpu.count',
+        'spec.engine.args.pp-size: Invalid value: "2": Dynamo decode worker (VllmDecodeWorker): SGLang needs 4 GPUs for tensor-parallel-size 2 (derived from ' +
+          'spec.scaling.decode.gpu.count) × pp-size 2, but each pod has 2 (spec.scaling.decode.gpu.count); SGLang cannot start with more ranks than GPUs it sees: ' +
+          'set spec.engine.args.tensor-parallel-size to "1", or raise spec.scaling.decode.gpu.count',
       ],
       warnings: [],
     });
   });
 
-  test('TensorRT-LLM prefill/decode: warns about each worker separately', () => {
+  test('TensorRT-LLM prefill/decode: derives each worker\'s size, and judges a user\'s size per worker', () => {
     const md = dynamoDisaggregated({
       spec: {
         engine: { type: 'trtllm' },
@@ -355,11 +361,11 @@ describe('Dynamo (derives nothing: workers get engine.args only, extraArgs are d
         },
       },
     });
+    expectAccepted(dynamo, md, []);
+    md.spec.engine!.args = { 'tensor-parallel-size': '2' };
     expectAccepted(dynamo, md, [
-      'Dynamo prefill worker (VllmPrefillWorker): TensorRT-LLM uses 1 of the 2 GPUs of each pod (spec.scaling.prefill.gpu.count) with tensor-parallel-size 1 (unset); ' +
-        '1 stays idle: set spec.engine.args.tensor-parallel-size to "2"',
-      'Dynamo decode worker (VllmDecodeWorker): TensorRT-LLM uses 1 of the 4 GPUs of each pod (spec.scaling.decode.gpu.count) with tensor-parallel-size 1 (unset); ' +
-        '3 stay idle: set spec.engine.args.tensor-parallel-size to "4"',
+      'Dynamo decode worker (VllmDecodeWorker): TensorRT-LLM uses 2 of the 4 GPUs of each pod (spec.scaling.decode.gpu.count) with tensor-parallel-size 2; ' +
+        '2 stay idle: set spec.engine.args.tensor-parallel-size to "4"',
     ]);
   });
 
@@ -479,6 +485,7 @@ describe('the effective sizes are what each rendered command line says', () => {
     return {
       tensorParallel: lastSize(tokens, f.tensorParallel, f.underscoresAsDashes) ?? 1,
       pipelineParallel: lastSize(tokens, f.pipelineParallel, f.underscoresAsDashes) ?? 1,
+      dataParallel: lastSize(tokens, f.dataParallel, f.underscoresAsDashes) ?? 1,
     };
   }
 
@@ -490,6 +497,7 @@ describe('the effective sizes are what each rendered command line says', () => {
     { extraArgs: ['-tp', '2'] },
     { extraArgs: ['--tensor-parallel-size=8', '-pp=2'] },
     { args: { 'max-num-seqs': '8' }, extraArgs: ['-q', 'awq', '--pipeline-parallel-size', '4'] },
+    { args: { 'data-parallel-size': '2' } },
   ];
   const spec = (engineName: string, count: number, e: (typeof ENGINES)[number]): ModelDeploymentSpec =>
     admittedDeployment('x', { spec: { ...gpus(count), engine: { type: engineName as 'vllm', ...e } } }).spec;
@@ -515,9 +523,9 @@ describe('the effective sizes are what each rendered command line says', () => {
 
   test.each((['vllm', 'sglang', 'trtllm'] as const).flatMap((engineName) => ENGINES.map((e) => [engineName, e] as const)))('Dynamo, %s, %j', (engineName, e) => {
     const s = spec(engineName, 4, e);
-    const expected = effectiveParallelism(userParallelism(s, engineName, { extraArgs: false }));
-    expect(rendered(engineName, dynamoEngineArgs(s, engineName))).toEqual(expected);
-    expect(rendered(engineName, dynamoEngineArgs(s, engineName, 'decode'))).toEqual(expected);
+    const expected = effectiveParallelism(userParallelism(s, engineName, { extraArgs: false }), 4);
+    expect(rendered(engineName, dynamoEngineArgs(s, engineName, { derivedTensorParallel: 4 }))).toEqual(expected);
+    expect(rendered(engineName, dynamoEngineArgs(s, engineName, { role: 'decode', derivedTensorParallel: 4 }))).toEqual(expected);
   });
 });
 
@@ -528,15 +536,17 @@ metadata: {name: qwen, namespace: ml}
 spec:
   model: {id: Qwen/Qwen3-0.6B}
   provider: {name: dynamo}
-  engine: {type: vllm}
+  engine: {type: vllm, args: {tensor-parallel-size: "2"}}
   resources: {gpu: {count: 4}}
 `;
-  const WARNING = 'Dynamo worker (VllmWorker): vLLM uses 1 of the 4 GPUs of each pod (spec.resources.gpu.count) with tensor-parallel-size 1 (unset); ' +
-    '3 stay idle: set spec.engine.args.tensor-parallel-size to "4"';
+  const WARNING = 'Dynamo worker (VllmWorker): vLLM uses 2 of the 4 GPUs of each pod (spec.resources.gpu.count) with tensor-parallel-size 2; ' +
+    '2 stay idle: set spec.engine.args.tensor-parallel-size to "4"';
 
   test('the construct records the provider\'s warnings', () => {
     const chart = Testing.chart();
-    const md = new ModelDeployment(chart, 'qwen', { model: { id: 'Qwen/Qwen3-0.6B' }, provider: { name: 'dynamo' }, resources: { gpu: { count: 4 } } });
+    const md = new ModelDeployment(chart, 'qwen', {
+      model: { id: 'Qwen/Qwen3-0.6B' }, provider: { name: 'dynamo' }, resources: { gpu: { count: 4 } }, engine: { args: { 'tensor-parallel-size': '2' } },
+    });
     expect(md.warnings).toEqual([WARNING]);
   });
 

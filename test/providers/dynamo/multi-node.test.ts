@@ -75,7 +75,7 @@ describe.each(VERSIONS)('Dynamo multi-node replicas ($apiVersion)', ({ apiVersio
     expect(errorsOf(md)).toEqual([]);
     const w = viewOf(md).service('VllmWorker');
     expect(w.multinode).toEqual({ nodeCount: 4 });
-    expect(w.args).toEqual(['--model-path', 'Qwen/Qwen3-0.6B', '--enable-prefix-caching', '--pipeline-parallel-size', '4', '--tp-size', '8']);
+    expect(w.args).toEqual(['--model-path', 'Qwen/Qwen3-0.6B', '--pipeline-parallel-size', '4', '--tp-size', '8']);
   });
 
   test('TensorRT-LLM: 16 GPUs on nodes of 4 are 4 nodes of TP 4 × PP 4', () => {

@@ -10,7 +10,7 @@ import { resolveModelDeployment } from '../../../src/core/resolve';
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
 import { DynamoGraphDeployment, DynamoGraphDeploymentV1Beta1 } from '../../../src/imports/nvidia.com';
 import { DynamoApiVersion, DynamoProvider } from '../../../src/providers/dynamo';
-import { NIXL_KV_TRANSFER_CONFIG } from '../../../src/providers/dynamo/args';
+import { NIXL_KV_TRANSFER_CONFIG } from '../../../src/providers/common/engine-flags';
 import { eppConfig, sanitizeLabelValue } from '../../../src/providers/dynamo/graph';
 import { dynamoImages, hasSemverTag } from '../../../src/providers/dynamo/images';
 import { DYNAMO_API_VERSION_ANNOTATION, dynamoApiVersionOf, DynamoSettings, validateDynamo } from '../../../src/providers/dynamo/validation';
@@ -206,28 +206,36 @@ describe('DynamoProvider', () => {
         ]);
       });
 
-      test('renders the SGLang arguments (--model-path, --context-length; connector kept)', () => {
+      test('renders the SGLang arguments (--model-path, --context-length; connector kept) in SGLang\'s own spellings', () => {
         const w = serviceOf(agg({ spec: { engine: { type: 'sglang', contextLength: 8192, trustRemoteCode: true, args: { connector: 'x' } } } }), 'VllmWorker');
+        // Prefix caching on is SGLang's default (its radix cache): no flag; SGLang has no --enable-prefix-caching.
         expect(w.args).toEqual([
-          '--model-path', 'Qwen/Qwen3-0.6B', '--context-length', '8192', '--trust-remote-code', '--enable-prefix-caching', '--connector', 'x',
+          '--model-path', 'Qwen/Qwen3-0.6B', '--context-length', '8192', '--trust-remote-code', '--connector', 'x',
         ]);
+        const off = serviceOf(agg({ spec: { engine: { type: 'sglang', enablePrefixCaching: false, enforceEager: true } } }), 'VllmWorker');
+        expect(off.args).toEqual(['--model-path', 'Qwen/Qwen3-0.6B', '--disable-radix-cache', '--disable-cuda-graph']);
       });
 
-      test('renders the TensorRT-LLM arguments (no context length or engine tuning flags)', () => {
+      test('renders the TensorRT-LLM arguments (the context length as --max-seq-len; no engine tuning flags)', () => {
         const w = serviceOf(agg({ spec: { engine: { type: 'trtllm', contextLength: 8192, trustRemoteCode: true, enforceEager: true, args: { 'tp-size': '2' } } } }), 'VllmWorker');
-        expect(w.args).toEqual(['--model-path', 'Qwen/Qwen3-0.6B', '--tp-size', '2']);
+        expect(w.args).toEqual(['--model-path', 'Qwen/Qwen3-0.6B', '--max-seq-len', '8192', '--tp-size', '2']);
       });
 
-      test('renders an explicit context length of 0 and no prefix caching when it is off', () => {
+      test('renders an explicit context length of 0, and prefix caching off as --no-enable-prefix-caching (vLLM caches by default)', () => {
         expect(serviceOf(agg({ spec: { engine: { contextLength: 0, enablePrefixCaching: false } } }), 'VllmWorker').args).toEqual([
-          '--model', 'Qwen/Qwen3-0.6B', '--max-model-len', '0',
+          '--model', 'Qwen/Qwen3-0.6B', '--max-model-len', '0', '--no-enable-prefix-caching',
         ]);
       });
 
-      test('derives no tensor parallelism from the GPU count and passes no extraArgs (with a warning)', () => {
+      test('derives the tensor parallel size from the GPU count (AI Runway derives none) and passes no extraArgs (with a warning)', () => {
         const md = agg({ spec: { resources: { gpu: { count: 4, type: 'nvidia.com/gpu' } }, engine: { extraArgs: ['--max-num-seqs=8'] } } });
         const { manifests, returned } = synth(md);
-        expect(graphView(dgdOf(manifests)).service('VllmWorker').args).toEqual(['--model', 'Qwen/Qwen3-0.6B', '--enable-prefix-caching']);
+        expect(graphView(dgdOf(manifests)).service('VllmWorker').args).toEqual([
+          '--model', 'Qwen/Qwen3-0.6B', '--enable-prefix-caching', '--tensor-parallel-size', '4',
+        ]);
+        // The user's own size wins, and nothing is derived for it.
+        const own = serviceOf(agg({ spec: { resources: { gpu: { count: 4, type: 'nvidia.com/gpu' } }, engine: { args: { 'tensor-parallel-size': '4' } } } }), 'VllmWorker');
+        expect(own.args).toEqual(['--model', 'Qwen/Qwen3-0.6B', '--enable-prefix-caching', '--tensor-parallel-size', '4']);
         expect(Warnings.collect(returned[0]).map((w) => w.message)).toContain(
           'Dynamo ignores spec.engine.extraArgs (as AI Runway does); set worker flags in spec.engine.args',
         );
@@ -272,6 +280,7 @@ describe('DynamoProvider', () => {
           const w = view.service(role === 'prefill' ? 'VllmPrefillWorker' : 'VllmDecodeWorker');
           expect(w.args).toEqual([
             '--model', 'Qwen/Qwen3-0.6B', '--enable-prefix-caching',
+            ...(role === 'decode' ? ['--tensor-parallel-size', '2'] : []),
             '--disaggregation-mode', role,
             '--kv-transfer-config', '{"kv_connector":"NixlConnector","kv_role":"kv_both"}',
           ]);
@@ -282,14 +291,14 @@ describe('DynamoProvider', () => {
 
       test('SGLang workers get the disaggregation mode only', () => {
         const w = serviceOf(disaggregatedDeployment({ spec: { engine: { type: 'sglang' } } }), 'VllmPrefillWorker');
-        expect(w.args).toEqual(['--model-path', 'Qwen/Qwen3-0.6B', '--enable-prefix-caching', '--disaggregation-mode', 'prefill']);
+        expect(w.args).toEqual(['--model-path', 'Qwen/Qwen3-0.6B', '--disaggregation-mode', 'prefill']);
         expect(w.env).toBeUndefined();
         expect(w.image).toBe(SGLANG_IMAGE);
       });
 
       test('TensorRT-LLM disaggregated is rendered (only the capability list leaves it out)', () => {
         const view = viewOf(disaggregatedDeployment({ spec: { engine: { type: 'trtllm' } } }));
-        expect(view.service('VllmDecodeWorker').args).toEqual(['--model-path', 'Qwen/Qwen3-0.6B', '--disaggregation-mode', 'decode']);
+        expect(view.service('VllmDecodeWorker').args).toEqual(['--model-path', 'Qwen/Qwen3-0.6B', '--tensor-parallel-size', '2', '--disaggregation-mode', 'decode']);
       });
     });
 
@@ -490,9 +499,9 @@ describe('DynamoProvider', () => {
         expect(viewOf(noGateway({ annotations: tolerating })).service('Frontend').tolerations).toBeUndefined();
       });
 
-      test('adds no toleration when the annotation is "false" or absent', () => {
+      test('tolerates the taint by default, and adds none when the annotation is "false"', () => {
         expect(serviceOf(agg({ annotations: { [TOLERATE_GPU_TAINT_ANNOTATION]: 'false' } }), 'VllmWorker').tolerations).toBeUndefined();
-        expect(serviceOf(agg(), 'VllmWorker').tolerations).toBeUndefined();
+        expect(serviceOf(agg(), 'VllmWorker').tolerations).toEqual([taint('nvidia.com/gpu')]);
       });
 
       test('keeps spec.tolerations first and does not repeat one that already covers the taint', () => {

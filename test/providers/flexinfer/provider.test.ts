@@ -75,6 +75,7 @@ describe('FlexInfer through the public ModelDeployment construct', () => {
       cache: { strategy: 'SharedPVC', pvcName: 'qwen-model-cache' },
       config: { servedModelName: 'qwen3', maxModelLen: 32768 },
       litellm: { servedModelName: 'qwen3' },
+      tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
     });
   });
 

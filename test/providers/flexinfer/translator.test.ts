@@ -39,6 +39,7 @@ describe('FlexInferProvider translation', () => {
       gpu: { vendor: 'nvidia', count: 1 },
       serverless: { enabled: false },
       cache: { strategy: 'None' },
+      tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
     });
   });
 

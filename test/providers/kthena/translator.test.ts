@@ -384,7 +384,10 @@ describe('KthenaProvider', () => {
         },
       }));
       expect(pod.nodeSelector).toEqual({ 'nvidia.com/gpu.product': 'NVIDIA-L4' });
-      expect(pod.tolerations).toEqual([{ key: 'dedicated', operator: 'Equal', value: 'ml', effect: 'NoSchedule' }]);
+      expect(pod.tolerations).toEqual([
+        { key: 'dedicated', operator: 'Equal', value: 'ml', effect: 'NoSchedule' },
+        { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
+      ]);
       expect(pod.containers[0].resources).toEqual({
         limits: { 'nvidia.com/gpu': '1', 'memory': '32Gi' },
         requests: { 'nvidia.com/gpu': '1', 'memory': '32Gi', 'cpu': '8' },

@@ -30,10 +30,10 @@ function rayService(status: Record<string, unknown> | undefined, md: ResolvedMod
   return obj;
 }
 
-const initializing = condition('RayServiceReady', 'False', 'Initializing', 'RayService is initializing');
-const zeroEndpoints = condition('RayServiceReady', 'False', 'ZeroServeEndpoints', 'Number of serve endpoints dropped to 0');
-const ready = condition('RayServiceReady', 'True', 'NonZeroServeEndpoints', 'Number of serve endpoints is greater than 0');
-const readyUnknown = condition('RayServiceReady', 'Unknown', 'Initializing', '');
+const initializing = condition('Ready', 'False', 'Initializing', 'RayService is initializing');
+const zeroEndpoints = condition('Ready', 'False', 'ZeroServeEndpoints', 'Number of serve endpoints dropped to 0');
+const ready = condition('Ready', 'True', 'NonZeroServeEndpoints', 'Number of serve endpoints is greater than 0');
+const readyUnknown = condition('Ready', 'Unknown', 'Initializing', '');
 const noUpgrade = condition('UpgradeInProgress', 'False', 'NoPendingCluster', 'No pending cluster exists');
 const upgrading = condition('UpgradeInProgress', 'True', 'BothActivePendingClustersExist', 'Upgrade in progress');
 
@@ -97,7 +97,7 @@ describe('mapRayServiceStatus', () => {
   });
 
   describe('ready', () => {
-    test('RayServiceReady=True with every application RUNNING is Running with every replica ready', () => {
+    test('Ready=True with every application RUNNING is Running with every replica ready', () => {
       const rs = rayService({
         conditions: [ready, noUpgrade],
         activeServiceStatus: active({ llm: app('RUNNING') }),
@@ -119,7 +119,7 @@ describe('mapRayServiceStatus', () => {
       });
     });
 
-    test('RayServiceReady=True without application statuses is Running, but no replica counts as ready', () => {
+    test('Ready=True without application statuses is Running, but no replica counts as ready', () => {
       expect(mapRayServiceStatus(rayService({ conditions: [ready], activeServiceStatus: active(undefined) }))).toEqual({
         phase: 'Running',
         message: '',
@@ -129,7 +129,7 @@ describe('mapRayServiceStatus', () => {
       expect(mapRayServiceStatus(rayService({ conditions: [ready], activeServiceStatus: active({}) })).phase).toBe('Running');
     });
 
-    test('a RayServiceReady=False message survives into a Running result (as upstream)', () => {
+    test('a Ready=False message survives into a Running result (as upstream)', () => {
       const rs = rayService({ conditions: [zeroEndpoints], activeServiceStatus: active({ llm: app('RUNNING') }) });
       expect(mapRayServiceStatus(rs)).toEqual({
         phase: 'Running',
@@ -141,13 +141,23 @@ describe('mapRayServiceStatus', () => {
   });
 
   describe('partially ready', () => {
-    test('RayServiceReady=False without applications is Deploying with the condition message', () => {
+    test('Ready=False without applications is Deploying with the condition message', () => {
       expect(mapRayServiceStatus(rayService({ conditions: [initializing, noUpgrade] }))).toEqual({
         phase: 'Deploying',
         message: 'RayService is initializing',
         replicas: { desired: 2, ready: 0, available: 0 },
         endpoint,
       });
+    });
+
+    test('Ready=False for InitializingTimeout is Failed with KubeRay\'s message, whatever the applications say', () => {
+      const timeout = condition('Ready', 'False', 'InitializingTimeout', 'RayService did not become ready within the initializing timeout');
+      const rs = rayService({ conditions: [timeout], activeServiceStatus: active({ llm: app('DEPLOYING', 'Deploying app "llm"', 'UPDATING') }, 1) });
+      expect(mapRayServiceStatus(rs)).toMatchObject({ phase: 'Failed', message: 'RayService did not become ready within the initializing timeout' });
+    });
+
+    test('a condition typed by the constant\'s name, RayServiceReady (which KubeRay never writes), changes nothing', () => {
+      expect(mapRayServiceStatus(rayService({ conditions: [condition('RayServiceReady', 'True', 'NonZeroServeEndpoints', '')] }))).toMatchObject({ phase: 'Pending' });
     });
 
     test('an application still DEPLOYING is Deploying with no ready replicas, while the workers come up', () => {
@@ -168,11 +178,11 @@ describe('mapRayServiceStatus', () => {
       expect(mapRayServiceStatus(rs)).toMatchObject({ phase: 'Deploying', message: '', replicas: { desired: 2, ready: 0, available: 0 } });
     });
 
-    test.each(['NOT_STARTED', 'DEPLOYING', 'UNHEALTHY', 'DELETING'])('application status %s is Deploying over RayServiceReady=True', (s) => {
+    test.each(['NOT_STARTED', 'DEPLOYING', 'UNHEALTHY', 'DELETING'])('application status %s is Deploying over Ready=True', (s) => {
       expect(mapRayServiceStatus(rayService({ conditions: [ready], activeServiceStatus: active({ llm: app(s) }) })).phase).toBe('Deploying');
     });
 
-    test('an upgrade in progress does not change the mapping (only RayServiceReady and the active applications count)', () => {
+    test('an upgrade in progress does not change the mapping (only Ready and the active applications count)', () => {
       const rs = rayService({
         conditions: [ready, upgrading],
         activeServiceStatus: active({ llm: app('RUNNING') }),
@@ -209,7 +219,7 @@ describe('mapRayServiceStatus', () => {
     });
   });
 
-  test('a later RayServiceReady entry wins', () => {
+  test('a later Ready entry wins', () => {
     // The API server keeps one entry per type (list-map); a hand-made list may repeat one.
     const obj = { apiVersion: 'ray.io/v1', kind: 'RayService', metadata: { name: 'llama' }, status: { conditions: [initializing, ready] } };
     expect(mapRayServiceStatus(obj).phase).toBe('Running');
@@ -254,7 +264,7 @@ describe('reconcileRayServiceStatus', () => {
     });
   });
 
-  test('Running keeps a surviving RayServiceReady=False message instead of the default', () => {
+  test('Running keeps a surviving Ready=False message instead of the default', () => {
     const rs = rayService({ conditions: [zeroEndpoints], activeServiceStatus: active({ llm: app('RUNNING') }) });
     expect(reconcileRayServiceStatus(rs)).toMatchObject({ phase: 'Running', message: 'Number of serve endpoints dropped to 0', ready: { status: 'True' } });
   });

@@ -377,9 +377,9 @@ describe('KubeRayProvider', () => {
       expect(head(rs).template.spec.tolerations).toBeUndefined();
     });
 
-    test('adds no toleration when the annotation is "false" or absent, and does not repeat a covering one', () => {
+    test('tolerates the taint by default, adds none when the annotation is "false", and does not repeat a covering one', () => {
       expect(workers(rayService({ annotations: { [TOLERATE_GPU_TAINT_ANNOTATION]: 'false' } }))[0].template.spec.tolerations).toBeUndefined();
-      expect(workers(rayService())[0].template.spec.tolerations).toBeUndefined();
+      expect(workers(rayService())[0].template.spec.tolerations).toEqual([taint('nvidia.com/gpu')]);
       const user = [taint('nvidia.com/gpu')];
       const rs = rayService({ annotations: tolerating, spec: { tolerations: user } });
       expect(workers(rs)[0].template.spec.tolerations).toEqual(user);
@@ -618,7 +618,7 @@ describe('KubeRayProvider', () => {
     });
 
     test('omits nodeSelector and tolerations when empty', () => {
-      const rs = rayService({ spec: { nodeSelector: {}, tolerations: [] } });
+      const rs = rayService({ annotations: { [TOLERATE_GPU_TAINT_ANNOTATION]: 'false' }, spec: { nodeSelector: {}, tolerations: [] } });
       for (const pod of [head(rs).template.spec, workers(rs)[0].template.spec]) {
         expect(pod.nodeSelector).toBeUndefined();
         expect(pod.tolerations).toBeUndefined();

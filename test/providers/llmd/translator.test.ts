@@ -26,8 +26,8 @@ const { synth, synthOf, errorsOf, withOverrides } = harness;
 
 const MODEL = 'meta-llama/Llama-3.1-8B-Instruct';
 const BASE_ARGS = ['--model', MODEL, '--enable-prefix-caching'];
-const KV_CONSUMER = '{"kv_connector":"PyNcclConnector","kv_role":"kv_consumer"}';
-const KV_PRODUCER = '{"kv_connector":"PyNcclConnector","kv_role":"kv_producer"}';
+/** Both roles: NIXL, a V1 connector (AI Runway's PyNcclConnector consumer/producer is V0, which vLLM's V1 engine refuses). */
+const KV_NIXL = '{"kv_connector":"NixlConnector","kv_role":"kv_both"}';
 const COMMON_LABELS = commonLabels('llama');
 
 describe('LlmdProvider', () => {
@@ -402,17 +402,17 @@ describe('LlmdProvider', () => {
       expect(errorsOf(withOverrides(overrides))).toEqual([]);
     });
 
-    test('give each component its replicas, resources, tensor parallel size and PyNccl KV role', () => {
+    test('give each component its replicas, resources, tensor parallel size and the NIXL KV transfer', () => {
       const manifests = synth(disaggregatedLlmdDeployment()).manifests;
       const decode = find(manifests, 'Deployment', 'llama-decode');
       const prefill = find(manifests, 'Deployment', 'llama-prefill');
       expect(decode.spec.replicas).toBe(2);
       expect(prefill.spec.replicas).toBe(3);
       expect(decode.spec.template.spec.containers[0].args).toEqual([
-        ...BASE_ARGS, '--tensor-parallel-size', '4', '--kv-transfer-config', KV_CONSUMER,
+        ...BASE_ARGS, '--tensor-parallel-size', '4', '--kv-transfer-config', KV_NIXL,
       ]);
       expect(prefill.spec.template.spec.containers[0].args).toEqual([
-        ...BASE_ARGS, '--tensor-parallel-size', '2', '--kv-transfer-config', KV_PRODUCER,
+        ...BASE_ARGS, '--tensor-parallel-size', '2', '--kv-transfer-config', KV_NIXL,
       ]);
       expect(decode.spec.template.spec.containers[0].resources).toEqual({
         limits: { 'nvidia.com/gpu': '4', 'memory': '64Gi' },
@@ -437,10 +437,10 @@ describe('LlmdProvider', () => {
       });
       const manifests = synth(md).manifests;
       expect(container(manifests, 'llama-decode').args).toEqual([
-        ...BASE_ARGS, '--kv-transfer-config', KV_CONSUMER, '--max-num-seqs', '32', '--block-size', '16',
+        ...BASE_ARGS, '--kv-transfer-config', KV_NIXL, '--max-num-seqs', '32', '--block-size', '16',
       ]);
       expect(container(manifests, 'llama-prefill').args).toEqual([
-        ...BASE_ARGS, '--kv-transfer-config', KV_PRODUCER, '--max-num-seqs', '32', '--block-size', '16',
+        ...BASE_ARGS, '--kv-transfer-config', KV_NIXL, '--max-num-seqs', '32', '--block-size', '16',
       ]);
     });
 
@@ -459,7 +459,10 @@ describe('LlmdProvider', () => {
         const deployment = find(manifests, 'Deployment', name);
         const pod = deployment.spec.template;
         expect(pod.spec.containers[0].image).toBe('registry.example/vllm:pd');
-        expect(pod.spec.containers[0].env).toEqual([{ name: 'HF_TOKEN', valueFrom: { secretKeyRef: { name: 'hf', key: 'HF_TOKEN' } } }]);
+        expect(pod.spec.containers[0].env).toEqual([
+          { name: 'HF_TOKEN', valueFrom: { secretKeyRef: { name: 'hf', key: 'HF_TOKEN' } } },
+          { name: 'VLLM_NIXL_SIDE_CHANNEL_HOST', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+        ]);
         expect(pod.spec.nodeSelector).toEqual({ pool: 'gpu' });
         expect(pod.metadata.annotations).toEqual({ a: 'b' });
         expect(deployment.metadata.annotations).toEqual({ a: 'b' });

@@ -67,7 +67,7 @@ describe('Direct vLLM multi-node replicas', () => {
     expect(leader.ports).toEqual([{ name: 'http', containerPort: 8000, protocol: 'TCP' }]);
     // The scripts are constants: what the user wrote appears only in args.
     expect(LEADER_SCRIPT).not.toContain('rm -rf');
-    expect(LEADER_SCRIPT).toContain('exec vllm serve "$@"');
+    expect(LEADER_SCRIPT).toContain('exec python3 -m vllm.entrypoints.openai.api_server "$@"');
     expect(LEADER_SCRIPT).toContain('$LWS_GROUP_SIZE');
   });
 

@@ -115,10 +115,11 @@ describe('DirectVllmProvider', () => {
       expect(argsOf({ spec: { engine: { contextLength: 0 } } })).toEqual([...BASE_ARGS.slice(0, 6), '--max-model-len', '0', '--enable-prefix-caching']);
     });
 
-    test('render nothing for prefix caching when it is disabled', () => {
+    test('render --no-enable-prefix-caching when prefix caching is disabled', () => {
       const args = argsOf({ spec: { engine: { enablePrefixCaching: false } } });
       expect(args).not.toContain('--enable-prefix-caching');
-      expect(args).not.toContain('--no-enable-prefix-caching');
+      // vLLM's V1 engine caches by default: "off" needs its flag (AI Runway renders nothing).
+      expect(args.slice(-1)).toEqual(['--no-enable-prefix-caching']);
     });
 
     test('derive --tensor-parallel-size only for more than one GPU', () => {
