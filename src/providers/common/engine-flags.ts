@@ -1,6 +1,8 @@
 import { extraArgFlagKey } from '../../admission/engine-args';
 import { invalid, FieldError } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
+import { switchTokens } from './engine-switches';
+import type { EngineArgumentTable } from './generated/engine-arguments';
 
 /**
  * `--kv-transfer-config` of every disaggregated vLLM engine we render (Dynamo, llm-d, Kthena,
@@ -48,16 +50,21 @@ export function sortedEngineArgKeys(spec: ModelDeploymentSpec): string[] {
 
 /**
  * `spec.engine.args` as flags, sorted by key: `--key value`, or a bare `--key` for an empty
- * value (AI Runway's convention for boolean flags). Keys in `skip` are left out.
+ * value (AI Runway's convention for boolean flags). A switch of the engine (`table`, its real
+ * parser's options) given "true" or "false" renders as the switch or its off form
+ * (`./engine-switches`). Keys in `skip` are left out.
  */
-export function namedEngineFlags(spec: ModelDeploymentSpec, skip: ReadonlySet<string> = new Set()): string[] {
+export function namedEngineFlags(spec: ModelDeploymentSpec, skip: ReadonlySet<string> = new Set(), table?: EngineArgumentTable): string[] {
   const args = spec.engine?.args ?? {};
   const out: string[] = [];
   for (const key of sortedEngineArgKeys(spec)) {
     if (skip.has(key)) continue;
     const value = args[key];
-    if (value !== '' && value !== undefined && value !== null) out.push(`--${key}`, value);
-    else out.push(`--${key}`);
+    if (value === '' || value === undefined || value === null) {
+      out.push(`--${key}`);
+      continue;
+    }
+    out.push(...(switchTokens(table, key, value) ?? [`--${key}`, value]));
   }
   return out;
 }

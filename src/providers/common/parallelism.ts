@@ -22,9 +22,8 @@
  *    the GPUs of its node unless a Ray cluster spans several nodes; SGLang assigns rank r to GPU r
  *    and fails on a device that does not exist; TensorRT-LLM's ranks would share a GPU, which NCCL
  *    refuses. An NVIDIA MIG profile counts as one GPU whatever its count: a CUDA process
- *    enumerates a single MIG device. Where one engine spans pods (Dynamo multi-node) their GPUs
- *    add up; where Ray places replicas anywhere in a cluster (KubeRay disaggregated) only the
- *    cluster-wide bound holds (`checkRayClusterParallelism`).
+ *    enumerates a single MIG device. Where one engine spans pods (multi-node replicas) their
+ *    GPUs add up.
  * 3. TP × PP smaller than the GPUs the pod requests is a warning naming the flag to set: an
  *    engine uses exactly its world size in GPUs, the rest stay allocated and idle.
  *
@@ -385,52 +384,4 @@ export function checkParallelism(engine: EngineName, user: UserParallelism, targ
     }
   }
   return { errors, warnings };
-}
-
-/** One worker group of a Ray cluster. */
-export interface RayWorkerGroupGpus {
-  readonly groupName: string;
-  readonly pods: number;
-  readonly gpuCount: number;
-  readonly gpuType: string;
-}
-
-/** A Ray cluster whose Serve replicas Ray places on any worker group (KubeRay disaggregated). */
-export interface RayClusterTarget {
-  /** Leads the message: `KubeRay`. */
-  readonly subject: string;
-  /** Serve replicas, each one engine. */
-  readonly replicas: number;
-  /** Path of the setting the replicas come from. */
-  readonly replicasPath: string;
-  readonly groups: readonly RayWorkerGroupGpus[];
-  /** The tensor parallel size the provider renders, before the user's flags. */
-  readonly derivedTensorParallel?: number;
-  /** What it is derived from, for messages. */
-  readonly derivedFrom: string;
-}
-
-/**
- * Rule 2 for a Ray cluster whose replicas Ray may place on any worker pod, or spread over several
- * (vLLM takes a placement group of one GPU per rank from the cluster): the replicas' ranks must
- * not outnumber the GPUs of all worker pods, or Ray never places some replica and the Serve
- * application never becomes healthy. Idle GPUs are not reported here: where replicas land is
- * Ray's choice. Rule 1 comes with `user.errors`.
- */
-export function checkRayClusterParallelism(engine: EngineName, user: UserParallelism, target: RayClusterTarget): ParallelismFindings {
-  if (!isParallelEngine(engine)) return NO_PARALLELISM_FINDINGS;
-  const errors = [...user.errors];
-  if (user.unmodelled || errors.length > 0) return { errors, warnings: [] };
-  const layout = layoutOf(user, target.derivedTensorParallel, target.derivedFrom);
-  const visible = target.groups.reduce((sum, g) => sum + g.pods * (isMigGpuType(g.gpuType) ? 1 : g.gpuCount), 0);
-  const needed = layout.world * target.replicas;
-  if (needed <= visible) return { errors, warnings: [] };
-  const engineName = PARALLEL_FLAGS[engine].engineName;
-  const groups = target.groups.map((g) => `${g.groupName} ${g.pods} × ${g.gpuCount}`).join(', ');
-  const message = `${target.subject}: ${target.replicas} Serve ${plural(target.replicas, 'replica', 'replicas')} of ${engineName} ` +
-    `need ${layout.world} GPUs each for ${layout.text}, ${needed} in all, but the Ray worker pods have ${visible} (${groups}); ` +
-    `Ray cannot place every replica: lower the parallel sizes or ${target.replicasPath}, or give the worker groups more GPUs`;
-  const culprit = user.tensorParallel ?? user.pipelineParallel;
-  errors.push(culprit ? invalid(culprit.path, culprit.pathValue, message) : invalid(target.replicasPath, target.replicas, message));
-  return { errors, warnings: [] };
 }

@@ -5,6 +5,9 @@ import type { EngineName } from '../../core/model-deployment-object';
 import type { MultiNodeLayout } from '../../multinode/layout';
 import { SpecEngineSetting, specEngineFlags, tensorParallelFlag } from '../common/engine-flag-table';
 import { invalidEngineArgKeyError, isValidEngineArgKey, namedEngineFlags, NIXL_KV_TRANSFER_CONFIG, sortedEngineArgKeys } from '../common/engine-flags';
+import { engineArgumentTable, switchValueErrors } from '../common/engine-switches';
+import type { EngineArgumentTable } from '../common/generated/engine-arguments';
+import { DYNAMO_VERSION } from './images';
 
 
 /**
@@ -29,7 +32,16 @@ export const MOCKER_COMMAND: readonly string[] = ['python3', '-m', 'dynamo.mocke
  * vLLM): one error per invalid key, in sorted key order, at `spec.engine.args.<key>`.
  */
 export function dynamoArgKeyErrors(spec: ModelDeploymentSpec): FieldError[] {
-  return sortedEngineArgKeys(spec).filter((key) => !isValidEngineArgKey(key)).map(invalidEngineArgKeyError);
+  const engine = spec.engine?.type ?? 'vllm';
+  return [
+    ...sortedEngineArgKeys(spec).filter((key) => !isValidEngineArgKey(key)).map(invalidEngineArgKeyError),
+    ...switchValueErrors(spec, dynamoWorkerArguments(engine), `Dynamo ${DYNAMO_VERSION}'s dynamo.${engine} worker`),
+  ];
+}
+
+/** The options of the default runtime's worker for `engine` (its real parser's), for `engine.args` switches. */
+export function dynamoWorkerArguments(engine: string): EngineArgumentTable | undefined {
+  return engineArgumentTable(`dynamo-${DYNAMO_VERSION}-${engine}`);
 }
 
 /** What a worker's arguments depend on besides the spec. */
@@ -81,7 +93,7 @@ export function dynamoEngineArgs(spec: ModelDeploymentSpec, engine: string, opti
     : specEngineFlags(spec, 'vllm', ['model', 'servedModelName']);
   if (multiNode) out.push(...dynamoLayoutFlags(spec, engine, multiNode));
   else if (worker && derivedTensorParallel) out.push(...tensorParallelFlag(worker, derivedTensorParallel, new Set(Object.keys(spec.engine?.args ?? {}))));
-  out.push(...namedEngineFlags(spec, engine === 'vllm' ? new Set([DROPPED_VLLM_ARG]) : undefined));
+  out.push(...namedEngineFlags(spec, engine === 'vllm' ? new Set([DROPPED_VLLM_ARG]) : undefined, dynamoWorkerArguments(engine)));
   if (role) {
     out.push('--disaggregation-mode', role);
     if (engine === 'vllm') out.push('--kv-transfer-config', NIXL_KV_TRANSFER_CONFIG);

@@ -6,8 +6,10 @@ import type { EngineName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { loraEngineFlags } from '../../lora/engine-flags';
 import { NIXL_KV_TRANSFER_CONFIG } from '../common/engine-flags';
+import { engineArgumentTable, switchValueErrors } from '../common/engine-switches';
+import { KTHENA_DEFAULT_SGLANG_IMAGE, KTHENA_DEFAULT_VLLM_IMAGE } from './images';
 import { multiNodeVllmFlags } from '../../multinode/vllm-flags';
-import { SpecEngineSetting, specEngineFlags, specEngineSetting, tensorParallelFlag } from '../common/engine-flag-table';
+import { SpecEngineSetting, specEngineFlags, tensorParallelFlag } from '../common/engine-flag-table';
 import {
   explicitEngineFlagKeys,
   invalidEngineArgKeyError,
@@ -113,28 +115,26 @@ export function kthenaArgErrors(md: ResolvedModelDeployment): FieldError[] {
       errors.push(invalid(`spec.engine.extraArgs[${i}]`, token, `engine extraArg ${JSON.stringify(token)} cannot be set for Kthena: ${flag.reason}`));
     }
   });
+  const engine = md.engine === 'sglang' ? 'sglang' : 'vllm';
+  errors.push(...switchValueErrors(md.spec, KTHENA_ENGINE_ARGUMENTS[engine], engine === 'sglang' ? 'SGLang' : 'vLLM'));
   return errors;
 }
 
 /**
- * The structured settings each engine takes on its command line, in order. SGLang leaves out two
- * cells of the shared flag table that are AI Runway's spellings rather than SGLang's own flags
- * (`--enable-prefix-caching`, `--enforce-eager`): SGLang's server would refuse them. Its radix
- * (prefix) cache is on by default, so "on" needs no flag; eager mode is rendered as SGLang's
- * `--disable-cuda-graph` (see `sglangEagerFlag`).
+ * The structured settings each engine takes on its command line, in order, through the shared
+ * flag table: SGLang's radix (prefix) cache is on by default, so only "off" has a flag, and its
+ * eager mode is `--disable-cuda-graph`.
  */
 const SETTINGS: Readonly<Record<'vllm' | 'sglang', readonly SpecEngineSetting[]>> = {
   vllm: ['model', 'servedModelName', 'contextLength', 'trustRemoteCode', 'prefixCachingOn', 'prefixCachingOff', 'enforceEager'],
-  sglang: ['model', 'servedModelName', 'contextLength', 'trustRemoteCode', 'prefixCachingOff'],
+  sglang: ['model', 'servedModelName', 'contextLength', 'trustRemoteCode', 'prefixCachingOff', 'enforceEager'],
 };
 
-/** SGLang's flag for eager execution: CUDA graphs off. */
-export const SGLANG_EAGER_FLAG = '--disable-cuda-graph';
-
-function sglangEagerFlag(md: ResolvedModelDeployment, explicit: ReadonlySet<string>): string[] {
-  if (specEngineSetting(md.spec, 'enforceEager') === undefined) return [];
-  return explicit.has(SGLANG_EAGER_FLAG.slice(2)) ? [] : [SGLANG_EAGER_FLAG];
-}
+/** The options of the default images' engines (their real parsers'), for `engine.args` switches. */
+export const KTHENA_ENGINE_ARGUMENTS = {
+  vllm: engineArgumentTable(`vllm-${KTHENA_DEFAULT_VLLM_IMAGE.replace(/^.*:v/, '')}`),
+  sglang: engineArgumentTable(`sglang-${KTHENA_DEFAULT_SGLANG_IMAGE.replace(/^.*:v/, '')}`),
+};
 
 /**
  * The engine arguments of one role's entry container:
@@ -160,14 +160,13 @@ export function renderKthenaArgs(md: ResolvedModelDeployment, role: KthenaRolePl
   const explicit = explicitEngineFlagKeys(md.spec);
   const out = ['--host', KTHENA_ENGINE_HOST, '--port', String(KTHENA_ENGINE_PORT)];
   out.push(...specEngineFlags(md.spec, engine, SETTINGS[engine], explicit));
-  if (engine === 'sglang') out.push(...sglangEagerFlag(md, explicit));
   out.push(...(role.layout ? multiNodeVllmFlags(role.layout, explicit) : tensorParallelFlag(engine, role.gpuCount, explicit)));
   if (md.mode === 'disaggregated') {
     out.push(...(engine === 'sglang' ? ['--disaggregation-mode', role.name] : ['--kv-transfer-config', KTHENA_VLLM_KV_TRANSFER_CONFIG]));
   }
   out.push(...loraEngineFlags(md.annotations));
   if (kthenaNeedsMetricsFlag(md) && !explicit.has('enable-metrics')) out.push('--enable-metrics');
-  out.push(...namedEngineFlags(md.spec));
+  out.push(...namedEngineFlags(md.spec, undefined, KTHENA_ENGINE_ARGUMENTS[engine]));
   out.push(...(md.spec.engine?.extraArgs ?? []));
   return out;
 }

@@ -1,12 +1,12 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
-import { MODEL_ID_ENV, kuberayEngineArgString, VLLM_ENGINE_ARGS_ENV } from './args';
+import { kuberayEngineKwargs } from './args';
 import { rayAutoscalingOf, serveAutoscalingConfig } from './autoscaling';
 import { KUBERAY_DEFAULT_IMAGE } from './images';
 import { kuberayLayout } from './multi-node';
-import { kuberayServeConfig, serveReplicas } from './serve-config';
+import { kuberayPdServeConfig, kuberayServeConfig, LlmConfig, serveReplicas } from './serve-config';
 import { KUBERAY_DISPLAY_NAME } from './validation';
-import { DECODE_WORKER_GROUP, kuberayGpusPerWorker, PREFILL_WORKER_GROUP, WorkerGroupPlan, workerGroupPlans } from './worker-groups';
+import { kuberayGpusPerWorker, WorkerGroupPlan, workerGroupPlans } from './worker-groups';
 import { Warnings } from '../../api/warnings';
 import { k8s } from '../../core/kube-api';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
@@ -43,31 +43,51 @@ export function kuberayImage(md: ResolvedModelDeployment): string {
 }
 
 /**
- * Container env shared by the head and every worker: `MODEL_ID`, `VLLM_ENGINE_ARGS`, `spec.env`
- * in order, then `HF_TOKEN` from the token Secret.
+ * Container env shared by the head and every worker: `spec.env` in order, then `HF_TOKEN` from the
+ * token Secret. The model and the engine's arguments are in the Serve config (`./serve-config`);
+ * AI Runway's `MODEL_ID` and `VLLM_ENGINE_ARGS` were read by a Serve module no image ships.
  *
  * Differences from AI Runway, deliberate:
  * - workers get the env too, not only the head: Ray runs the vLLM replicas in worker processes,
  *   which inherit their pod's env, so without it a gated model could not be downloaded on the
  *   GPU workers and the user's `VLLM_*` tuning variables would not reach the engine;
  * - every `valueFrom` source is kept and wins over `value` (AI Runway keeps only `value` and
- *   `secretKeyRef`), as for the other providers;
- * - a user entry named `MODEL_ID` or `VLLM_ENGINE_ARGS` replaces the generated one, and a user
- *   `HF_TOKEN` is dropped when the token Secret is configured: upstream emits both and the later
- *   entry wins in the container anyway; we emit no duplicate names.
+ *   `secretKeyRef`), as for the other providers; a user `HF_TOKEN` is dropped when the token
+ *   Secret is configured.
  */
 export function kuberayEnv(md: ResolvedModelDeployment): k8s.EnvVar[] {
-  const userEnv = md.spec.env ?? [];
-  const userSets = (name: string) => userEnv.some((e) => e.name === name);
-  const env: k8s.EnvVar[] = [];
-  if (!userSets(MODEL_ID_ENV)) env.push(md.spec.model.id ? { name: MODEL_ID_ENV, value: md.spec.model.id } : { name: MODEL_ID_ENV });
-  if (!userSets(VLLM_ENGINE_ARGS_ENV)) {
+  return modelServerEnv(md.spec);
+}
+
+/**
+ * The Ray Serve LLM configs of a deployment: one (aggregated), or prefill then decode, each with
+ * the engine arguments of its worker group's GPUs. Expects a deployment `validateKubeRay` accepted.
+ */
+export function kuberayLlmConfigs(md: ResolvedModelDeployment): LlmConfig[] {
+  const id = md.spec.model.id ?? '';
+  const model = { modelId: md.spec.model.servedName || id, modelSource: id };
+  if (md.mode !== 'disaggregated') {
     const multiNode = kuberayLayout(md);
-    const options = { gpusPerWorker: kuberayGpusPerWorker(md), ...(multiNode && { multiNode }) };
-    env.push({ name: VLLM_ENGINE_ARGS_ENV, value: kuberayEngineArgString(md.spec, options) });
+    const autoscaling = rayAutoscalingOf(md);
+    const { kwargs } = kuberayEngineKwargs(md.spec, { gpusPerWorker: kuberayGpusPerWorker(md), ...(multiNode && { multiNode }) });
+    return [{ ...model, engineKwargs: kwargs, replicas: serveReplicas(md.spec.scaling?.replicas), ...(autoscaling && { autoscalingConfig: serveAutoscalingConfig(autoscaling) }) }];
   }
-  env.push(...modelServerEnv(md.spec));
-  return env;
+  return workerGroupPlans(md).map((plan) => {
+    const role = plan.component === 'prefill' ? 'prefill' : 'decode';
+    const { kwargs } = kuberayEngineKwargs(md.spec, { gpusPerWorker: plan.gpuCount, role });
+    return { ...model, engineKwargs: kwargs, replicas: plan.replicas };
+  });
+}
+
+/** `spec.serveConfigV2` of the deployment. */
+export function kuberayServeConfigOf(md: ResolvedModelDeployment): string {
+  const configs = kuberayLlmConfigs(md);
+  if (md.mode !== 'disaggregated') return kuberayServeConfig(configs[0]);
+  const plans = workerGroupPlans(md);
+  const prefill = configs[plans.findIndex((p) => p.component === 'prefill')];
+  const decode = configs[plans.findIndex((p) => p.component === 'decode')];
+  // Admission requires both components; a spec that bypassed it serves the one it has.
+  return prefill && decode ? kuberayPdServeConfig(prefill, decode) : kuberayServeConfig(prefill ?? decode);
 }
 
 /**
@@ -118,7 +138,7 @@ export function kuberayHeadGroupSpec(md: ResolvedModelDeployment): RayServiceSpe
             memory: k8s.Quantity.fromString(md.spec.resources?.memory || RAY_HEAD_DEFAULT_MEMORY),
           },
         },
-        env: kuberayEnv(md),
+        ...(kuberayEnv(md).length > 0 && { env: kuberayEnv(md) }),
       }],
       ...scheduling(md, []),
     },
@@ -178,7 +198,7 @@ function workerGroupSpec(md: ResolvedModelDeployment, plan: WorkerGroupPlan): Ra
         name: RAY_WORKER_CONTAINER_NAME,
         image: kuberayImage(md),
         resources: { ...(deviceClaims && { claims: deviceClaims.containerClaims }), limits },
-        env: workerEnv(md),
+        ...(workerEnv(md).length > 0 && { env: workerEnv(md) }),
         ...(volumeMounts.length > 0 ? { volumeMounts } : {}),
       }],
       ...(deviceClaims ? { resourceClaims: deviceClaims.resourceClaims } : {}),
@@ -228,21 +248,22 @@ function hasOverrides(overrides: unknown): boolean {
  *   managed volumes get a PVC, as for Direct vLLM; upstream ignores storage;
  * - `spec.nodeSelector` / `spec.tolerations` apply to the head and workers; upstream ignores them;
  * - `engine.extraArgs`, `enforceEager`, a disabled prefix cache and the tensor parallel size
- *   derived from the worker GPUs reach vLLM (see `renderKubeRayEngineArgs`);
+ *   derived from the worker GPUs reach vLLM (see `kuberayEngineTokens`);
  * - env on the head and the workers (see {@link kuberayEnv});
  * - `spec.provider.overrides` stay unsupported, as upstream, but not silently: a warning is
  *   recorded (the RayService's final JSON remains reachable with `addJsonPatch`). They are not
  *   rejected, so a spec AI Runway accepts still synthesizes;
- * - disaggregated mode renders the two worker groups upstream renders and records a warning:
- *   both groups join one Ray cluster serving one vLLM deployment, with no prefill/decode roles
- *   and no KV transfer.
+ * - the Serve application is Ray Serve LLM's (`./serve-config`): upstream names a module no image
+ *   ships; disaggregated mode serves prefill and decode engines with NIXL KV transfer behind Ray
+ *   Serve LLM's P/D router, on the two worker groups upstream renders (upstream serves one
+ *   aggregated deployment there).
  */
 export function translateKubeRay(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {
   const autoscaling = rayAutoscalingOf(md);
   const rayService = new RayService(scope, 'RayService', {
     metadata: objectMeta(md, md.name, workloadLabels(md), userPodAnnotations(md)),
     spec: {
-      serveConfigV2: kuberayServeConfig(serveReplicas(md.spec.scaling?.replicas), autoscaling && serveAutoscalingConfig(autoscaling)),
+      serveConfigV2: kuberayServeConfigOf(md),
       rayClusterConfig: {
         // Ray Serve asks for replicas; the in-tree autoscaler adds the worker pods they need.
         ...(autoscaling && { enableInTreeAutoscaling: true }),
@@ -261,12 +282,5 @@ export function translateKubeRay(scope: Construct, md: ResolvedModelDeployment):
   }
   const imageWarning = amdOnCudaImageWarning(KUBERAY_DISPLAY_NAME, KUBERAY_DEFAULT_IMAGE, md);
   if (imageWarning) Warnings.add(rayService, imageWarning);
-  if (md.mode === 'disaggregated') {
-    Warnings.add(
-      rayService,
-      `${KUBERAY_DISPLAY_NAME} renders disaggregated mode as two worker groups (${PREFILL_WORKER_GROUP}, ${DECODE_WORKER_GROUP}) ` +
-        'of one Ray cluster serving a single vLLM deployment: there are no prefill/decode roles and no KV cache transfer',
-    );
-  }
   return [rayService, ...addManagedClaims(scope, md, commonLabels(md))];
 }

@@ -1,14 +1,12 @@
-import { kuberayArgWhitespaceErrors, VLLM_ENGINE_ARGS_ENV } from './args';
+import { kuberayEngineKwargs } from './args';
 import { kuberayAutoscalingErrors } from './autoscaling';
-import { kuberayMultiNode, kuberayMultiNodeErrors } from './multi-node';
-import { serveReplicas } from './serve-config';
+import { kuberayLayout, kuberayMultiNode, kuberayMultiNodeErrors } from './multi-node';
 import { AGGREGATED_WORKER_GROUP, kuberayGpusPerWorker, workerGroupPlans } from './worker-groups';
 import { FieldError, invalid, required } from '../../core/field-error';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { multiNodeParallelismTarget } from '../../multinode/vllm-checks';
 import {
   checkParallelism,
-  checkRayClusterParallelism,
   NO_PARALLELISM_FINDINGS,
   ParallelismFindings,
   userParallelism,
@@ -60,7 +58,7 @@ export function validateKubeRay(md: ResolvedModelDeployment): FieldError[] {
     const count = md.mode === 'disaggregated' ? md.spec.scaling?.prefill?.gpu?.count : md.spec.resources?.gpu?.count;
     errors.push(count === undefined || count === null ? required(path, KUBERAY_GPU_REQUIRED) : invalid(path, count, KUBERAY_GPU_REQUIRED));
   }
-  errors.push(...kuberayArgWhitespaceErrors(md.spec));
+  if (md.engine === 'vllm') errors.push(...kuberayEngineKwargErrors(md));
   errors.push(...kuberayMultiNodeErrors(md));
   errors.push(...kuberayParallelism(md).errors);
   errors.push(...kuberayAutoscalingErrors(md));
@@ -68,9 +66,23 @@ export function validateKubeRay(md: ResolvedModelDeployment): FieldError[] {
 }
 
 /**
+ * The engine settings Ray Serve LLM cannot pass to vLLM's engine: a token that is not an option, an
+ * option vLLM does not have, a value of the wrong type (`./engine-kwargs`); one error per field,
+ * the first the engine arguments of any Serve config find.
+ */
+function kuberayEngineKwargErrors(md: ResolvedModelDeployment): FieldError[] {
+  const multiNode = md.mode === 'aggregated' ? kuberayLayout(md) : undefined;
+  const runs = md.mode === 'disaggregated'
+    ? workerGroupPlans(md).map((p) => kuberayEngineKwargs(md.spec, { gpusPerWorker: p.gpuCount, role: p.component === 'prefill' ? 'prefill' : 'decode' }))
+    : [kuberayEngineKwargs(md.spec, { gpusPerWorker: kuberayGpusPerWorker(md), ...(multiNode && { multiNode }) })];
+  const seen = new Set<string>();
+  return runs.flatMap((r) => r.errors).filter((e) => !seen.has(e.path) && seen.add(e.path) !== undefined);
+}
+
+/**
  * The parallelism checks (`common/parallelism`) of the vLLM engine of each Serve replica. Its
- * command line is `VLLM_ENGINE_ARGS`: `--tensor-parallel-size` derived from the GPUs of a worker
- * pod (the smallest group's), then `engine.args` and `engine.extraArgs`, which win.
+ * engine arguments (`kuberayEngineTokens`): the tensor parallel size derived from the GPUs of a
+ * worker pod, then `engine.args` and `engine.extraArgs`, which win.
  *
  * - aggregated: one Serve replica per worker pod of `gpu-workers`, so each replica's ranks must
  *   fit the GPUs of one pod and use all of them: the per-pod rules, exactly (Ray could spread a
@@ -78,14 +90,12 @@ export function validateKubeRay(md: ResolvedModelDeployment): FieldError[] {
  *   a multi-node replica instead spans its group of worker pods (as many groups as replicas),
  *   whose GPUs add up, with the layout's sizes as what the provider renders
  *   (`multiNodeParallelismTarget`; nothing is checked without a layout, whose errors say why);
- * - disaggregated: one Serve deployment whose replicas Ray places on either worker group, so
- *   only the cluster-wide bound is checked (`checkRayClusterParallelism`); where replicas land,
- *   and which GPUs stay idle, is Ray's choice.
- *
- * Not checked when `spec.env` sets `VLLM_ENGINE_ARGS` itself: the command line is then the user's.
+ * - disaggregated: a prefill and a decode Serve deployment, one replica per pod of its worker
+ *   group, each engine with the tensor parallel size of its group's pods: the per-pod rules, per
+ *   group.
  */
 export function kuberayParallelism(md: ResolvedModelDeployment): ParallelismFindings {
-  if (md.engine !== 'vllm' || (md.spec.env ?? []).some((e) => e.name === VLLM_ENGINE_ARGS_ENV)) return NO_PARALLELISM_FINDINGS;
+  if (md.engine !== 'vllm') return NO_PARALLELISM_FINDINGS;
   const user = userParallelism(md.spec, md.engine, { extraArgs: true });
   const plans = workerGroupPlans(md);
   const perWorker = kuberayGpusPerWorker(md);
@@ -101,14 +111,14 @@ export function kuberayParallelism(md: ResolvedModelDeployment): ParallelismFind
     });
     return checkParallelism(md.engine, user, target ? [target] : []);
   }
-  return checkRayClusterParallelism(md.engine, user, {
-    subject: KUBERAY_DISPLAY_NAME,
-    replicas: serveReplicas(md.spec.scaling?.replicas),
-    replicasPath: 'spec.scaling.replicas',
-    groups: plans.map((p) => ({ groupName: p.groupName, pods: p.replicas, gpuCount: p.gpuCount, gpuType: p.gpuResource })),
-    ...(derivedTensorParallel !== undefined && { derivedTensorParallel }),
-    derivedFrom: 'the smaller of spec.scaling.prefill.gpu.count and spec.scaling.decode.gpu.count',
-  });
+  // Each role's engine takes the GPUs of one pod of its own worker group (one replica per pod).
+  return checkParallelism(md.engine, user, plans.map((p) => ({
+    subject: `${KUBERAY_DISPLAY_NAME} ${p.component} worker pods (${p.groupName})`,
+    gpuPath: `spec.scaling.${p.component}.gpu.count`,
+    gpuCount: p.gpuCount,
+    gpuType: p.gpuResource,
+    ...(p.gpuCount > 1 && { derivedTensorParallel: p.gpuCount }),
+  })));
 }
 
 /**

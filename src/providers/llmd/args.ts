@@ -11,12 +11,17 @@ import {
   NIXL_KV_TRANSFER_CONFIG,
   sortedEngineArgKeys,
 } from '../common/engine-flags';
+import { engineArgumentTable, switchValueErrors } from '../common/engine-switches';
+import { LLMD_DEFAULT_IMAGE } from './images';
 
 /**
  * Port the llm-d vLLM server listens on: vLLM's own default, which llm-d never passes. The
  * container port, the Service and the InferencePool's target port all assume it.
  */
 export const LLMD_VLLM_PORT = 8000;
+
+/** The options of the default image's vLLM (its real parser's), for `engine.args` switches. */
+export const LLMD_VLLM_ARGUMENTS = engineArgumentTable(`vllm-${LLMD_DEFAULT_IMAGE.replace(/^.*:v/, '')}`);
 
 /**
  * `--kv-transfer-config` of both disaggregated llm-d roles: NIXL, each side able to send and
@@ -65,6 +70,7 @@ export function llmdArgErrors(spec: ModelDeploymentSpec): FieldError[] {
       errors.push(invalid(`spec.engine.extraArgs[${i}]`, token, llmdPortExtraArgMessage(token)));
     }
   });
+  errors.push(...switchValueErrors(spec, LLMD_VLLM_ARGUMENTS, `vLLM ${LLMD_DEFAULT_IMAGE.replace(/^.*:/, '')}`));
   return errors;
 }
 
@@ -119,7 +125,7 @@ export function renderLlmdArgs(spec: ModelDeploymentSpec, options: LlmdArgsOptio
   if (options.kvTransferConfig) out.push('--kv-transfer-config', options.kvTransferConfig);
   out.push(...(options.loraFlags ?? []));
 
-  out.push(...namedEngineFlags(spec));
+  out.push(...namedEngineFlags(spec, undefined, LLMD_VLLM_ARGUMENTS));
   out.push(...(engine.extraArgs ?? []));
   return out;
 }

@@ -12,6 +12,7 @@
  * or `extraArgs`, so the engine never receives two values), the tensor-parallel size for a pod
  * with several GPUs, the prefill/decode flags, then `engine.args` sorted by key, then `extraArgs`.
  */
+import { MODELPLANE_SGLANG_IMAGE, MODELPLANE_VLLM_IMAGE } from './settings';
 import { extraArgFlagKey } from '../../admission/engine-args';
 import { FieldError, invalid } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
@@ -22,6 +23,7 @@ import type { MultiNodeLayout } from '../../multinode/layout';
 import { multiNodeVllmFlags } from '../../multinode/vllm-flags';
 import { engineFlag, engineFlagKey, SpecEngineSetting, specEngineSetting, tensorParallelFlag } from '../common/engine-flag-table';
 import { explicitEngineFlagKeys, invalidEngineArgKeyError, isValidEngineArgKey, NIXL_KV_TRANSFER_CONFIG, sortedEngineArgKeys } from '../common/engine-flags';
+import { engineArgumentTable, switchTokens, switchValueErrors } from '../common/engine-switches';
 
 /** Which engine of the deployment a command line is for. */
 export type EngineRole = 'serving' | 'prefill' | 'decode';
@@ -71,8 +73,16 @@ export function modelplaneArgErrors(spec: ModelDeploymentSpec): FieldError[] {
       errors.push(invalid(`spec.engine.extraArgs[${i}]`, token, `engine extraArg ${JSON.stringify(token)} cannot be set for modelplane: ${NETWORKING_REASON}`));
     }
   });
+  const engine = spec.engine?.type === 'sglang' ? 'sglang' : 'vllm';
+  errors.push(...switchValueErrors(spec, MODELPLANE_ENGINE_ARGUMENTS[engine], engine === 'sglang' ? 'SGLang' : 'vLLM'));
   return errors;
 }
+
+/** The options of the default images' engines (their real parsers'), for `engine.args` switches. */
+const MODELPLANE_ENGINE_ARGUMENTS = {
+  vllm: engineArgumentTable(`vllm-${MODELPLANE_VLLM_IMAGE.replace(/^.*:v/, '')}`),
+  sglang: engineArgumentTable(`sglang-${MODELPLANE_SGLANG_IMAGE.replace(/^.*:v/, '')}`),
+};
 
 /** `['--flag', 'value']` as `['--flag=value']`; a switch stays as it is. */
 function oneToken(tokens: readonly string[]): string[] {
@@ -157,7 +167,8 @@ export function renderEngineArgs(md: ResolvedModelDeployment, options: EngineArg
   const args = spec.engine?.args ?? {};
   for (const key of sortedEngineArgKeys(spec)) {
     const value = args[key];
-    out.push(value === '' || value === undefined || value === null ? `--${key}` : `--${key}=${value}`);
+    if (value === '' || value === undefined || value === null) out.push(`--${key}`);
+    else out.push(...(switchTokens(MODELPLANE_ENGINE_ARGUMENTS[engine], key, value) ?? [`--${key}=${value}`]));
   }
   out.push(...(spec.engine?.extraArgs ?? []));
   return out;

@@ -11,6 +11,11 @@ import {
   namedEngineFlags,
   sortedEngineArgKeys,
 } from '../common/engine-flags';
+import { engineArgumentTable, switchValueErrors } from '../common/engine-switches';
+import { DIRECT_VLLM_VERSION } from './images';
+
+/** The options of the default image's vLLM (its real parser's), for `engine.args` switches. */
+export const DIRECT_VLLM_ARGUMENTS = engineArgumentTable(`vllm-${DIRECT_VLLM_VERSION.replace(/^v/, '')}`);
 
 /** Address the Direct vLLM server binds; the container port, Service and probes assume it. */
 export const DIRECT_VLLM_HOST = '0.0.0.0';
@@ -72,6 +77,7 @@ export function directVllmArgErrors(spec: ModelDeploymentSpec): FieldError[] {
       errors.push(invalid(`spec.engine.args.${key}`, key, invalidEngineArgKeyMessage(key)));
     }
   }
+  errors.push(...switchValueErrors(spec, DIRECT_VLLM_ARGUMENTS, `vLLM ${DIRECT_VLLM_VERSION}`));
   return errors;
 }
 
@@ -119,7 +125,7 @@ export function renderDirectVllmArgs(spec: ModelDeploymentSpec, options: DirectV
   out.push(...(options.multiNode ? multiNodeVllmFlags(options.multiNode, explicit) : tensorParallelFlag('vllm', tensorParallel, explicit)));
   out.push(...(options.loraFlags ?? []));
 
-  out.push(...namedEngineFlags(spec));
+  out.push(...namedEngineFlags(spec, undefined, DIRECT_VLLM_ARGUMENTS));
   out.push(...(spec.engine?.extraArgs ?? []));
   return out;
 }

@@ -22,7 +22,7 @@ import { DynamoProvider } from '../../../src/providers/dynamo';
 import { dynamoEngineArgs } from '../../../src/providers/dynamo/args';
 import { KaitoProvider } from '../../../src/providers/kaito';
 import { KubeRayProvider } from '../../../src/providers/kuberay';
-import { renderKubeRayEngineArgs } from '../../../src/providers/kuberay/args';
+import { kuberayEngineTokens } from '../../../src/providers/kuberay/args';
 import { LlmdProvider } from '../../../src/providers/llmd';
 import { renderLlmdArgs } from '../../../src/providers/llmd/args';
 import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
@@ -424,35 +424,18 @@ describe('KubeRay (derives --tensor-parallel-size from the GPUs per worker; engi
     ]);
   });
 
-  test('disaggregated: accepts what fits the cluster, without guessing where Ray places replicas', () => {
+  test('disaggregated: each role\'s engine takes its own worker pods\' GPUs (prefill 2, decode 4)', () => {
     expectAccepted(kuberay, kuberayDisaggregated(), []);
-    expectAccepted(kuberay, kuberayDisaggregated(engine({ args: { 'tensor-parallel-size': '8' } })), []);
   });
 
-  test('disaggregated: fails when the Serve replicas need more GPUs than all worker pods have', () => {
-    const md = kuberayDisaggregated(engine({ args: { 'tensor-parallel-size': '8' } }));
-    md.spec.scaling!.replicas = 2;
-    expect(findings(kuberay, md).errors).toEqual([
-      'spec.engine.args.tensor-parallel-size: Invalid value: "8": KubeRay: 2 Serve replicas of vLLM need 8 GPUs each for tensor-parallel-size 8, 16 in all, ' +
-        'but the Ray worker pods have 14 (prefill-workers 1 × 2, decode-workers 3 × 4); Ray cannot place every replica: ' +
-        'lower the parallel sizes or spec.scaling.replicas, or give the worker groups more GPUs',
+  test('disaggregated: a tensor parallel size one role\'s pods cannot hold fails there, and leaves the other\'s GPUs idle', () => {
+    const { errors, warnings } = findings(kuberay, kuberayDisaggregated(engine({ args: { 'tensor-parallel-size': '4' } })));
+    expect(errors).toEqual([
+      'spec.engine.args.tensor-parallel-size: Invalid value: "4": KubeRay prefill worker pods (prefill-workers): vLLM needs 4 GPUs for tensor-parallel-size 4, ' +
+        'but each pod has 2 (spec.scaling.prefill.gpu.count); vLLM cannot start with more ranks than GPUs it sees: ' +
+        'set spec.engine.args.tensor-parallel-size to "2", or raise spec.scaling.prefill.gpu.count',
     ]);
-  });
-
-  test('disaggregated: fails at spec.scaling.replicas when the derived size times the replicas outgrows the cluster', () => {
-    const md = kuberayDisaggregated();
-    md.spec.scaling!.replicas = 8;
-    expect(findings(kuberay, md).errors).toEqual([
-      'spec.scaling.replicas: Invalid value: 8: KubeRay: 8 Serve replicas of vLLM need 2 GPUs each for tensor-parallel-size 2 ' +
-        '(derived from the smaller of spec.scaling.prefill.gpu.count and spec.scaling.decode.gpu.count), 16 in all, ' +
-        'but the Ray worker pods have 14 (prefill-workers 1 × 2, decode-workers 3 × 4); Ray cannot place every replica: ' +
-        'lower the parallel sizes or spec.scaling.replicas, or give the worker groups more GPUs',
-    ]);
-  });
-
-  test('checks nothing when spec.env sets VLLM_ENGINE_ARGS itself', () => {
-    const md = multiGpuDeployment({ spec: { engine: { args: { 'tensor-parallel-size': '8' } }, env: [{ name: 'VLLM_ENGINE_ARGS', value: '--model m' }] } });
-    expect(findings(kuberay, md)).toEqual({ errors: [], warnings: [] });
+    expect(warnings).toEqual([]);
   });
 });
 
@@ -518,7 +501,7 @@ describe('the effective sizes are what each rendered command line says', () => {
   test.each(cases)('KubeRay, %d GPUs per worker, %j', (count, e) => {
     const s = spec('vllm', count, e);
     const expected = effectiveParallelism(userParallelism(s, 'vllm', { extraArgs: true }), count > 1 ? count : undefined);
-    expect(rendered('vllm', renderKubeRayEngineArgs(s, { gpusPerWorker: count }))).toEqual(expected);
+    expect(rendered('vllm', kuberayEngineTokens(s, { gpusPerWorker: count }).map((t) => t.token))).toEqual(expected);
   });
 
   test.each((['vllm', 'sglang', 'trtllm'] as const).flatMap((engineName) => ENGINES.map((e) => [engineName, e] as const)))('Dynamo, %s, %j', (engineName, e) => {

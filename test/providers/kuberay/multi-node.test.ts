@@ -1,7 +1,7 @@
 /**
  * Multi-node replicas on KubeRay (annotation `inference.cdk8s.io/multi-node`): each Serve replica
  * is a group of worker pods of `gpusPerNode` GPUs, vLLM gets the layout and the Ray executor in
- * `VLLM_ENGINE_ARGS`; disaggregated KubeRay refuses them.
+ * the Serve config's `engine_kwargs`; disaggregated KubeRay refuses them.
  */
 import { parse } from 'yaml';
 import { FixtureOptions, kuberayDeployment } from './fixtures';
@@ -31,8 +31,8 @@ function multiNode(options: FixtureOptions = {}, gpusPerNode = 8): FixtureOption
 const rayServiceOf = (manifests: any[]) => onlyManifestOf(manifests, 'RayService');
 const workerGroupOf = (manifests: any[]) => rayServiceOf(manifests).spec.rayClusterConfig.workerGroupSpecs[0];
 const boundsOf = (group: any) => ({ replicas: group.replicas, minReplicas: group.minReplicas, maxReplicas: group.maxReplicas });
-const engineArgsOf = (manifests: any[]) =>
-  workerGroupOf(manifests).template.spec.containers[0].env.find((e: any) => e.name === 'VLLM_ENGINE_ARGS').value;
+const llmConfigOf = (manifests: any[]) => parse(rayServiceOf(manifests).spec.serveConfigV2).applications[0].args.llm_configs[0];
+const engineKwargsOf = (manifests: any[]) => llmConfigOf(manifests).engine_kwargs;
 const warningsOf = (options: FixtureOptions) => provider.warnings(toResolvedDeployment(kuberayDeployment(options)));
 
 describe('KubeRay multi-node replicas', () => {
@@ -45,15 +45,14 @@ describe('KubeRay multi-node replicas', () => {
     expect(group.template.spec.containers[0].resources.limits['nvidia.com/gpu']).toBe('8');
     // KubeRay reads 8 GPUs from the nvidia.com/gpu limit: nothing to tell Ray.
     expect(group.rayStartParams).toEqual({});
-    expect(parse(rayServiceOf(manifests).spec.serveConfigV2).applications[0].deployments[0].num_replicas).toBe(2);
+    expect(llmConfigOf(manifests).deployment_config).toEqual({ num_replicas: 2 });
   });
 
-  test('vLLM gets the layout and the Ray executor in VLLM_ENGINE_ARGS, on the head and the workers', () => {
+  test('vLLM gets the layout and the Ray executor in engine_kwargs', () => {
     const manifests = synthOf(multiNode({ spec: { engine: { extraArgs: ['--max-num-seqs', '64'] } } }));
-    const expected = '--model Qwen/Qwen3-0.6B --tensor-parallel-size 8 --pipeline-parallel-size 2 --distributed-executor-backend ray --max-num-seqs 64';
-    expect(engineArgsOf(manifests)).toBe(expected);
-    const head = rayServiceOf(manifests).spec.rayClusterConfig.headGroupSpec.template.spec.containers[0];
-    expect(head.env.find((e: any) => e.name === 'VLLM_ENGINE_ARGS').value).toBe(expected);
+    expect(engineKwargsOf(manifests)).toEqual({
+      enable_prefix_caching: true, tensor_parallel_size: 8, pipeline_parallel_size: 2, distributed_executor_backend: 'ray', max_num_seqs: 64,
+    });
   });
 
   test('matches the snapshot', () => {
@@ -64,7 +63,7 @@ describe('KubeRay multi-node replicas', () => {
     const options = multiNode({ spec: { engine: { args: { 'tensor-parallel-size': '16' } } } });
     expect(errorsOf(options)).toEqual([]);
     expect(warningsOf(options)).toEqual([]);
-    expect(engineArgsOf(synthOf(options))).toBe('--model Qwen/Qwen3-0.6B --pipeline-parallel-size 1 --distributed-executor-backend ray --tensor-parallel-size 16');
+    expect(engineKwargsOf(synthOf(options))).toMatchObject({ pipeline_parallel_size: 1, distributed_executor_backend: 'ray', tensor_parallel_size: 16 });
   });
 
   test('the Ray autoscaler\'s bounds are pods: Serve replicas times the group size', () => {
@@ -74,8 +73,7 @@ describe('KubeRay multi-node replicas', () => {
     }));
     const group = workerGroupOf(manifests);
     expect(boundsOf(group)).toEqual({ replicas: 4, minReplicas: 4, maxReplicas: 12 });
-    const serve = parse(rayServiceOf(manifests).spec.serveConfigV2).applications[0].deployments[0];
-    expect(serve.autoscaling_config).toMatchObject({ min_replicas: 1, max_replicas: 3 });
+    expect(llmConfigOf(manifests).deployment_config.autoscaling_config).toMatchObject({ min_replicas: 1, max_replicas: 3 });
   });
 
   test('the capacity check counts the worker pods and GPUs the RayService asks for', () => {
@@ -94,7 +92,7 @@ describe('KubeRay multi-node replicas', () => {
     ]);
     const manifests = synthOf(options);
     expect(workerGroupOf(manifests).replicas).toBe(2);
-    expect(engineArgsOf(manifests)).toBe('--model Qwen/Qwen3-0.6B --tensor-parallel-size 8');
+    expect(engineKwargsOf(manifests)).toMatchObject({ tensor_parallel_size: 8 });
   });
 
   test('fails when the flags do not lay out the replica, naming the flag', () => {

@@ -7,11 +7,8 @@ import { resolveModelDeployment } from '../../../src/core/resolve';
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
 import { RayService } from '../../../src/imports/ray.io';
 import { KubeRayProvider } from '../../../src/providers/kuberay';
-import { kuberayEngineArgString, renderKubeRayEngineArgs } from '../../../src/providers/kuberay/args';
 import { KUBERAY_DEFAULT_IMAGE } from '../../../src/providers/kuberay/images';
-import { kuberayServeConfig } from '../../../src/providers/kuberay/serve-config';
 import { validateKubeRay } from '../../../src/providers/kuberay/validation';
-import { kuberayGpusPerWorker } from '../../../src/providers/kuberay/worker-groups';
 import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
 import { commonLabels, managedClaim } from '../../support/expected-manifests';
 import { modelServerEnvCases, SECRET_TOKEN } from '../../support/provider-cases';
@@ -46,12 +43,16 @@ function workerContainer(rs: any, group = 0): any {
   return workers(rs)[group].template.spec.containers[0];
 }
 
-function envValue(container: any, name: string): string | undefined {
-  return container.env.find((e: any) => e.name === name)?.value;
+function serveConfigOf(options: FixtureOptions = {}): any {
+  return parse(rayService(options).spec.serveConfigV2);
 }
 
-function engineArgsOf(options: FixtureOptions = {}): string {
-  return envValue(headContainer(rayService(options)), 'VLLM_ENGINE_ARGS') as string;
+function llmConfigOf(options: FixtureOptions = {}): any {
+  return serveConfigOf(options).applications[0].args.llm_configs[0];
+}
+
+function engineKwargsOf(options: FixtureOptions = {}): Record<string, unknown> {
+  return llmConfigOf(options).engine_kwargs;
 }
 
 describe('KubeRayProvider', () => {
@@ -138,32 +139,21 @@ describe('KubeRayProvider', () => {
     });
   });
 
-  describe('serve config (serveConfigV2)', () => {
-    test('is a YAML document with one llm application running VLLMDeployment', () => {
-      expect(rayService().spec.serveConfigV2).toBe(
-        [
-          'applications:',
-          '  - name: llm',
-          '    route_prefix: /',
-          '    import_path: vllm_serve:deployment',
-          '    deployments:',
-          '      - name: VLLMDeployment',
-          '        num_replicas: 1',
-          '',
-        ].join('\n'),
-      );
-    });
-
-    test('parses to the application AI Runway declares', () => {
-      expect(parse(rayService({ spec: { scaling: { replicas: 3 } } }).spec.serveConfigV2)).toEqual({
-        applications: [
-          {
-            name: 'llm',
-            route_prefix: '/',
-            import_path: 'vllm_serve:deployment',
-            deployments: [{ name: 'VLLMDeployment', num_replicas: 3 }],
+  describe('serve config (serveConfigV2): Ray Serve LLM', () => {
+    test('one llm application built by ray.serve.llm:build_openai_app, the model served under its id', () => {
+      expect(serveConfigOf()).toEqual({
+        applications: [{
+          name: 'llm',
+          route_prefix: '/',
+          import_path: 'ray.serve.llm:build_openai_app',
+          args: {
+            llm_configs: [{
+              model_loading_config: { model_id: 'Qwen/Qwen3-0.6B', model_source: 'Qwen/Qwen3-0.6B' },
+              engine_kwargs: { enable_prefix_caching: true },
+              deployment_config: { num_replicas: 1 },
+            }],
           },
-        ],
+        }],
       });
     });
 
@@ -174,18 +164,17 @@ describe('KubeRayProvider', () => {
       [4, 4],
     ])('num_replicas for scaling.replicas %p is %p', (replicas, expected) => {
       const scaling = replicas === undefined ? undefined : { replicas };
-      expect(parse(rayService({ spec: { scaling } }).spec.serveConfigV2).applications[0].deployments[0].num_replicas).toBe(expected);
+      expect(llmConfigOf({ spec: { scaling } }).deployment_config).toEqual({ num_replicas: expected });
     });
 
-    test('uses scaling.replicas (default 1) in disaggregated mode too, not the component replicas', () => {
-      const numReplicas = (md: ResolvedModelDeployment) => parse(rayServiceOf(md).spec.serveConfigV2).applications[0].deployments[0].num_replicas;
-      expect(numReplicas(disaggregatedDeployment())).toBe(1);
-      const withReplicas = disaggregatedDeployment();
-      expect(numReplicas({ ...withReplicas, spec: { ...withReplicas.spec, scaling: { ...withReplicas.spec.scaling, replicas: 2 } } })).toBe(2);
-    });
-
-    test('kuberayServeConfig renders the replica count it is given', () => {
-      expect(kuberayServeConfig(7)).toContain('num_replicas: 7\n');
+    test('prefill/decode: ray.serve.llm:build_pd_openai_app, each role with its GPUs, replicas and NIXL KV transfer (AI Runway serves one aggregated deployment)', () => {
+      const { manifests, warnings } = synth(disaggregatedDeployment());
+      const app = parse(onlyManifestOf(manifests, 'RayService').spec.serveConfigV2).applications[0];
+      expect(app.import_path).toBe('ray.serve.llm:build_pd_openai_app');
+      const nixl = { kv_connector: 'NixlConnector', kv_role: 'kv_both' };
+      expect(app.args.prefill_config).toMatchObject({ engine_kwargs: { tensor_parallel_size: 2, kv_transfer_config: nixl }, deployment_config: { num_replicas: 1 } });
+      expect(app.args.decode_config).toMatchObject({ engine_kwargs: { tensor_parallel_size: 4, kv_transfer_config: nixl }, deployment_config: { num_replicas: 3 } });
+      expect(warnings).toEqual([]);
     });
   });
 
@@ -322,13 +311,6 @@ describe('KubeRayProvider', () => {
       expect(headContainer(rayServiceOf(disaggregatedDeployment())).resources).toEqual({ limits: { cpu: '4', memory: '16Gi' } });
     });
 
-    test('produce no KV transfer settings and record a warning that there are no prefill/decode roles', () => {
-      const { manifests, warnings } = synth(disaggregatedDeployment());
-      expect(JSON.stringify(manifests)).not.toMatch(/kv[-_]transfer|kv_role|disaggregation/i);
-      expect(warnings).toEqual([
-        'KubeRay renders disaggregated mode as two worker groups (prefill-workers, decode-workers) of one Ray cluster serving a single vLLM deployment: there are no prefill/decode roles and no KV cache transfer',
-      ]);
-    });
   });
 
   describe('GPU types and the GPU taint toleration', () => {
@@ -395,154 +377,69 @@ describe('KubeRayProvider', () => {
     });
   });
 
-  describe('engine arguments (VLLM_ENGINE_ARGS)', () => {
-    test('are just the model by default', () => {
-      expect(engineArgsOf()).toBe('--model Qwen/Qwen3-0.6B');
+  describe('engine arguments (engine_kwargs: vLLM\'s engine arguments by name and type)', () => {
+    test('are prefix caching on by default (the CRD default); the model is in model_loading_config', () => {
+      expect(engineKwargsOf()).toEqual({ enable_prefix_caching: true });
     });
 
-    test('render the structured flags in order, then args sorted by key, then extraArgs, space-joined', () => {
-      expect(
-        engineArgsOf({
-          spec: {
-            model: { servedName: 'qwen3' },
-            engine: {
-              contextLength: 8192,
-              trustRemoteCode: true,
-              args: { 'max-num-seqs': '64', 'disable-log-stats': '', 'dtype': 'bfloat16' },
-              extraArgs: ['--swap-space', '4'],
-            },
+    test('type every setting the way vLLM\'s parser reads it: ints, floats, switches, JSON, lists', () => {
+      expect(engineKwargsOf({
+        spec: {
+          model: { servedName: 'qwen3' },
+          engine: {
+            contextLength: 8192,
+            trustRemoteCode: true,
+            args: { 'max-num-seqs': '64', 'disable-log-stats': '', 'dtype': 'bfloat16', 'enable-chunked-prefill': 'false', 'gpu-memory-utilization': '0.9' },
+            extraArgs: ['--swap-space', '4', '--speculative-config={"method":"ngram","num_speculative_tokens":4}'],
           },
-        }),
-      ).toBe(
-        '--model Qwen/Qwen3-0.6B --max-model-len 8192 --served-model-name qwen3 --trust-remote-code ' +
-          '--disable-log-stats --dtype bfloat16 --max-num-seqs 64 --swap-space 4',
-      );
-    });
-
-    test('render an explicit contextLength of 0', () => {
-      expect(engineArgsOf({ spec: { engine: { contextLength: 0 } } })).toBe('--model Qwen/Qwen3-0.6B --max-model-len 0');
-    });
-
-    test('do not validate args keys (AI Runway does not for KubeRay)', () => {
-      const md = kuberayDeployment({ spec: { engine: { args: { 'odd.key': 'x' } } } });
-      expect(validateKubeRay(md)).toEqual([]);
-      expect(kuberayEngineArgString(md.spec)).toBe('--model Qwen/Qwen3-0.6B --odd.key x');
-    });
-
-    test('render --enforce-eager when enforceEager is true (our addition)', () => {
-      expect(engineArgsOf({ spec: { engine: { enforceEager: true } } })).toBe('--model Qwen/Qwen3-0.6B --enforce-eager');
-    });
-
-    test('render --no-enable-prefix-caching only when prefix caching is disabled (our addition)', () => {
-      expect(engineArgsOf({ spec: { engine: { enablePrefixCaching: false } } })).toBe('--model Qwen/Qwen3-0.6B --no-enable-prefix-caching');
-      expect(engineArgsOf({ spec: { engine: { enablePrefixCaching: true } } })).toBe('--model Qwen/Qwen3-0.6B');
-      expect(engineArgsOf({ spec: { engine: { enablePrefixCaching: undefined } } })).toBe('--model Qwen/Qwen3-0.6B');
-    });
-
-    test('append extraArgs verbatim (our addition; AI Runway drops them)', () => {
-      expect(engineArgsOf({ spec: { engine: { extraArgs: ['--quantization=awq', '-O3'] } } })).toBe('--model Qwen/Qwen3-0.6B --quantization=awq -O3');
-    });
-
-    test('render no --model for an empty model id', () => {
-      expect(renderKubeRayEngineArgs(kuberayDeployment({ spec: { model: { id: '', source: 'custom' } } }).spec)).toEqual([]);
-    });
-
-    describe('tensor parallel size (derived from the worker GPUs; AI Runway does not derive it)', () => {
-      test('is derived for more than one GPU per worker, after the structured flags and before args', () => {
-        expect(engineArgsOf({ spec: { resources: { gpu: { count: 1 } } } })).toBe('--model Qwen/Qwen3-0.6B');
-        expect(engineArgsOf({ spec: { engine: { trustRemoteCode: true, args: { dtype: 'auto' } }, resources: { gpu: { count: 8 } } } })).toBe(
-          '--model Qwen/Qwen3-0.6B --trust-remote-code --tensor-parallel-size 8 --dtype auto',
-        );
+        },
+      })).toEqual({
+        max_model_len: 8192, trust_remote_code: true, enable_prefix_caching: true,
+        disable_log_stats: true, dtype: 'bfloat16', enable_chunked_prefill: false, gpu_memory_utilization: 0.9, max_num_seqs: 64,
+        swap_space: 4, speculative_config: { method: 'ngram', num_speculative_tokens: 4 },
       });
+      expect(llmConfigOf({ spec: { model: { servedName: 'qwen3' } } }).model_loading_config).toEqual({ model_id: 'qwen3', model_source: 'Qwen/Qwen3-0.6B' });
+    });
 
-      test('is the multi-GPU deployment GPU count on head and workers alike', () => {
-        const rs = rayServiceOf(multiGpuDeployment());
-        const expected = '--model meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 4';
-        expect(envValue(headContainer(rs), 'VLLM_ENGINE_ARGS')).toBe(expected);
-        expect(envValue(workerContainer(rs), 'VLLM_ENGINE_ARGS')).toBe(expected);
-      });
+    test('render eager mode and prefix caching off', () => {
+      expect(engineKwargsOf({ spec: { engine: { enforceEager: true, enablePrefixCaching: false } } })).toEqual({ enforce_eager: true, enable_prefix_caching: false });
+    });
 
-      test('is not derived when args sets tensor-parallel-size', () => {
-        expect(engineArgsOf({ spec: { engine: { args: { 'tensor-parallel-size': '2' } }, resources: { gpu: { count: 4 } } } })).toBe(
-          '--model Qwen/Qwen3-0.6B --tensor-parallel-size 2',
-        );
-      });
+    test('derive the tensor parallel size from the worker pod\'s GPUs, unless the user sets it', () => {
+      expect(engineKwargsOf({ spec: { resources: { gpu: { count: 8 } } } })).toMatchObject({ tensor_parallel_size: 8 });
+      expect(engineKwargsOf({ spec: { engine: { args: { 'tensor-parallel-size': '2' } }, resources: { gpu: { count: 2 } } } })).toMatchObject({ tensor_parallel_size: 2 });
+      expect(parse(rayServiceOf(multiGpuDeployment()).spec.serveConfigV2).applications[0].args.llm_configs[0].engine_kwargs).toMatchObject({ tensor_parallel_size: 4 });
+    });
 
-      test('is not derived when an extraArgs --key or --key=value token sets it', () => {
-        expect(engineArgsOf({ spec: { engine: { extraArgs: ['--tensor-parallel-size=2'] }, resources: { gpu: { count: 4 } } } })).toBe(
-          '--model Qwen/Qwen3-0.6B --tensor-parallel-size=2',
-        );
-        expect(engineArgsOf({ spec: { engine: { extraArgs: ['--tensor-parallel-size', '2'] }, resources: { gpu: { count: 4 } } } })).toBe(
-          '--model Qwen/Qwen3-0.6B --tensor-parallel-size 2',
-        );
-      });
-
-      test('still derives when only a short -tp token is present (only --key tokens count as explicit)', () => {
-        expect(engineArgsOf({ spec: { engine: { extraArgs: ['-tp', '2'] }, resources: { gpu: { count: 4 } } } })).toBe(
-          '--model Qwen/Qwen3-0.6B --tensor-parallel-size 4 -tp 2',
-        );
-      });
-
-      test('is the smaller per-pod GPU count of the two groups in disaggregated mode', () => {
-        expect(kuberayGpusPerWorker(disaggregatedDeployment())).toBe(2);
-        const rs = rayServiceOf(disaggregatedDeployment());
-        for (const c of [headContainer(rs), workerContainer(rs, 0), workerContainer(rs, 1)]) {
-          expect(envValue(c, 'VLLM_ENGINE_ARGS')).toBe('--model Qwen/Qwen3-0.6B --tensor-parallel-size 2');
-        }
-        const oneGpuPrefill = disaggregatedDeployment({
-          spec: { scaling: { prefill: { gpu: { count: 1 } }, decode: { gpu: { count: 4 } } } },
-        });
-        expect(kuberayGpusPerWorker(oneGpuPrefill)).toBe(1);
-        expect(engineArgsOf({ spec: oneGpuPrefill.spec })).toBe('--model Qwen/Qwen3-0.6B');
-      });
+    test('refuse at its field what vLLM\'s engine would refuse: an unknown option, a bad value, a stray token', () => {
+      const errors = (engine: object) => validateKubeRay(kuberayDeployment({ spec: { engine } })).map((e) => `${e.path}: ${e.message}`);
+      expect(errors({ args: { 'no-such-option': '1' } })).toEqual([
+        'spec.engine.args.no-such-option: --no-such-option is not an option of the vLLM of the Ray image, whose engine arguments Ray Serve LLM passes as engine_kwargs',
+      ]);
+      expect(errors({ args: { 'max-num-seqs': 'many' } })).toEqual(['spec.engine.args.max-num-seqs: --max-num-seqs takes an integer']);
+      expect(errors({ extraArgs: ['stray'] })[0]).toMatch(/^spec\.engine\.extraArgs\[0\]: is not an option/);
     });
   });
 
   describe('env', () => {
-    test('is MODEL_ID then VLLM_ENGINE_ARGS by default, on the head and on every worker', () => {
+    test('is none by default: the model and the engine arguments are in the Serve config', () => {
       const rs = rayService();
-      const expected = [
-        { name: 'MODEL_ID', value: 'Qwen/Qwen3-0.6B' },
-        { name: 'VLLM_ENGINE_ARGS', value: '--model Qwen/Qwen3-0.6B' },
-      ];
-      expect(headContainer(rs).env).toEqual(expected);
-      expect(workerContainer(rs).env).toEqual(expected);
+      expect(headContainer(rs).env).toBeUndefined();
+      expect(workerContainer(rs).env).toBeUndefined();
     });
 
     test('reaches both disaggregated worker groups', () => {
       const md = disaggregatedDeployment({ spec: { env: [{ name: 'A', value: '1' }], secrets: { huggingFaceToken: 'hf-secret' } } });
       const rs = rayServiceOf(md);
       for (const c of [headContainer(rs), workerContainer(rs, 0), workerContainer(rs, 1)]) {
-        expect(c.env.map((e: any) => e.name)).toEqual(['MODEL_ID', 'VLLM_ENGINE_ARGS', 'A', 'HF_TOKEN']);
+        expect(c.env.map((e: any) => e.name)).toEqual(['A', 'HF_TOKEN']);
       }
     });
 
     modelServerEnvCases(
-      {
-        harness,
-        containersOf: (manifests) => [headContainer(manifests[0]), workerContainer(manifests[0])],
-        generatedEnv: [
-          { name: 'MODEL_ID', value: 'Qwen/Qwen3-0.6B' },
-          { name: 'VLLM_ENGINE_ARGS', value: '--model Qwen/Qwen3-0.6B' },
-        ],
-      },
+      { harness, containersOf: (manifests) => [headContainer(manifests[0]), workerContainer(manifests[0])] },
       ['secretReplacesUserToken', 'userTokenWithoutSecret', 'everyValueFromSource'],
     );
-
-    test('lets a user MODEL_ID or VLLM_ENGINE_ARGS replace the generated entry (no duplicate names)', () => {
-      const env = headContainer(
-        rayService({ spec: { env: [{ name: 'VLLM_ENGINE_ARGS', value: '--model /models/qwen' }, { name: 'MODEL_ID', value: '/models/qwen' }] } }),
-      ).env;
-      expect(env).toEqual([
-        { name: 'VLLM_ENGINE_ARGS', value: '--model /models/qwen' },
-        { name: 'MODEL_ID', value: '/models/qwen' },
-      ]);
-    });
-
-    test('renders MODEL_ID without a value for an empty model id', () => {
-      const env = headContainer(rayService({ spec: { model: { id: '', source: 'custom' } } })).env;
-      expect(env).toEqual([{ name: 'MODEL_ID' }, { name: 'VLLM_ENGINE_ARGS', value: '' }]);
-    });
   });
 
   describe('storage (mounted on the workers; AI Runway ignores it)', () => {
@@ -568,13 +465,13 @@ describe('KubeRayProvider', () => {
 
     test('points HF_HOME at the modelCache mount on the workers only', () => {
       const rs = rayService({ spec: { model: { storage: { volumes } }, secrets: { huggingFaceToken: 'hf-secret' } } });
-      expect(workerContainer(rs).env.slice(2)).toEqual([SECRET_TOKEN, { name: 'HF_HOME', value: '/model-cache' }]);
-      expect(headContainer(rs).env.slice(2)).toEqual([SECRET_TOKEN]);
+      expect(workerContainer(rs).env).toEqual([SECRET_TOKEN, { name: 'HF_HOME', value: '/model-cache' }]);
+      expect(headContainer(rs).env).toEqual([SECRET_TOKEN]);
     });
 
     test('leaves a user HF_HOME alone', () => {
       const rs = rayService({ spec: { model: { storage: { volumes } }, env: [{ name: 'HF_HOME', value: '/mine' }] } });
-      expect(workerContainer(rs).env.slice(2)).toEqual([{ name: 'HF_HOME', value: '/mine' }]);
+      expect(workerContainer(rs).env).toEqual([{ name: 'HF_HOME', value: '/mine' }]);
     });
 
     test('synthesizes a PVC for each managed volume, after the RayService', () => {
@@ -739,7 +636,7 @@ describe('KubeRayProvider', () => {
       const rs = rayServiceOf(resolution.resolved!);
       expect(rs.metadata.name).toBe('llama');
       expect(workerContainer(rs).resources).toEqual({ limits: { 'memory': '32Gi', 'nvidia.com/gpu': '4' } });
-      expect(envValue(headContainer(rs), 'VLLM_ENGINE_ARGS')).toBe('--model meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 4');
+      expect(parse(rs.spec.serveConfigV2).applications[0].args.llm_configs[0].engine_kwargs).toMatchObject({ tensor_parallel_size: 4 });
     });
 
     test('an explicit kuberay disaggregated deployment synthesizes two worker groups', () => {

@@ -1,0 +1,159 @@
+/**
+ * The engine argument conformance check: every engine command line of every example and of the
+ * generated matrix (`./engine-matrix`), judged by the engine's parser — the replay of its argparse
+ * definition (`./argparse`) in the unit tests, the real parser from the engine's PyPI package in
+ * `npm run test:engine-parsers` — and by what its ModelDeployment record asked for
+ * (`./spec-conformance`).
+ */
+import * as fs from 'fs';
+import { parseAllDocuments } from 'yaml';
+import { parseArgs, ParserDefinition, ParseVerdict } from './argparse';
+import { EngineCommandLine, engineCommandLines, parserDefinitionPath } from './engine-command-lines';
+import { engineMatrix, matrixCaseYaml } from './engine-matrix';
+import { specMismatches } from './spec-conformance';
+import { runWithStdin } from '../support/cli-run';
+import { exampleEntries, synthesizeExample } from '../envtest/examples';
+
+type Json = any;
+
+/** One synthesized output to check: an example, or a matrix case. */
+export interface CorpusEntry {
+  readonly name: string;
+  /** The objects it synthesized, or why the synth refused it (then nothing would run). */
+  readonly objects?: readonly Json[];
+  readonly refused?: string;
+}
+
+/** Every example, synthesized. */
+export async function exampleCorpus(): Promise<CorpusEntry[]> {
+  const { ts, yaml } = exampleEntries();
+  const out: CorpusEntry[] = [];
+  for (const name of [...ts, ...yaml]) out.push({ name: `examples/${name}`, objects: (await synthesizeExample(name)).objects });
+  return out;
+}
+
+/** Every matrix case, synthesized by the CLI (`synth -f -`). */
+export async function matrixCorpus(): Promise<CorpusEntry[]> {
+  const out: CorpusEntry[] = [];
+  for (const c of engineMatrix()) {
+    const run = await runWithStdin(matrixCaseYaml(c), 'synth', '-f', '-');
+    if (run.code !== 0) out.push({ name: `matrix/${c.name}`, refused: run.stderr.join('\n') });
+    else out.push({ name: `matrix/${c.name}`, objects: parseAllDocuments(run.stdout).map((d) => d.toJS()).filter((o) => o) });
+  }
+  return out;
+}
+
+/** A command line with the record it was rendered for. */
+export interface CheckedLine {
+  readonly line: EngineCommandLine;
+  /** `spec.provider.name` of the record. */
+  readonly provider: string;
+  readonly record?: Json;
+}
+
+/** The engine command lines of a corpus, each with its record. */
+export function corpusLines(corpus: readonly CorpusEntry[]): CheckedLine[] {
+  const out: CheckedLine[] = [];
+  for (const entry of corpus) {
+    if (!entry.objects) continue;
+    const records = entry.objects.filter((o) => o?.apiVersion === 'airunway.ai/v1alpha1' && o.kind === 'ModelDeployment');
+    for (const line of engineCommandLines(entry.objects, entry.name)) {
+      const record = records.find((r) => r.metadata?.name === line.deployment && (r.metadata?.namespace ?? undefined) === line.namespace)
+        ?? (records.length === 1 ? records[0] : undefined);
+      out.push({ line, provider: record?.spec?.provider?.name ?? 'custom', record });
+    }
+  }
+  return out;
+}
+
+/** What the check concluded about one command line. */
+export interface LineResult extends CheckedLine {
+  /** The parser name; undefined when no parser definition judges this image (`unchecked` says why). */
+  readonly parser?: string;
+  readonly unchecked?: string;
+  readonly verdict?: ParseVerdict;
+  /** What the accepted command line does that the record did not ask. */
+  readonly mismatches: readonly string[];
+}
+
+const definitions = new Map<string, ParserDefinition>();
+
+/** A parser definition from test/fixtures/engine-parsers. */
+export function parserDefinition(name: string): ParserDefinition {
+  let def = definitions.get(name);
+  if (!def) {
+    def = JSON.parse(fs.readFileSync(parserDefinitionPath(name), 'utf8')) as ParserDefinition;
+    definitions.set(name, def);
+  }
+  return def;
+}
+
+/**
+ * Judges each line: `judge` parses it (the replay by default; the real parser in the report),
+ * then the parsed values are held against the record.
+ */
+export function checkLines(
+  lines: readonly CheckedLine[],
+  judge: (parser: string, argv: readonly string[]) => ParseVerdict = (parser, argv) => parseArgs(parserDefinition(parser), argv),
+): LineResult[] {
+  return lines.map((l) => {
+    if (typeof l.line.parser !== 'string') return { ...l, unchecked: l.line.parser.unchecked, mismatches: [] };
+    const verdict = judge(l.line.parser, l.line.argv);
+    const mismatches = verdict.accepted ? specMismatches(l.line, l.line.parser, verdict.values, l.record, pinnedVllmVersions()) : [];
+    return { ...l, parser: l.line.parser, verdict, mismatches };
+  });
+}
+
+/** The vLLM version each Dynamo vLLM worker parser's runtime carries, from the parser definitions. */
+function pinnedVllmVersions(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ['dynamo-1.1.1-vllm']) {
+    try {
+      const def = parserDefinition(name) as ParserDefinition & { engineVersion?: string };
+      if (def.engineVersion) out[name] = def.engineVersion;
+    } catch {
+      // No definition: the worker is reported unchecked.
+    }
+  }
+  return out;
+}
+
+/** One row of the report: an engine parser on one provider. */
+export interface ReportRow {
+  readonly parser: string;
+  readonly provider: string;
+  tried: number;
+  accepted: number;
+  rejected: number;
+  /** Accepted, but not what the record asked. */
+  wrong: number;
+}
+
+/** The per engine × provider counts of `results` (unchecked lines are left out). */
+export function reportRows(results: readonly LineResult[]): ReportRow[] {
+  const rows = new Map<string, ReportRow>();
+  for (const r of results) {
+    if (!r.parser || !r.verdict) continue;
+    const key = `${r.parser} ${r.provider}`;
+    const row = rows.get(key) ?? { parser: r.parser, provider: r.provider, tried: 0, accepted: 0, rejected: 0, wrong: 0 };
+    row.tried++;
+    if (!r.verdict.accepted) row.rejected++;
+    else if (r.mismatches.length > 0) row.wrong++;
+    else row.accepted++;
+    rows.set(key, row);
+  }
+  return [...rows.values()].sort((a, b) => (a.parser === b.parser ? a.provider.localeCompare(b.provider) : a.parser.localeCompare(b.parser)));
+}
+
+/** The report as a Markdown table. */
+export function reportTable(rows: readonly ReportRow[]): string {
+  const lines = ['| engine parser | provider | tried | accepted | rejected | accepted, not as asked |', '|---|---|---|---|---|---|'];
+  for (const r of rows) lines.push(`| \`${r.parser}\` | ${r.provider} | ${r.tried} | ${r.accepted} | ${r.rejected} | ${r.wrong} |`);
+  return lines.join('\n');
+}
+
+/** A line's failure, for messages: where, what was run, and what the parser or the check said. */
+export function describeFailure(r: LineResult): string {
+  const what = r.verdict && !r.verdict.accepted ? `refused: ${r.verdict.error}` : `accepted, but ${r.mismatches.join('; ')}`;
+  return `${r.line.source}\n  ${[...r.line.program, ...r.line.argv].join(' ')}\n  ${r.parser}: ${what}`;
+}

@@ -1,0 +1,51 @@
+/**
+ * Every engine command line we render — every example's and every case of the generated matrix —
+ * is one the engine's own parser accepts, and one that serves what its record asked (prefix
+ * caching, eager mode, context length, served name, ranks against GPUs, KV connector). The parsers
+ * are the real ones' argparse definitions, extracted from the engines' PyPI packages at the versions
+ * our default images carry (test/fixtures/engine-parsers, scripts/engine-parsers/extract-all.sh);
+ * `npm run test:engine-parsers` runs the same corpus through the real parsers.
+ */
+import { checkLines, CorpusEntry, corpusLines, describeFailure, exampleCorpus, LineResult, matrixCorpus, reportRows } from './conformance';
+
+jest.setTimeout(300_000);
+
+let examples: CorpusEntry[];
+let matrix: CorpusEntry[];
+let results: LineResult[];
+
+beforeAll(async () => {
+  examples = await exampleCorpus();
+  matrix = await matrixCorpus();
+  results = checkLines(corpusLines([...examples, ...matrix]));
+});
+
+test('the corpus covers every provider that starts an engine, and every engine parser', () => {
+  const rows = reportRows(results);
+  expect([...new Set(rows.map((r) => r.provider))].sort()).toEqual(expect.arrayContaining(['dynamo', 'flexinfer', 'kthena', 'llmd', 'modelplane', 'vllm']));
+  expect([...new Set(rows.map((r) => r.parser))].sort()).toEqual(expect.arrayContaining([
+    'dynamo-1.1.1-sglang', 'dynamo-1.1.1-vllm', 'sglang-0.5.4-launch-server', 'vllm-0.11.0-api-server', 'vllm-0.9.1-api-server',
+  ]));
+  expect(results.length).toBeGreaterThan(200);
+});
+
+test('every command line of our default images has a parser to judge it', () => {
+  expect(results.filter((r) => r.unchecked).map((r) => `${r.line.source}: ${r.unchecked}`)).toEqual([]);
+});
+
+test('every example command line is accepted by its engine and serves what its record asked', () => {
+  const failed = results.filter((r) => r.line.source.startsWith('examples/') && r.verdict && (!r.verdict.accepted || r.mismatches.length > 0));
+  expect(failed.map(describeFailure)).toEqual([]);
+});
+
+test('every matrix command line is accepted by its engine and serves what its record asked', () => {
+  const failed = results.filter((r) => r.line.source.startsWith('matrix/') && r.verdict && (!r.verdict.accepted || r.mismatches.length > 0));
+  expect(failed.map(describeFailure)).toEqual([]);
+});
+
+test('a matrix case the synth refuses is refused with a field error, never half-written', () => {
+  const refused = matrix.filter((e) => e.refused !== undefined);
+  for (const e of refused) expect({ name: e.name, message: e.refused }).toEqual({ name: e.name, message: expect.stringMatching(/spec\.|metadata\.annotations/) });
+  // Most of the matrix is valid input: a change that refuses it wholesale is caught here.
+  expect(refused.length).toBeLessThan(matrix.length / 5);
+});
