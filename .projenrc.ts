@@ -93,7 +93,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
       // Coverage instrumentation nearly doubled the suite's CPU time (measured: 88 s against 48 s
       // of CPU for test/providers and test/dra); `npm run test:coverage` collects it on request.
       collectCoverage: false,
-      testPathIgnorePatterns: ['/node_modules/', '/lib/', '/dist/'],
+      // test/simcluster runs in its own task (test:simcluster): a simulated GPU cluster per example, about 5 minutes in one worker.
+      testPathIgnorePatterns: ['/node_modules/', '/lib/', '/dist/', '/test/simcluster/'],
       // The per-file table runs to thousands of columns; the summary is what a CI log needs.
       coverageReporters: ['json', 'lcov', 'clover', 'cobertura', 'text-summary'],
     },
@@ -155,6 +156,31 @@ project.addTask('editor-schema', {
 project.addTask('bundle-schemas', {
   description: 'Regenerate schemas/upstream/upstream-schemas.json.gz, the upstream schemas shipped for validate and the cdk8s plugin',
   exec: 'ts-node --project test/tsconfig.json scripts/bundle-upstream-schemas.ts',
+});
+
+// The engine argument conformance check with the engines' REAL parsers (vLLM, SGLang, Dynamo's
+// workers) from their PyPI packages, in virtualenvs cached outside the clone (about 30 GB; 6 min a
+// vLLM venv cold). npm test runs the same corpus against the committed parser definitions.
+project.addTask('test:engine-parsers', {
+  description: 'Every engine command line of the examples and the matrix through the real engine parsers (builds their virtualenvs once)',
+  exec: 'ts-node --project test/tsconfig.json scripts/engine-conformance.ts',
+});
+
+// The generated table of the engines' options (src/providers/common/generated/engine-arguments.ts)
+// from the committed parser definitions; test/engines/argument-tables.test.ts fails when stale.
+project.addTask('engine-arguments', {
+  description: 'Regenerate src/providers/common/generated/engine-arguments.ts from test/fixtures/engine-parsers',
+  exec: 'ts-node --project test/tsconfig.json scripts/engine-parsers/argument-tables.ts',
+});
+
+// Every example on a simulated GPU cluster of real upstream parts (kube-apiserver, etcd,
+// kube-controller-manager, kube-scheduler, KWOK nodes shaped like GKE and EKS GPU machines with
+// NVIDIA's labels and DRA ResourceSlices, the real KubeRay operator): where each pod lands or why
+// not, untainted and GKE-tainted, and each DRA claim allocated. Binaries:
+// scripts/envtest/build-binaries.sh and scripts/simcluster/build-binaries.sh (cached).
+project.addTask('test:simcluster', {
+  description: "Every example's pods on a simulated GPU cluster (kube-scheduler, KWOK GPU nodes, KubeRay) and their DRA claims against NVML-valued ResourceSlices",
+  exec: 'jest --runInBand --testPathIgnorePatterns=/node_modules/ test/simcluster',
 });
 
 // Synthesize every example into dist/examples (the project's main job).

@@ -8,6 +8,7 @@
  *   npx ts-node --project test/tsconfig.json scripts/engine-conformance.ts            # the real parsers
  *   npx ts-node --project test/tsconfig.json scripts/engine-conformance.ts --replay   # the committed definitions (what the unit tests use)
  *   ... --record test/fixtures/engine-parsers/real-verdicts.json                        # also writes the real verdicts of the corpus
+ *   ... --only vllm,sglang                                                              # only the parsers whose names start so
  *
  * `--record` writes what the real parsers said about every line, with hostile variations of
  * some lines, which test/engines/argparse-agreement.test.ts holds the replay to.
@@ -30,17 +31,18 @@ function venvOf(parser: string): string {
   throw new Error(`no virtualenv for parser ${parser}`);
 }
 
-function engineCache(): string {
-  const out = spawnSync('bash', [path.join(PARSERS_DIR, 'setup.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  if (out.status !== 0) throw new Error(`scripts/engine-parsers/setup.sh failed (exit ${out.status})`);
+/** Builds (once; cached outside the clone) the virtualenvs `ids` and returns the cache root. */
+function engineCache(ids: readonly string[]): string {
+  const out = spawnSync('bash', [path.join(PARSERS_DIR, 'setup.sh'), ...ids], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (out.status !== 0) throw new Error(`scripts/engine-parsers/setup.sh ${ids.join(' ')} failed (exit ${out.status})`);
   return out.stdout.trim().split('\n').pop()!;
 }
 
 /** Runs every line of each parser through the real parser, one process per parser. */
 function realVerdicts(requests: ReadonlyArray<{ parser: string; argv: readonly string[] }>): ParseVerdict[] {
-  const cache = engineCache();
   const byParser = new Map<string, number[]>();
   requests.forEach((r, i) => byParser.set(r.parser, [...(byParser.get(r.parser) ?? []), i]));
+  const cache = engineCache([...new Set([...byParser.keys()].map(venvOf))]);
   const verdicts: ParseVerdict[] = new Array(requests.length);
   for (const [parser, indices] of byParser) {
     const python = path.join(cache, venvOf(parser), 'bin', 'python');
@@ -68,10 +70,15 @@ async function main(): Promise<void> {
 
   let judge: Parameters<typeof checkLines>[1];
   if (!replay) {
-    const requests = lines.filter((l) => typeof l.line.parser === 'string').map((l) => ({ parser: l.line.parser as string, argv: l.line.argv }));
+    const onlyAt = process.argv.indexOf('--only');
+    const only = onlyAt >= 0 ? process.argv[onlyAt + 1].split(',') : undefined;
+    const requests = lines
+      .filter((l) => typeof l.line.parser === 'string' && (!only || only.some((p) => (l.line.parser as string).startsWith(p))))
+      .map((l) => ({ parser: l.line.parser as string, argv: l.line.argv }));
     const verdicts = realVerdicts(requests);
     const byKey = new Map(requests.map((r, i) => [`${r.parser}\0${JSON.stringify(r.argv)}`, verdicts[i]]));
-    judge = (parser, argv) => byKey.get(`${parser}\0${JSON.stringify(argv)}`)!;
+    judge = (parser, argv) => byKey.get(`${parser}\0${JSON.stringify(argv)}`)
+      ?? { accepted: false, error: `not run: --only ${only?.join(',')} leaves ${parser} out`, values: {}, unjudged: [] };
     if (recordFile) {
       const samples = agreementSamples(requests);
       const sampleVerdicts = realVerdicts(samples);

@@ -213,9 +213,9 @@ describe("KubeRay's own autoscaling (Ray Serve and the in-tree Ray autoscaler)",
     expect(errors).toEqual([]);
     expectValidManifests(manifests);
     const spec = find(manifests, 'RayService').spec;
-    expect(parse(spec.serveConfigV2).applications[0].deployments).toEqual([
-      { name: 'VLLMDeployment', autoscaling_config: { min_replicas: 0, max_replicas: 4, target_ongoing_requests: 8, downscale_delay_s: 300 } },
-    ]);
+    expect(parse(spec.serveConfigV2).applications[0].args.llm_configs[0].deployment_config).toEqual({
+      autoscaling_config: { min_replicas: 0, max_replicas: 4, target_ongoing_requests: 8, downscale_delay_s: 300 },
+    });
     expect(spec.rayClusterConfig.enableInTreeAutoscaling).toBe(true);
     expect(spec.rayClusterConfig.workerGroupSpecs[0]).toMatchObject({ groupName: 'gpu-workers', replicas: 0, minReplicas: 0, maxReplicas: 4 });
     expect(find(manifests, 'ScaledObject')).toBeUndefined();

@@ -31,6 +31,8 @@ export interface ParserAction {
   readonly typeProbes?: Readonly<Record<string, boolean>>;
   /** What the real type callable returned for the probes it accepted. */
   readonly typeProbeValues?: Readonly<Record<string, unknown>>;
+  /** The parser stage the option belongs to (see `ParserDefinition.stages`). */
+  readonly stage?: string;
 }
 
 /** A real parser's definition (test/fixtures/engine-parsers/<parser>.json). */
@@ -49,6 +51,11 @@ export interface ParserDefinition {
   readonly positionals: readonly ParserAction[];
   readonly options: readonly ParserAction[];
   readonly mutuallyExclusive?: readonly (readonly string[])[];
+  /**
+   * Parsers run one after the other (Dynamo's workers: its own parser's `parse_known_args`, then the
+   * engine's parser on what is left); each option names its `stage`.
+   */
+  readonly stages?: ReadonlyArray<{ readonly stage: string; readonly parserClass?: string; readonly allowAbbrev: boolean; readonly prefixChars?: string; readonly parse: 'parse_args' | 'parse_known_args' }>;
 }
 
 /** What the replay concluded. */
@@ -83,7 +90,27 @@ export function parseArgs(given: ParserDefinition, argv: readonly string[]): Par
   }
   const unjudged: string[] = [];
   try {
-    new Replay(def, values, unjudged).run(preprocess(def, argv));
+    if (def.stages && def.stages.length > 0) {
+      let rest = [...argv];
+      for (const stage of def.stages) {
+        const sub: ParserDefinition = {
+          ...def,
+          allowAbbrev: stage.allowAbbrev,
+          prefixChars: stage.prefixChars ?? def.prefixChars,
+          parserClass: stage.parserClass,
+          underscoreToDash: undefined,
+          options: def.options.filter((o) => o.stage === stage.stage),
+          positionals: def.positionals.filter((o) => o.stage === stage.stage),
+          stages: undefined,
+        };
+        const extras = new Replay(sub, values, unjudged).run(preprocess(sub, rest));
+        if (stage.parse === 'parse_args' && extras.length) throw new ArgparseError(`unrecognized arguments: ${extras.join(' ')}`);
+        rest = extras;
+      }
+    } else {
+      const extras = new Replay(def, values, unjudged).run(preprocess(def, argv));
+      if (extras.length) throw new ArgparseError(`unrecognized arguments: ${extras.join(' ')}`);
+    }
     return { accepted: true, values, unjudged };
   } catch (e) {
     if (e instanceof ArgparseError) return { accepted: false, error: e.message, values, unjudged };
@@ -121,8 +148,12 @@ function probeFor(action: ParserAction, raw: string): { accepted: boolean; value
   if (/^\d+$/.test(raw)) representative = '65536';
   else if (/^-\d+$/.test(raw)) representative = '-1';
   else if (/^-?\d*\.\d+$/.test(raw)) representative = '1.5';
-  else if (raw.startsWith('{')) representative = raw.trim().endsWith('}') && isJson(raw) ? '{"a": 1}' : '{}x';
-  else if (raw.startsWith('[')) representative = isJson(raw) ? '[1, 2]' : '[]x';
+  // JSON-looking text that is not JSON is judged like any other text that is not ('abc').
+  else if (raw.startsWith('{') && isJson(raw) && probes['{"a": 1}'] === false && probes['{}'] === true) {
+    // A JSON object read into a dataclass: its fields decide, which no probe shows.
+    return undefined;
+  } else if (raw.startsWith('{')) representative = isJson(raw) ? '{"a": 1}' : 'abc';
+  else if (raw.startsWith('[')) representative = isJson(raw) ? '[1, 2]' : 'abc';
   const shaped = representative !== undefined ? verdict(representative) : undefined;
   if (!shaped) return undefined;
   // An accepted integer converts to itself when the representative did.
@@ -155,7 +186,8 @@ class Replay {
     }
   }
 
-  run(args: string[]): void {
+  /** Parses `args` (argparse's `parse_known_args`) and returns what it did not recognize. */
+  run(args: string[]): string[] {
     // Classify every token: 'O' an option, 'A' an argument, '-' the `--` that ends the options.
     const optionAt = new Map<number, OptionMatch>();
     let pattern = '';
@@ -217,7 +249,7 @@ class Replay {
       .filter((a) => !this.seen.has(a) && (a.required || (a.flags.length === 0 && isRequiredPositional(a))))
       .map((a) => (a.flags.length ? a.flags.join('/') : a.dest));
     if (missing.length) throw new ArgparseError(`the following arguments are required: ${missing.join(', ')}`);
-    if (extras.length) throw new ArgparseError(`unrecognized arguments: ${extras.join(' ')}`);
+    return extras;
   }
 
   private parseOptional(arg: string): OptionMatch | undefined {
@@ -362,7 +394,7 @@ class Replay {
         if (probe?.accepted === false) fail();
         if (probe === undefined) {
           this.unjudged.push(`${optionNames(action)} ${raw}`);
-          return raw;
+          return /^[[{]/.test(raw) && isJson(raw) ? JSON.parse(raw) : raw;
         }
         return probe.value ?? raw;
       }

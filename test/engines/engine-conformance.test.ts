@@ -7,6 +7,7 @@
  * `npm run test:engine-parsers` runs the same corpus through the real parsers.
  */
 import { checkLines, CorpusEntry, corpusLines, describeFailure, exampleCorpus, LineResult, matrixCorpus, reportRows } from './conformance';
+import { rayServeResults } from './ray-serve-conformance';
 
 jest.setTimeout(300_000);
 
@@ -48,4 +49,13 @@ test('a matrix case the synth refuses is refused with a field error, never half-
   for (const e of refused) expect({ name: e.name, message: e.refused }).toEqual({ name: e.name, message: expect.stringMatching(/spec\.|metadata\.annotations/) });
   // Most of the matrix is valid input: a change that refuses it wholesale is caught here.
   expect(refused.length).toBeLessThan(matrix.length / 5);
+});
+
+test('every RayService serves through a builder Ray Serve LLM has, with LLM configs and engine_kwargs vLLM takes, on the GPUs it is given', () => {
+  const results = [...examples, ...matrix].flatMap((e) => (e.objects ? rayServeResults(e.objects, e.name) : []));
+  expect(results.filter((r) => r.problems.length > 0).map((r) => `${r.source}: ${r.problems.join('; ')}`)).toEqual([]);
+  // Aggregated, prefill/decode and multi-node RayServices, in examples and matrix.
+  expect(results.filter((r) => r.source.startsWith('examples/')).length).toBeGreaterThanOrEqual(3);
+  expect(results.filter((r) => r.llmConfigs === 2).length).toBeGreaterThan(0);
+  expect(results.reduce((n, r) => n + r.llmConfigs, 0)).toBeGreaterThan(20);
 });

@@ -58,8 +58,8 @@ function engineSettings(engine: string): Variation[] {
     { name: '2 GPUs', spec: (s) => { s.resources = { gpu: { count: 2 } }; } },
     { name: '4 GPUs', spec: (s) => { s.resources = { gpu: { count: 4 } }; } },
     { name: '4 GPUs, TP 2 × PP 2', spec: (s) => { s.resources = { gpu: { count: 4 } }; args({ 'tensor-parallel-size': '2', 'pipeline-parallel-size': '2' })(s); } },
-    // Options of the engine's own: SGLang names vLLM's --max-num-seqs --max-running-requests.
-    { name: 'engine.args valued', spec: args(engine === 'sglang' ? { 'max-running-requests': '64' } : { 'max-num-seqs': '64' }) },
+    // Options of the engine's own: SGLang names vLLM's --max-num-seqs --max-running-requests, TensorRT-LLM --max-batch-size.
+    { name: 'engine.args valued', spec: args({ sglang: { 'max-running-requests': '64' }, trtllm: { 'max-batch-size': '64' } }[engine] ?? { 'max-num-seqs': '64' }) },
     { name: 'extraArgs', spec: set((e) => { e.extraArgs = [engine === 'sglang' ? '--chunked-prefill-size=8192' : '--max-num-batched-tokens=8192']; }) },
   ];
   if (vllmLike) {

@@ -34,7 +34,11 @@ export const RAY_HEAD_CONTAINER_NAME = 'ray-head';
 export const RAY_WORKER_CONTAINER_NAME = 'ray-worker';
 /** CPU limit of the head container. */
 export const RAY_HEAD_CPU = '4';
-/** Memory limit of the head container when `spec.resources.memory` is unset. */
+/**
+ * Memory limit of the head container. `spec.resources.memory` sizes the GPU workers, where the
+ * model loads; AI Runway gives the head the same limit, so a 128Gi deployment's head (no GPU) fits
+ * no CPU node of a cluster whose GPU nodes are tainted (the real scheduler, test/simcluster).
+ */
 export const RAY_HEAD_DEFAULT_MEMORY = '16Gi';
 
 /** Head and worker image: the image override (`engine.image`, then `spec.image`), else the default. */
@@ -120,7 +124,7 @@ function scheduling(md: ResolvedModelDeployment, gpus: readonly PodGpus[]): Pick
 
 /**
  * `headGroupSpec`: dashboard on all interfaces, one `ray-head` container with the image, limits
- * of 4 CPUs and `resources.memory` (default 16Gi), no GPU, and the shared env. The head gets
+ * of 4 CPUs and 16Gi (`RAY_HEAD_DEFAULT_MEMORY`), no GPU, and the shared env. The head gets
  * `spec.nodeSelector` and `spec.tolerations` like the workers (AI Runway sets neither): a
  * selector is often a hard placement rule of the cluster (node pool, architecture, tenancy) and
  * a toleration only permits. No storage: the head runs no engine.
@@ -135,7 +139,7 @@ export function kuberayHeadGroupSpec(md: ResolvedModelDeployment): RayServiceSpe
         resources: {
           limits: {
             cpu: k8s.Quantity.fromString(RAY_HEAD_CPU),
-            memory: k8s.Quantity.fromString(md.spec.resources?.memory || RAY_HEAD_DEFAULT_MEMORY),
+            memory: k8s.Quantity.fromString(RAY_HEAD_DEFAULT_MEMORY),
           },
         },
         ...(kuberayEnv(md).length > 0 && { env: kuberayEnv(md) }),

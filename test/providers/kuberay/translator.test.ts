@@ -194,10 +194,10 @@ describe('KubeRayProvider', () => {
       expect(c.resources).toEqual({ limits: { cpu: '4', memory: '16Gi' } });
     });
 
-    test('takes its memory limit from resources.memory', () => {
-      expect(headContainer(rayService({ spec: { resources: { gpu: { count: 1 }, memory: '64Gi' } } })).resources).toEqual({
-        limits: { cpu: '4', memory: '64Gi' },
-      });
+    test('keeps 16Gi whatever resources.memory gives the GPU workers (AI Runway gives the head the workers\' limit)', () => {
+      const rs = rayService({ spec: { resources: { gpu: { count: 1 }, memory: '128Gi' } } });
+      expect(headContainer(rs).resources).toEqual({ limits: { cpu: '4', memory: '16Gi' } });
+      expect(workerContainer(rs).resources.limits.memory).toBe('128Gi');
     });
 
     test('uses the image override: engine.image, else spec.image, on head and workers', () => {
