@@ -16,9 +16,9 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { agreementSamples } from '../test/engines/agreement-samples';
 import type { ParseVerdict } from '../test/engines/argparse';
 import { checkLines, corpusLines, describeFailure, exampleCorpus, matrixCorpus, reportRows, reportTable } from '../test/engines/conformance';
-import { agreementSamples } from '../test/engines/agreement-samples';
 
 const PARSERS_DIR = path.join(__dirname, 'engine-parsers');
 
@@ -48,7 +48,7 @@ function realVerdicts(requests: ReadonlyArray<{ parser: string; argv: readonly s
     const python = path.join(cache, venvOf(parser), 'bin', 'python');
     const input = indices.map((i) => JSON.stringify({ id: String(i), argv: requests[i].argv })).join('\n') + '\n';
     const t0 = Date.now();
-    const run = spawnSync(python, [path.join(PARSERS_DIR, 'parse.py'), parser], { input, encoding: 'utf8', maxBuffer: 1 << 30 });
+    const run = spawnSync(python, [path.join(PARSERS_DIR, 'parse.py'), parser], { input, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
     if (run.status !== 0) throw new Error(`parse.py ${parser} failed (exit ${run.status}):\n${run.stderr}`);
     for (const line of run.stdout.split('\n').filter((l) => l.trim().startsWith('{'))) {
       const v = JSON.parse(line) as { id: string; accepted: boolean; error: string | null; values: Record<string, unknown> };
@@ -82,7 +82,9 @@ async function main(): Promise<void> {
     if (recordFile) {
       const samples = agreementSamples(requests);
       const sampleVerdicts = realVerdicts(samples);
-      const recorded = samples.map((s, i) => ({ parser: s.parser, argv: s.argv, accepted: sampleVerdicts[i].accepted, error: sampleVerdicts[i].error ?? null }));
+      const recorded = samples.map((s, i) => ({
+        parser: s.parser, argv: s.argv, accepted: sampleVerdicts[i].accepted, error: sampleVerdicts[i].error ?? null,
+      }));
       fs.writeFileSync(recordFile, JSON.stringify({ recordedWith: 'scripts/engine-conformance.ts --record', verdicts: recorded }, null, 1) + '\n');
       console.error(`wrote ${recorded.length} real verdicts to ${recordFile}`);
     }

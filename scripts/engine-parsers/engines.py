@@ -50,6 +50,9 @@ def clean_env() -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith(ENV_PREFIXES_DROPPED)}
     env.update(ENV_SET)
     env["CDK8S_INFERENCE_ENGINE_CACHE"] = cache_root()
+    # A local Hugging Face cache of stand-in snapshots (hf_snapshot_standin): the Dynamo workers
+    # resolve the model's snapshot while parsing, and nothing may reach the Hub.
+    env["HF_HUB_CACHE"] = os.path.join(cache_root(), "hf-standin")
     env["CDK8S_INFERENCE_ENGINE_REEXEC"] = "1"
     return env
 
@@ -351,8 +354,27 @@ def _sglang_standins(notes: list) -> None:
         cfg.architectures = ["Qwen3ForCausalLM"]
         return cfg
 
-    if hasattr(sa, "get_config"):
-        sa.get_config = standin_config
+    import importlib
+
+    for modname in ("sglang.srt.server_args", "sglang.srt.utils.hf_transformers_utils",
+                    "sglang.srt.configs.model_config"):
+        try:
+            mod = importlib.import_module(modname)
+        except ImportError:
+            continue
+        if hasattr(mod, "get_config"):
+            mod.get_config = standin_config
+
+    # ModelConfig asks the Hub whether the model has extra files
+    # (hf_quant_config.json, ...), retrying with delays when it is unreachable:
+    # the stand-in model has none.
+    import huggingface_hub
+
+    def no_file(*_a, **_k):
+        return False
+
+    huggingface_hub.HfApi.file_exists = no_file
+    huggingface_hub.file_exists = no_file
     # ModelConfig imported get_config by name too (sglang.srt.configs.model_config).
     import sglang.srt.configs.model_config as mc
 
@@ -361,7 +383,8 @@ def _sglang_standins(notes: list) -> None:
     notes.append(
         "ServerArgs.__post_init__ runs with stand-ins: device 'cuda', an 80 GB GPU "
         "(get_device_memory_capacity), and for any model path a local transformers Qwen3Config "
-        "(architectures ['Qwen3ForCausalLM']) instead of the model's config.json from the Hub"
+        "(architectures ['Qwen3ForCausalLM']) instead of the model's config.json from the Hub, "
+        "and huggingface_hub's file_exists answering False (no Hub lookups)"
     )
 
 
@@ -497,6 +520,15 @@ def build_dynamo_sglang() -> Built:
 
     _sglang_standins(notes)
     import dynamo.sglang.args as dargs
+
+    # parse_args downloads the model (dynamo.llm.fetch_model) when the path is
+    # not a local directory; the stand-in fetches nothing.
+    async def fetch_model_standin(*_a, **_k):
+        return None
+
+    if hasattr(dargs, "fetch_model"):
+        dargs.fetch_model = fetch_model_standin
+        notes.append("dynamo.sglang.args.fetch_model (the model download in parse_args) is a no-op stand-in")
 
     def run(argv):
         config = asyncio.run(dargs.parse_args(list(argv)))
@@ -695,3 +727,39 @@ def quiet_stdout():
         yield out
     finally:
         sys.stdout = saved
+
+
+# --------------------------------------------------------------------------
+# A stand-in snapshot per model id: Dynamo's workers resolve the model's local snapshot (and read
+# its config.json) while they parse; with the Hub unreachable, each model id the corpus names gets
+# a snapshot holding transformers' Qwen3Config defaults (architectures Qwen3ForCausalLM). Only the
+# existence and the config are read by the parsers' checks, never weights.
+
+
+def hf_snapshot_standin(argv) -> None:
+    model = None
+    for i, a in enumerate(argv):
+        if a in ("--model", "--model-path") and i + 1 < len(argv):
+            model = argv[i + 1]
+        elif a.startswith("--model=") or a.startswith("--model-path="):
+            model = a.split("=", 1)[1]
+    if not model or model.startswith("/") or model.count("/") != 1:
+        return
+    root = os.environ.get("HF_HUB_CACHE")
+    if not root:
+        return
+    repo = os.path.join(root, "models--" + model.replace("/", "--"))
+    commit = "0" * 40
+    snap = os.path.join(repo, "snapshots", commit)
+    if os.path.exists(os.path.join(snap, "config.json")):
+        return
+    os.makedirs(snap, exist_ok=True)
+    os.makedirs(os.path.join(repo, "refs"), exist_ok=True)
+    with open(os.path.join(repo, "refs", "main"), "w") as f:
+        f.write(commit)
+    from transformers import Qwen3Config
+
+    cfg = Qwen3Config().to_dict()
+    cfg["architectures"] = ["Qwen3ForCausalLM"]
+    with open(os.path.join(snap, "config.json"), "w") as f:
+        json.dump(cfg, f)

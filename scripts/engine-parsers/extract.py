@@ -143,9 +143,13 @@ def describe_type(t) -> dict:
         bok, bvals = probe(t, BOOL_PROBES)
         to_bool = {s: bvals[s] for s in BOOL_PROBES if bok[s] and isinstance(bvals.get(s), bool)}
         if to_bool and ("true" in to_bool or "True" in to_bool) and len(to_bool) == sum(bok.values()):
+            # boolStrings: the probe strings it accepts; boolStringValues: what each becomes.
             d = {"type": "bool", "typeName": name,
-                 "boolStrings": {"true": sorted(s for s, v in to_bool.items() if v),
-                                 "false": sorted(s for s, v in to_bool.items() if not v)}}
+                 "boolStrings": [s for s in BOOL_PROBES if s in to_bool],
+                 "boolStringValues": {s: to_bool[s] for s in BOOL_PROBES if s in to_bool}}
+            if t is bool:
+                d["accepts"] = ("Python's bool(): any string; '' is False and every other string, "
+                                "'false' and '0' included, is True")
         elif is_json_parser(t):
             d = {"type": "json", "typeName": name}
         else:

@@ -51,15 +51,18 @@ def _attach(handler) -> list:
     return attached
 
 
-def error_text(stderr: str, code) -> str:
+def error_text(stderr: str, code, logged: list) -> str:
+    """argparse's own 'prog: error: ...' line when there is one; else the exit
+    code with the last message the entrypoint logged or printed before
+    sys.exit() (Dynamo's workers log 'Unrecognized argument: ...' and exit 1)."""
     lines = [ln for ln in stderr.strip().splitlines() if ln.strip()]
     for ln in reversed(lines):
         if ": error: " in ln:
             return ln.strip()
     if code == 0:
         return "exited 0 without an error (help or version was printed; the server would not start)"
-    tail = " | ".join(lines[-3:]) if lines else ""
-    return f"SystemExit({code})" + (f": {tail}" if tail else "")
+    said = logged[-1] if logged else (lines[-1].strip() if lines else "")
+    return f"SystemExit({code})" + (f": {said}" if said else "")
 
 
 def run_one(built, argv, handler) -> dict:
@@ -67,18 +70,22 @@ def run_one(built, argv, handler) -> dict:
     err = io.StringIO()
     try:
         with contextlib.redirect_stderr(err):
+            engines.hf_snapshot_standin(list(argv))
             values = built.run(list(argv))
         return {"accepted": True, "error": None,
                 "values": {k: engines.jsonable(v) for k, v in sorted(values.items())}}
     except SystemExit as e:
-        return {"accepted": False, "error": error_text(err.getvalue(), e.code), "values": None}
+        return {"accepted": False, "error": error_text(err.getvalue(), e.code, handler.records), "values": None}
     except BaseException as e:  # noqa: BLE001 - post-parse validation raises anything
         if isinstance(e, KeyboardInterrupt):
             raise
-        msg = str(e).strip() or repr(e)
+        msg = str(e).strip()
+        if not msg:  # a bare `assert`: say which one failed
+            import traceback
+
+            frame = traceback.extract_tb(e.__traceback__)[-1]
+            msg = f"(no message) at {os.path.basename(frame.filename)}:{frame.lineno}: {frame.line}"
         return {"accepted": False, "error": f"{type(e).__name__}: {msg}", "values": None}
-    finally:
-        pass
 
 
 def main():

@@ -62,7 +62,9 @@ spec() {
     # needs torch 2.10.0, sglang 0.5.10.post1 torch 2.9.1.
     dynamo-1.1.1-vllm) CUTOFF=2026-05-10T00:00:00Z; REQS=("ai-dynamo[vllm]==1.1.1") ;;
     dynamo-1.1.1-sglang) CUTOFF=2026-05-10T00:00:00Z; REQS=("ai-dynamo[sglang]==1.1.1") ;;
-    ray-2.55.0) CUTOFF=2026-04-16T00:00:00Z; REQS=("ray[serve,llm]==2.55.0") ;;
+    # ray.serve.llm imports boto3 (its S3 filesystem helper) at import time,
+    # but ray[llm] 2.55.0 does not declare it; the ray-llm image has it.
+    ray-2.55.0) CUTOFF=2026-04-16T00:00:00Z; REQS=("ray[serve,llm]==2.55.0" "boto3") ;;
     *) echo "setup.sh: unknown id '$1' (known: ${ALL_IDS[*]} dynamo-1.1.1)" >&2; return 1 ;;
   esac
 }

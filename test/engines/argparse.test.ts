@@ -10,7 +10,12 @@ const option = (flags: string[], dest: string, more: Partial<ParserAction> = {})
 
 function definition(over: Partial<ParserDefinition> = {}): ParserDefinition {
   return {
-    parser: 'test', package: 'test', version: '0', entrypoint: ['test'], allowAbbrev: true, prefixChars: '-',
+    parser: 'test',
+    package: 'test',
+    version: '0',
+    entrypoint: ['test'],
+    allowAbbrev: true,
+    prefixChars: '-',
     positionals: [],
     options: [
       option(['--max-model-len'], 'max_model_len', { type: 'int' }),
@@ -23,7 +28,7 @@ function definition(over: Partial<ParserDefinition> = {}): ParserDefinition {
       option(['--kv-transfer-config'], 'kv_transfer_config', { type: 'json' }),
       option(['--gpu-memory-utilization'], 'gpu', { type: 'float' }),
       option(['--seed'], 'seed', { type: 'int' }),
-      option(['--block-size'], 'block_size', { type: 'other:human_readable_int', typeProbes: { '16': true, 'x': false } }),
+      option(['--block-size'], 'block_size', { type: 'other:human_readable_int', typeProbes: { 16: true, x: false } }),
     ],
     ...over,
   };
@@ -32,7 +37,10 @@ function definition(over: Partial<ParserDefinition> = {}): ParserDefinition {
 describe('argparse replay', () => {
   test('values, switches, BooleanOptionalAction and defaults', () => {
     const v = parseArgs(definition(), ['--max-model-len', '8192', '--enforce-eager', '--no-enable-prefix-caching', '-tp', '2']);
-    expect(v).toMatchObject({ accepted: true, values: { max_model_len: 8192, enforce_eager: true, enable_prefix_caching: false, tensor_parallel_size: 2, dtype: null } });
+    expect(v).toMatchObject({
+      accepted: true,
+      values: { max_model_len: 8192, enforce_eager: true, enable_prefix_caching: false, tensor_parallel_size: 2, dtype: null },
+    });
   });
 
   test('a value after a switch is a stray positional: unrecognized without positionals, the positional with one', () => {

@@ -145,15 +145,19 @@ function probeFor(action: ParserAction, raw: string): { accepted: boolean; value
   const exact = verdict(raw);
   if (exact) return exact;
   let representative: string | undefined;
-  if (/^\d+$/.test(raw)) representative = '65536';
-  else if (/^-\d+$/.test(raw)) representative = '-1';
-  else if (/^-?\d*\.\d+$/.test(raw)) representative = '1.5';
-  // JSON-looking text that is not JSON is judged like any other text that is not ('abc').
-  else if (raw.startsWith('{') && isJson(raw) && probes['{"a": 1}'] === false && probes['{}'] === true) {
+  if (/^\d+$/.test(raw)) {
+    representative = '65536';
+  } else if (/^-\d+$/.test(raw)) {
+    representative = '-1';
+  } else if (/^-?\d*\.\d+$/.test(raw)) {
+    representative = '1.5';
+  } else if (raw.startsWith('{') && isJson(raw) && probes['{"a": 1}'] === false && probes['{}'] === true) {
     // A JSON object read into a dataclass: its fields decide, which no probe shows.
     return undefined;
-  } else if (raw.startsWith('{')) representative = isJson(raw) ? '{"a": 1}' : 'abc';
-  else if (raw.startsWith('[')) representative = isJson(raw) ? '[1, 2]' : 'abc';
+  } else if (raw.startsWith('{') || raw.startsWith('[')) {
+    // JSON-looking text that is not JSON is judged like any other text that is not ('abc').
+    representative = isJson(raw) ? (raw.startsWith('{') ? '{"a": 1}' : '[1, 2]') : 'abc';
+  }
   const shaped = representative !== undefined ? verdict(representative) : undefined;
   if (!shaped) return undefined;
   // An accepted integer converts to itself when the representative did.
@@ -196,8 +200,7 @@ class Replay {
       if (afterDoubleDash) { pattern += 'A'; return; }
       if (arg === '--') { afterDoubleDash = true; pattern += '-'; return; }
       const match = this.parseOptional(arg);
-      if (match === undefined) pattern += 'A';
-      else { optionAt.set(i, match); pattern += 'O'; }
+      if (match === undefined) {pattern += 'A';} else { optionAt.set(i, match); pattern += 'O'; }
     });
 
     const positionals = [...this.def.positionals];

@@ -11,8 +11,8 @@ import { parseArgs, ParserDefinition, ParseVerdict } from './argparse';
 import { EngineCommandLine, engineCommandLines, parserDefinitionPath } from './engine-command-lines';
 import { engineMatrix, matrixCaseYaml } from './engine-matrix';
 import { specMismatches } from './spec-conformance';
-import { runWithStdin } from '../support/cli-run';
 import { exampleEntries, synthesizeExample } from '../envtest/examples';
+import { runWithStdin } from '../support/cli-run';
 
 type Json = any;
 

@@ -52,10 +52,10 @@ test('a matrix case the synth refuses is refused with a field error, never half-
 });
 
 test('every RayService serves through a builder Ray Serve LLM has, with LLM configs and engine_kwargs vLLM takes, on the GPUs it is given', () => {
-  const results = [...examples, ...matrix].flatMap((e) => (e.objects ? rayServeResults(e.objects, e.name) : []));
-  expect(results.filter((r) => r.problems.length > 0).map((r) => `${r.source}: ${r.problems.join('; ')}`)).toEqual([]);
+  const ray = [...examples, ...matrix].flatMap((e) => (e.objects ? rayServeResults(e.objects, e.name) : []));
+  expect(ray.filter((r) => r.problems.length > 0).map((r) => `${r.source}: ${r.problems.join('; ')}`)).toEqual([]);
   // Aggregated, prefill/decode and multi-node RayServices, in examples and matrix.
-  expect(results.filter((r) => r.source.startsWith('examples/')).length).toBeGreaterThanOrEqual(3);
-  expect(results.filter((r) => r.llmConfigs === 2).length).toBeGreaterThan(0);
-  expect(results.reduce((n, r) => n + r.llmConfigs, 0)).toBeGreaterThan(20);
+  expect(ray.filter((r) => r.source.startsWith('examples/')).length).toBeGreaterThanOrEqual(3);
+  expect(ray.filter((r) => r.llmConfigs === 2).length).toBeGreaterThan(0);
+  expect(ray.reduce((n, r) => n + r.llmConfigs, 0)).toBeGreaterThan(20);
 });

@@ -33,7 +33,15 @@ interface Variation {
 const LORA = 'adapters:\n  - name: sql\n    source: hf://acme-ml/qwen3-8b-sql-lora@v1.2\n';
 
 /** The providers that start an engine from the command line we render, with the engines each runs. */
-const TARGETS: ReadonlyArray<{ readonly provider: string; readonly engines: readonly string[]; readonly disaggregated: boolean; readonly multiNode: boolean; readonly lora: boolean }> = [
+interface Target {
+  readonly provider: string;
+  readonly engines: readonly string[];
+  readonly disaggregated: boolean;
+  readonly multiNode: boolean;
+  readonly lora: boolean;
+}
+
+const TARGETS: readonly Target[] = [
   { provider: 'vllm', engines: ['vllm'], disaggregated: false, multiNode: true, lora: true },
   { provider: 'llmd', engines: ['vllm'], disaggregated: true, multiNode: true, lora: true },
   { provider: 'kuberay', engines: ['vllm'], disaggregated: true, multiNode: true, lora: false },
@@ -70,11 +78,14 @@ function engineSettings(engine: string): Variation[] {
       { name: 'engine.args "true" switch', spec: args({ 'enable-chunked-prefill': 'true' }) },
       { name: 'engine.args "false" switch', spec: args({ 'enable-chunked-prefill': 'false' }) },
       { name: 'speculative decoding', spec: args({ 'speculative-config': '{"method":"ngram","num_speculative_tokens":4,"prompt_lookup_max":4}' }) },
-      { name: 'everything', spec: (s) => {
-        s.model.servedName = 'chat';
-        s.resources = { gpu: { count: 2 } };
-        Object.assign((s.engine ??= {}), { contextLength: 16384, trustRemoteCode: true, enablePrefixCaching: false, enforceEager: true });
-      } },
+      {
+        name: 'everything',
+        spec: (s) => {
+          s.model.servedName = 'chat';
+          s.resources = { gpu: { count: 2 } };
+          Object.assign((s.engine ??= {}), { contextLength: 16384, trustRemoteCode: true, enablePrefixCaching: false, enforceEager: true });
+        },
+      },
     );
   }
   if (engine === 'sglang') {

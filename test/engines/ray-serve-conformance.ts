@@ -87,8 +87,7 @@ export function rayServeResults(objects: readonly Json[], where: string): RaySer
       } else if (builder === 'build_pd_openai_app') {
         for (const role of ['prefill', 'decode'] as const) {
           const c = app.args?.[`${role}_config`];
-          if (!c) problems.push(`${at}.args: no ${role}_config`);
-          else {
+          if (!c) {problems.push(`${at}.args: no ${role}_config`);} else {
             configs++;
             problems.push(...llmConfigProblems(`${at}.args.${role}_config`, c, roleGpus(o, role, 1)));
             if (c.engine_kwargs?.kv_transfer_config === undefined) problems.push(`${at}.args.${role}_config: no kv_transfer_config`);

@@ -93,7 +93,10 @@ export function specMismatches(
     if (line.role && !(kv && typeof kv === 'object') && !parser.startsWith('dynamo-')) out.push(`a ${line.role} worker without a KV transfer config`);
   }
   if (family === 'sglang') {
-    if (engine.enablePrefixCaching === true && values.disable_radix_cache === true) out.push('prefix caching asked on, radix cache off');
+    // SGLang turns the radix cache off on a decode worker itself (ServerArgs.__post_init__ in
+    // disaggregation mode "decode", seen by the real parser): the prefill side caches prefixes.
+    const decodeWorker = values.disaggregation_mode === 'decode' || line.role === 'decode';
+    if (engine.enablePrefixCaching === true && values.disable_radix_cache === true && !decodeWorker) out.push('prefix caching asked on, radix cache off');
     if (engine.enablePrefixCaching === false && values.disable_radix_cache !== true) out.push('prefix caching asked off, radix cache on');
     if (engine.enforceEager === true && values.disable_cuda_graph !== true) out.push('eager mode asked, CUDA graphs on');
     if (engine.trustRemoteCode === true && values.trust_remote_code !== true) out.push('trust-remote-code asked, not set');

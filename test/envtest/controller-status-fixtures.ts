@@ -114,7 +114,7 @@ export interface ProviderCase {
   /** `status.replicas.ready` once Running. */
   readonly runningReady: number;
   /** Further status sources, reported through the same stages as `source` (llm-d's prefill Deployment). */
-  readonly alongside?: ReadonlyArray<{ readonly source: { readonly apiVersion: string; readonly kind: string; readonly name: string }; readonly statuses: UpstreamStatuses }>;
+  readonly alongside?: ReadonlyArray<{ readonly source: ProviderCase['source']; readonly statuses: UpstreamStatuses }>;
 }
 
 /** One deployment per shipped provider (and serving mode / Dynamo version), by explicit provider name. */

@@ -160,7 +160,9 @@ class StatusSteps {
    * the other (llm-d prefill/decode: "waiting for the prefill Deployment", then Deploying): up to
    * `interimPatches` more are allowed.
    */
-  async step(label: string, act: () => Promise<unknown>, until: (now: Map<string, any>) => true | string, interimPatches = 0): Promise<Map<string, any>> {
+  async step(
+    label: string, act: () => Promise<unknown>, until: (now: Map<string, any>) => true | string, interimPatches = 0,
+  ): Promise<Map<string, any>> {
     const p0 = await patches(this.ctl);
     const a0 = await queueAdds(this.ctl);
     const t0 = Date.now();

@@ -1,8 +1,8 @@
+import { switchTokens } from './engine-switches';
+import type { EngineArgumentTable } from './generated/engine-arguments';
 import { extraArgFlagKey } from '../../admission/engine-args';
 import { invalid, FieldError } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
-import { switchTokens } from './engine-switches';
-import type { EngineArgumentTable } from './generated/engine-arguments';
 
 /**
  * `--kv-transfer-config` of every disaggregated vLLM engine we render (Dynamo, llm-d, Kthena,

@@ -21,8 +21,15 @@ export function engineArgumentTable(id: string): EngineArgumentTable | undefined
   return ENGINE_ARGUMENT_TABLES[id];
 }
 
+/** An option of an engine: as written in the table, its destination and how it takes a value. */
+export interface EngineOption {
+  readonly option: string;
+  readonly dest: string;
+  readonly kind: EngineArgumentKind;
+}
+
 /** The option an `engine.args` key names, with its kind: `--key`, else `--key` with `_` read as `-` (vLLM's parser does). */
-export function engineOption(table: EngineArgumentTable, key: string): { readonly option: string; readonly dest: string; readonly kind: EngineArgumentKind } | undefined {
+export function engineOption(table: EngineArgumentTable, key: string): EngineOption | undefined {
   for (const option of [`--${key}`, `--${key.replace(/_/g, '-')}`]) {
     const found = table.options[option];
     if (found) return { option, dest: found[0], kind: found[1] };

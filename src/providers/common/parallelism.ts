@@ -358,10 +358,9 @@ export function checkParallelism(engine: EngineName, user: UserParallelism, targ
         ? `${scope} has ${allocated} ${target.gpuType} ${plural(allocated, 'device', 'devices')} (${source}) and a CUDA process sees only one MIG device`
         : `${scope} has ${allocated} (${source})`;
       let remedy: string;
-      if (mig) remedy = 'set the parallel sizes to 1 or request whole GPUs';
-      else if (visible % (layout.pipelineParallel * layout.dataParallel) === 0) {
+      if (mig) {remedy = 'set the parallel sizes to 1 or request whole GPUs';} else if (visible % (layout.pipelineParallel * layout.dataParallel) === 0) {
         remedy = `${tensorParallelRemedy(user, visible / (layout.pipelineParallel * layout.dataParallel))}, or raise ${target.gpuPath}`;
-      } else remedy = `lower the parallel sizes or raise ${target.gpuPath}`;
+      } else {remedy = `lower the parallel sizes or raise ${target.gpuPath}`;}
       const culprit = user.tensorParallel ?? user.dataParallel ?? user.pipelineParallel;
       const message = `${target.subject}: ${engineName} needs ${layout.world} GPUs for ${layout.text}, but ${sees}; ` +
         `${engineName} cannot start with more ranks than GPUs it sees: ${remedy}`;

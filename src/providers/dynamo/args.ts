@@ -1,3 +1,4 @@
+import { DYNAMO_VERSION } from './images';
 import { dynamoLayoutFlags } from './multi-node';
 import { FieldError } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
@@ -7,7 +8,6 @@ import { SpecEngineSetting, specEngineFlags, tensorParallelFlag } from '../commo
 import { invalidEngineArgKeyError, isValidEngineArgKey, namedEngineFlags, NIXL_KV_TRANSFER_CONFIG, sortedEngineArgKeys } from '../common/engine-flags';
 import { engineArgumentTable, switchValueErrors } from '../common/engine-switches';
 import type { EngineArgumentTable } from '../common/generated/engine-arguments';
-import { DYNAMO_VERSION } from './images';
 
 
 /**
@@ -91,8 +91,9 @@ export function dynamoEngineArgs(spec: ModelDeploymentSpec, engine: string, opti
   const out = worker
     ? specEngineFlags(spec, worker, DYNAMO_SETTINGS)
     : specEngineFlags(spec, 'vllm', ['model', 'servedModelName']);
-  if (multiNode) out.push(...dynamoLayoutFlags(spec, engine, multiNode));
-  else if (worker && derivedTensorParallel) out.push(...tensorParallelFlag(worker, derivedTensorParallel, new Set(Object.keys(spec.engine?.args ?? {}))));
+  if (multiNode) {out.push(...dynamoLayoutFlags(spec, engine, multiNode));} else if (worker && derivedTensorParallel) {
+    out.push(...tensorParallelFlag(worker, derivedTensorParallel, new Set(Object.keys(spec.engine?.args ?? {}))));
+  }
   out.push(...namedEngineFlags(spec, engine === 'vllm' ? new Set([DROPPED_VLLM_ARG]) : undefined, dynamoWorkerArguments(engine)));
   if (role) {
     out.push('--disaggregation-mode', role);

@@ -2,7 +2,6 @@ import type { k8s } from 'cdk8s-plus-34';
 import { DisaggregationRole, dynamoEngineArgs, mockerArgs, MOCKER_COMMAND, workerCommand } from './args';
 import { DynamoImages, dynamoWorkerImage } from './images';
 import { dynamoMultiNode } from './multi-node';
-import { dynamoDerivedTensorParallel } from './validation';
 import type { DynamoTypedOverrides } from './overrides';
 import {
   DECODE_WORKER_SERVICE,
@@ -13,6 +12,7 @@ import {
   PREFILL_WORKER_SERVICE,
   WORKER_SERVICE,
 } from './services';
+import { dynamoDerivedTensorParallel } from './validation';
 import { DEFAULT_GPU_RESOURCE } from '../../core/defaults';
 import { gpuTypeOf } from '../../core/gpu-type';
 import { LABEL_ENGINE_TYPE, LABEL_MANAGED_BY, LABEL_MODEL_DEPLOYMENT, MANAGED_BY_VALUE } from '../../core/labels';

@@ -1,22 +1,22 @@
 import { kthenaNeedsMetricsFlag } from './autoscaling';
+import { KTHENA_DEFAULT_SGLANG_IMAGE, KTHENA_DEFAULT_VLLM_IMAGE } from './images';
 import type { KthenaRolePlan } from './roles';
 import { extraArgFlagKey } from '../../admission/engine-args';
 import { FieldError, invalid } from '../../core/field-error';
 import type { EngineName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { loraEngineFlags } from '../../lora/engine-flags';
-import { NIXL_KV_TRANSFER_CONFIG } from '../common/engine-flags';
-import { engineArgumentTable, switchValueErrors } from '../common/engine-switches';
-import { KTHENA_DEFAULT_SGLANG_IMAGE, KTHENA_DEFAULT_VLLM_IMAGE } from './images';
 import { multiNodeVllmFlags } from '../../multinode/vllm-flags';
 import { SpecEngineSetting, specEngineFlags, tensorParallelFlag } from '../common/engine-flag-table';
 import {
+  NIXL_KV_TRANSFER_CONFIG,
   explicitEngineFlagKeys,
   invalidEngineArgKeyError,
   isValidEngineArgKey,
   namedEngineFlags,
   sortedEngineArgKeys,
 } from '../common/engine-flags';
+import { engineArgumentTable, switchValueErrors } from '../common/engine-switches';
 
 /** Address the engine binds: SGLang's own default is loopback, which no other pod reaches. */
 export const KTHENA_ENGINE_HOST = '0.0.0.0';

@@ -1,5 +1,4 @@
 import { KTHENA_ENGINE_COMMANDS, KTHENA_ENGINE_PORT, renderKthenaArgs } from './args';
-import { NIXL_SIDE_CHANNEL_HOST_ENV, nixlSideChannelHostEnv } from '../common/engine-flags';
 import { engineImage, KthenaEngineImages } from './images';
 import { KTHENA_GROUP_ENV } from './multi-node';
 import { KTHENA_ROLE_LABEL, KthenaRolePlan } from './roles';
@@ -11,6 +10,7 @@ import { loraPodParts } from '../../lora/adapter-pod';
 import { leaderCommand } from '../../multinode/ray-launch';
 import { podSecurityLevelOf } from '../../policy/pod-security-level';
 import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
+import { NIXL_SIDE_CHANNEL_HOST_ENV, nixlSideChannelHostEnv } from '../common/engine-flags';
 import { HF_HOME_ENV, modelServerEnv } from '../common/env';
 import { podTolerations } from '../common/gpu-tolerations';
 import { secureModelServerPod } from '../common/model-server-security';

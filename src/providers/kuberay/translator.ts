@@ -74,7 +74,8 @@ export function kuberayLlmConfigs(md: ResolvedModelDeployment): LlmConfig[] {
     const multiNode = kuberayLayout(md);
     const autoscaling = rayAutoscalingOf(md);
     const { kwargs } = kuberayEngineKwargs(md.spec, { gpusPerWorker: kuberayGpusPerWorker(md), ...(multiNode && { multiNode }) });
-    return [{ ...model, engineKwargs: kwargs, replicas: serveReplicas(md.spec.scaling?.replicas), ...(autoscaling && { autoscalingConfig: serveAutoscalingConfig(autoscaling) }) }];
+    const replicas = serveReplicas(md.spec.scaling?.replicas);
+    return [{ ...model, engineKwargs: kwargs, replicas, ...(autoscaling && { autoscalingConfig: serveAutoscalingConfig(autoscaling) }) }];
   }
   return workerGroupPlans(md).map((plan) => {
     const role = plan.component === 'prefill' ? 'prefill' : 'decode';

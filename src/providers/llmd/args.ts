@@ -1,3 +1,4 @@
+import { LLMD_DEFAULT_IMAGE } from './images';
 import { extraArgFlagKey } from '../../admission/engine-args';
 import { FieldError, invalid } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
@@ -12,7 +13,6 @@ import {
   sortedEngineArgKeys,
 } from '../common/engine-flags';
 import { engineArgumentTable, switchValueErrors } from '../common/engine-switches';
-import { LLMD_DEFAULT_IMAGE } from './images';
 
 /**
  * Port the llm-d vLLM server listens on: vLLM's own default, which llm-d never passes. The

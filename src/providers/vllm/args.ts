@@ -1,3 +1,4 @@
+import { DIRECT_VLLM_VERSION } from './images';
 import { extraArgFlagKey, validateEngineArgs } from '../../admission/engine-args';
 import { FieldError, invalid } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
@@ -12,7 +13,6 @@ import {
   sortedEngineArgKeys,
 } from '../common/engine-flags';
 import { engineArgumentTable, switchValueErrors } from '../common/engine-switches';
-import { DIRECT_VLLM_VERSION } from './images';
 
 /** The options of the default image's vLLM (its real parser's), for `engine.args` switches. */
 export const DIRECT_VLLM_ARGUMENTS = engineArgumentTable(`vllm-${DIRECT_VLLM_VERSION.replace(/^v/, '')}`);

@@ -30,7 +30,7 @@ export interface Lifecycle {
    * Further status sources (`additionalStatusSources`), applied with the source and Running
    * throughout, so the source alone drives the phases.
    */
-  readonly alongside?: ReadonlyArray<{ readonly source: { readonly apiVersion: string; readonly kind: string; readonly name: string }; readonly running: unknown }>;
+  readonly alongside?: ReadonlyArray<{ readonly source: Lifecycle['source']; readonly running: unknown }>;
 }
 
 const kuberay = rayServiceStatuses(2);

@@ -9,8 +9,8 @@ import type { ModelDeploymentObject } from '../../../src/core/model-deployment-o
 import { resolveModelDeployment } from '../../../src/core/resolve';
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
 import { DynamoGraphDeployment, DynamoGraphDeploymentV1Beta1 } from '../../../src/imports/nvidia.com';
-import { DynamoApiVersion, DynamoProvider } from '../../../src/providers/dynamo';
 import { NIXL_KV_TRANSFER_CONFIG } from '../../../src/providers/common/engine-flags';
+import { DynamoApiVersion, DynamoProvider } from '../../../src/providers/dynamo';
 import { eppConfig, sanitizeLabelValue } from '../../../src/providers/dynamo/graph';
 import { dynamoImages, hasSemverTag } from '../../../src/providers/dynamo/images';
 import { DYNAMO_API_VERSION_ANNOTATION, dynamoApiVersionOf, DynamoSettings, validateDynamo } from '../../../src/providers/dynamo/validation';

@@ -34,7 +34,9 @@ describe('kuberayServeConfig', () => {
 
   test('prefill/decode: the P/D builder with a prefill and a decode config', () => {
     const kv = { kv_transfer_config: { kv_connector: 'NixlConnector', kv_role: 'kv_both' } };
-    const app = parse(kuberayPdServeConfig(config({ engineKwargs: kv, replicas: 1 }), config({ engineKwargs: { ...kv, tensor_parallel_size: 2 }, replicas: 3 }))).applications[0];
+    const prefill = config({ engineKwargs: kv, replicas: 1 });
+    const decode = config({ engineKwargs: { ...kv, tensor_parallel_size: 2 }, replicas: 3 });
+    const app = parse(kuberayPdServeConfig(prefill, decode)).applications[0];
     expect(app.import_path).toBe(SERVE_PD_IMPORT_PATH);
     expect(SERVE_PD_IMPORT_PATH).toBe('ray.serve.llm:build_pd_openai_app');
     expect(app.args.prefill_config.deployment_config).toEqual({ num_replicas: 1 });

@@ -172,8 +172,12 @@ describe('KubeRayProvider', () => {
       const app = parse(onlyManifestOf(manifests, 'RayService').spec.serveConfigV2).applications[0];
       expect(app.import_path).toBe('ray.serve.llm:build_pd_openai_app');
       const nixl = { kv_connector: 'NixlConnector', kv_role: 'kv_both' };
-      expect(app.args.prefill_config).toMatchObject({ engine_kwargs: { tensor_parallel_size: 2, kv_transfer_config: nixl }, deployment_config: { num_replicas: 1 } });
-      expect(app.args.decode_config).toMatchObject({ engine_kwargs: { tensor_parallel_size: 4, kv_transfer_config: nixl }, deployment_config: { num_replicas: 3 } });
+      expect(app.args.prefill_config).toMatchObject({
+        engine_kwargs: { tensor_parallel_size: 2, kv_transfer_config: nixl }, deployment_config: { num_replicas: 1 },
+      });
+      expect(app.args.decode_config).toMatchObject({
+        engine_kwargs: { tensor_parallel_size: 4, kv_transfer_config: nixl }, deployment_config: { num_replicas: 3 },
+      });
       expect(warnings).toEqual([]);
     });
   });
@@ -394,21 +398,31 @@ describe('KubeRayProvider', () => {
           },
         },
       })).toEqual({
-        max_model_len: 8192, trust_remote_code: true, enable_prefix_caching: true,
-        disable_log_stats: true, dtype: 'bfloat16', enable_chunked_prefill: false, gpu_memory_utilization: 0.9, max_num_seqs: 64,
-        swap_space: 4, speculative_config: { method: 'ngram', num_speculative_tokens: 4 },
+        max_model_len: 8192,
+        trust_remote_code: true,
+        enable_prefix_caching: true,
+        disable_log_stats: true,
+        dtype: 'bfloat16',
+        enable_chunked_prefill: false,
+        gpu_memory_utilization: 0.9,
+        max_num_seqs: 64,
+        swap_space: 4,
+        speculative_config: { method: 'ngram', num_speculative_tokens: 4 },
       });
-      expect(llmConfigOf({ spec: { model: { servedName: 'qwen3' } } }).model_loading_config).toEqual({ model_id: 'qwen3', model_source: 'Qwen/Qwen3-0.6B' });
+      expect(llmConfigOf({ spec: { model: { servedName: 'qwen3' } } }).model_loading_config)
+        .toEqual({ model_id: 'qwen3', model_source: 'Qwen/Qwen3-0.6B' });
     });
 
     test('render eager mode and prefix caching off', () => {
-      expect(engineKwargsOf({ spec: { engine: { enforceEager: true, enablePrefixCaching: false } } })).toEqual({ enforce_eager: true, enable_prefix_caching: false });
+      expect(engineKwargsOf({ spec: { engine: { enforceEager: true, enablePrefixCaching: false } } }))
+        .toEqual({ enforce_eager: true, enable_prefix_caching: false });
     });
 
     test('derive the tensor parallel size from the worker pod\'s GPUs, unless the user sets it', () => {
       expect(engineKwargsOf({ spec: { resources: { gpu: { count: 8 } } } })).toMatchObject({ tensor_parallel_size: 8 });
       expect(engineKwargsOf({ spec: { engine: { args: { 'tensor-parallel-size': '2' } }, resources: { gpu: { count: 2 } } } })).toMatchObject({ tensor_parallel_size: 2 });
-      expect(parse(rayServiceOf(multiGpuDeployment()).spec.serveConfigV2).applications[0].args.llm_configs[0].engine_kwargs).toMatchObject({ tensor_parallel_size: 4 });
+      const multiGpu = parse(rayServiceOf(multiGpuDeployment()).spec.serveConfigV2).applications[0].args.llm_configs[0];
+      expect(multiGpu.engine_kwargs).toMatchObject({ tensor_parallel_size: 4 });
     });
 
     test('refuse at its field what vLLM\'s engine would refuse: an unknown option, a bad value, a stray token', () => {
