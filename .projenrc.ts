@@ -180,7 +180,7 @@ project.addTask('engine-arguments', {
 // scripts/envtest/build-binaries.sh and scripts/simcluster/build-binaries.sh (cached).
 project.addTask('test:simcluster', {
   description: "Every example's pods on a simulated GPU cluster (kube-scheduler, KWOK GPU nodes, KubeRay) and their DRA claims against NVML-valued ResourceSlices",
-  exec: 'jest --runInBand --testPathIgnorePatterns=/node_modules/ test/simcluster',
+  exec: 'jest --runInBand --testPathIgnorePatterns=/node_modules/ --testPathPatterns=test/simcluster',
 });
 
 // Synthesize every example into dist/examples (the project's main job).

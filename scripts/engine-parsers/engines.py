@@ -43,6 +43,7 @@ ENV_SET = {
     "RAY_USAGE_STATS_ENABLED": "0",
     "TOKENIZERS_PARALLELISM": "false",
     "PYTHONWARNINGS": "ignore",
+    "PYTHONHASHSEED": "0",  # stable iteration order of sets (some choices are sets)
 }
 
 

@@ -48,6 +48,13 @@ BOOL_PROBES = ["true", "false", "True", "False", "TRUE", "FALSE", "1", "0", "yes
                "No", "on", "off", "t", "f", "y", "n", "", "none", "abc"]
 
 
+# Choices whose order the real parser does not fix: Dynamo takes its tool-call and
+# reasoning parser names from its Rust core (dynamo._core.get_*_parser_names), a
+# hash map whose order changes from one process to the next. Sorted here, so that
+# the fixtures are stable; 'choicesUnordered' says so.
+UNORDERED_CHOICE_DESTS = {"dyn_tool_call_parser", "dyn_reasoning_parser"}
+
+
 def stock_name(action) -> tuple[str, str | None]:
     """(action kind, stock base for subclasses)."""
     cls = type(action)
@@ -211,6 +218,8 @@ def describe_choices(action):
         return None
     if isinstance(c, dict):  # subparsers
         return sorted(c)
+    if isinstance(c, (set, frozenset, type({}.keys()))):  # unordered: sort, for stable output
+        return sorted((engines.jsonable(x) for x in c), key=lambda x: (str(type(x)), str(x)))
     try:
         return [engines.jsonable(x) for x in c]
     except TypeError:
@@ -238,6 +247,9 @@ def describe_action(action, stage: str | None, deprecated: set) -> dict:
     out["nargs"] = action.nargs
     out["const"] = engines.jsonable(action.const)
     out["choices"] = describe_choices(action)
+    if action.dest in UNORDERED_CHOICE_DESTS and isinstance(out["choices"], list):
+        out["choices"] = sorted(out["choices"], key=str)
+        out["choicesUnordered"] = True
     if action.nargs == 0 and action.type is None:
         out["type"] = None  # takes no value
     else:

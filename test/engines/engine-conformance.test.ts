@@ -23,11 +23,11 @@ beforeAll(async () => {
 
 test('the corpus covers every provider that starts an engine, and every engine parser', () => {
   const rows = reportRows(results);
-  expect([...new Set(rows.map((r) => r.provider))].sort()).toEqual(expect.arrayContaining(['dynamo', 'flexinfer', 'kthena', 'llmd', 'modelplane', 'vllm']));
+  expect([...new Set(rows.map((r) => r.provider))].sort()).toEqual(expect.arrayContaining(['dynamo', 'kthena', 'llmd', 'modelplane', 'vllm']));
   expect([...new Set(rows.map((r) => r.parser))].sort()).toEqual(expect.arrayContaining([
     'dynamo-1.1.1-sglang', 'dynamo-1.1.1-vllm', 'sglang-0.5.4-launch-server', 'vllm-0.11.0-api-server', 'vllm-0.9.1-api-server',
   ]));
-  expect(results.length).toBeGreaterThan(200);
+  expect(results.length).toBeGreaterThanOrEqual(200);
 });
 
 test('every command line of our default images has a parser to judge it', () => {

@@ -38,6 +38,15 @@
  * For processes a test spawns (the controller): `writeKubeconfig(user)` writes a kubeconfig with
  * the server, the CA data and that user's token, and returns its path.
  *
+ * For harnesses that want more of a cluster (test/simcluster): `disabledAdmissionPlugins` and
+ * `enabledAdmissionPlugins` set the admission chain (`[]` disables nothing: ServiceAccount and
+ * StorageObjectInUseProtection then need their controllers, which such a harness runs);
+ * `startControllerManager({ controllers })` runs kube-controller-manager with any controllers
+ * (`startGarbageCollector()` is it with the garbage collector alone); `startProcess(name, binary,
+ * args, { ready })` runs another component (kube-scheduler, kwok, an operator) with its log in the
+ * temp dir, stopped by `stop()` and killed with the rest if the test process dies; `pidOf(name)`
+ * gives a component's pid (for its RSS).
+ *
  * Restart: `restart()` stops the kube-apiserver alone (SIGTERM, then SIGKILL after the stop
  * timeout) and starts it again with the same flags, port, certificates and etcd, so the data and
  * the clients' trust survive: for "API server restart mid-run" scenarios. `stopApiServer()` /
