@@ -257,12 +257,17 @@ export function nodesOf(pools: NodePool[], options: NodeOptions = {}): KubeObjec
         status: {
           capacity,
           allocatable,
-          addresses: [{ type: 'InternalIP', address: `10.128.0.${ip++}` }, { type: 'Hostname', address: name }],
+          addresses: [{ type: 'InternalIP', address: nodeIp(ip++) }, { type: 'Hostname', address: name }],
         },
       });
     }
   }
   return out;
+}
+
+/** The `n`th node address in 10.128.0.0/16 (10.128.0.n below 256; large pools go on into 10.128.1.x). */
+function nodeIp(n: number): string {
+  return `10.128.${Math.floor(n / 256)}.${n % 256}`;
 }
 
 /** The DeviceClass NVIDIA's DRA driver chart installs for full GPUs. */
