@@ -99,23 +99,9 @@ export function checkLines(
   return lines.map((l) => {
     if (typeof l.line.parser !== 'string') return { ...l, unchecked: l.line.parser.unchecked, mismatches: [] };
     const verdict = judge(l.line.parser, l.line.argv);
-    const mismatches = verdict.accepted ? specMismatches(l.line, l.line.parser, verdict.values, l.record, pinnedVllmVersions()) : [];
+    const mismatches = verdict.accepted ? specMismatches(l.line, l.line.parser, verdict.values, l.record) : [];
     return { ...l, parser: l.line.parser, verdict, mismatches };
   });
-}
-
-/** The vLLM version each Dynamo vLLM worker parser's runtime carries, from the parser definitions. */
-function pinnedVllmVersions(): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of ['dynamo-1.1.1-vllm']) {
-    try {
-      const def = parserDefinition(name) as ParserDefinition & { engineVersion?: string };
-      if (def.engineVersion) out[name] = def.engineVersion;
-    } catch {
-      // No definition: the worker is reported unchecked.
-    }
-  }
-  return out;
 }
 
 /** One row of the report: an engine parser on one provider. */

@@ -67,7 +67,7 @@ export function kuberayEnv(md: ResolvedModelDeployment): k8s.EnvVar[] {
  * The Ray Serve LLM configs of a deployment: one (aggregated), or prefill then decode, each with
  * the engine arguments of its worker group's GPUs. Expects a deployment `validateKubeRay` accepted.
  */
-export function kuberayLlmConfigs(md: ResolvedModelDeployment): LlmConfig[] {
+export function kuberayLlmConfigs(md: ResolvedModelDeployment): Array<LlmConfig & { readonly role?: 'prefill' | 'decode' }> {
   const id = md.spec.model.id ?? '';
   const model = { modelId: md.spec.model.servedName || id, modelSource: id };
   if (md.mode !== 'disaggregated') {
@@ -80,7 +80,7 @@ export function kuberayLlmConfigs(md: ResolvedModelDeployment): LlmConfig[] {
   return workerGroupPlans(md).map((plan) => {
     const role = plan.component === 'prefill' ? 'prefill' : 'decode';
     const { kwargs } = kuberayEngineKwargs(md.spec, { gpusPerWorker: plan.gpuCount, role });
-    return { ...model, engineKwargs: kwargs, replicas: plan.replicas };
+    return { ...model, engineKwargs: kwargs, replicas: plan.replicas, role };
   });
 }
 
@@ -88,11 +88,10 @@ export function kuberayLlmConfigs(md: ResolvedModelDeployment): LlmConfig[] {
 export function kuberayServeConfigOf(md: ResolvedModelDeployment): string {
   const configs = kuberayLlmConfigs(md);
   if (md.mode !== 'disaggregated') return kuberayServeConfig(configs[0]);
-  const plans = workerGroupPlans(md);
-  const prefill = configs[plans.findIndex((p) => p.component === 'prefill')];
-  const decode = configs[plans.findIndex((p) => p.component === 'decode')];
+  const prefill = configs.find((c) => c.role === 'prefill');
+  const decode = configs.find((c) => c.role === 'decode');
   // Admission requires both components; a spec that bypassed it serves the one it has.
-  return prefill && decode ? kuberayPdServeConfig(prefill, decode) : kuberayServeConfig(prefill ?? decode);
+  return prefill && decode ? kuberayPdServeConfig(prefill, decode) : kuberayServeConfig(configs[0]);
 }
 
 /**
@@ -131,6 +130,7 @@ function scheduling(md: ResolvedModelDeployment, gpus: readonly PodGpus[]): Pick
  * a toleration only permits. No storage: the head runs no engine.
  */
 export function kuberayHeadGroupSpec(md: ResolvedModelDeployment): RayServiceSpecRayClusterConfigHeadGroupSpec {
+  const headEnv = kuberayEnv(md);
   const template: k8s.PodTemplateSpec = {
     metadata: podMetadata(md),
     spec: {
@@ -143,7 +143,7 @@ export function kuberayHeadGroupSpec(md: ResolvedModelDeployment): RayServiceSpe
             memory: k8s.Quantity.fromString(RAY_HEAD_DEFAULT_MEMORY),
           },
         },
-        ...(kuberayEnv(md).length > 0 && { env: kuberayEnv(md) }),
+        ...(headEnv.length > 0 && { env: headEnv }),
       }],
       ...scheduling(md, []),
     },
@@ -196,6 +196,7 @@ function workerGroupSpec(md: ResolvedModelDeployment, plan: WorkerGroupPlan): Ra
   if (plan.cpu) limits.cpu = k8s.Quantity.fromString(plan.cpu);
   const volumes = storagePodVolumes(md.name, md.spec);
   const volumeMounts = storageVolumeMounts(md.spec);
+  const env = workerEnv(md);
   const template: k8s.PodTemplateSpec = {
     metadata: podMetadata(md),
     spec: {
@@ -203,7 +204,7 @@ function workerGroupSpec(md: ResolvedModelDeployment, plan: WorkerGroupPlan): Ra
         name: RAY_WORKER_CONTAINER_NAME,
         image: kuberayImage(md),
         resources: { ...(deviceClaims && { claims: deviceClaims.containerClaims }), limits },
-        ...(workerEnv(md).length > 0 && { env: workerEnv(md) }),
+        ...(env.length > 0 && { env }),
         ...(volumeMounts.length > 0 ? { volumeMounts } : {}),
       }],
       ...(deviceClaims ? { resourceClaims: deviceClaims.resourceClaims } : {}),
