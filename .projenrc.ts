@@ -176,11 +176,19 @@ project.addTask('engine-arguments', {
 // Every example on a simulated GPU cluster of real upstream parts (kube-apiserver, etcd,
 // kube-controller-manager, kube-scheduler, KWOK nodes shaped like GKE and EKS GPU machines with
 // NVIDIA's labels and DRA ResourceSlices, the real KubeRay operator): where each pod lands or why
-// not, untainted and GKE-tainted, and each DRA claim allocated. Binaries:
+// not, untainted and GKE-tainted, and each DRA claim allocated; the status controller on it. Binaries:
 // scripts/envtest/build-binaries.sh and scripts/simcluster/build-binaries.sh (cached).
 project.addTask('test:simcluster', {
   description: "Every example's pods on a simulated GPU cluster (kube-scheduler, KWOK GPU nodes, KubeRay) and their DRA claims against NVML-valued ResourceSlices",
   exec: 'jest --runInBand --testPathIgnorePatterns=/node_modules/ --testPathPatterns=test/simcluster',
+});
+
+// The Deployment and RayService statuses the status tests use, captured again from the real
+// deployment controller and KubeRay (test/simcluster/controller.test.ts fails when they changed).
+project.addTask('simcluster:capture-statuses', {
+  description: 'Rewrite test/fixtures/operator-statuses/real-statuses.json from the simulated cluster\'s deployment controller and KubeRay',
+  env: { CAPTURE_STATUSES: '1' },
+  exec: 'jest --runInBand --testPathIgnorePatterns=/node_modules/ --testPathPatterns=test/simcluster/controller.test.ts',
 });
 
 // Synthesize every example into dist/examples (the project's main job).

@@ -36,8 +36,9 @@ const UPSTREAM_CRDS = [
  * and pruned by it. The v1alpha1 status carries `services` (replica counts) that v1beta1's lacks
  * (`components` instead); `state` and `conditions` are in both. So v1alpha1 is made the storage
  * version: a v1alpha1 graph keeps its whole status, and a v1beta1 graph keeps `state` and
- * `conditions`, which is all its status mapping reads (its v1beta1-only spec fields are pruned in
- * storage, which nothing here reads).
+ * `conditions` — its `components` counts are pruned, so its record counts no ready replicas
+ * (`runningReady: 0`), and its v1beta1-only spec fields are pruned in storage too, which nothing
+ * here reads.
  */
 export async function installControllerCrds(client: KubeClient, workDir: string): Promise<InstalledCrd[]> {
   const mdFile = path.join(workDir, 'airunway.ai_modeldeployments.controller.yaml');

@@ -14,7 +14,13 @@ function intOrUndefined(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) ? value : undefined;
 }
 
-/** `status.state` → phase: successful → Running; initializing/deploying → Deploying; failed → Failed; else Pending. */
+/**
+ * `status.state` → phase: successful → Running; initializing/deploying → Deploying; failed →
+ * Failed; else Pending. Dynamo's states are `DGDState` initializing|pending|successful|failed
+ * (the older deploy/cloud operator: pending|successful|failed); it writes `pending` while
+ * resources come up, which the reconcile rules report as Deploying. `deploying` is no Dynamo
+ * state: AI Runway reads it, so it is read here too.
+ */
 function phaseOf(state: string): ProviderPhase {
   switch (state) {
     case 'successful':
@@ -94,7 +100,8 @@ function specReplicas(spec: unknown): number {
  *
  * - phase from `status.state`: `successful` → Running; `initializing`, `deploying` → Deploying;
  *   `failed` → Failed; `pending`, anything else, or no state → Pending;
- * - message: `status.message` (older Dynamo operators write one);
+ * - message: `status.message` (AI Runway reads it; no DynamoGraphDeployment status type in
+ *   ai-dynamo/dynamo, from the deploy/cloud operator to v1beta1, has the field);
  * - replicas summed over `status.services` (v1alpha1) or `status.components` (v1beta1, which
  *   AI Runway does not read), top-level counts overriding;
  * - endpoint: `status.endpoint.service` / `.port`, else the frontend Service Dynamo names

@@ -1,7 +1,8 @@
 /**
  * Per shipped provider: a fixture deployment, the object its status comes from, and upstream
  * statuses (written from the upstream status schemas, as the providers' status tests do) that
- * map to Deploying, Running and Failed.
+ * map to Deploying, Running and Failed. The statuses come from test/support/operator-statuses.ts,
+ * where each hand-written one (Dynamo, KAITO) says which upstream source its values follow.
  */
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
 import { dynamoDeployment } from '../../providers/dynamo/fixtures';
@@ -9,7 +10,7 @@ import { kaitoLlamaCppDeployment, kaitoVllmDeployment } from '../../providers/ka
 import { multiGpuDeployment } from '../../providers/kuberay/fixtures';
 import { disaggregatedLlmdDeployment, llmdDeployment } from '../../providers/llmd/fixtures';
 import { vllmDeployment } from '../../providers/vllm/fixtures';
-import { deploymentStatuses, dynamoStatuses, rayServiceStatuses, WORKSPACE_STATUSES } from '../../support/operator-statuses';
+import { conditionMessage, deploymentStatuses, DYNAMO_FAILED_MESSAGE, dynamoStatuses, rayServiceStatuses, WORKSPACE_FAILED_MESSAGE, WORKSPACE_STATUSES } from '../../support/operator-statuses';
 
 export interface Lifecycle {
   /** Test title. */
@@ -42,7 +43,7 @@ export const LIFECYCLES: Lifecycle[] = [
     source: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'qwen' },
     created: 'Deployments',
     ...deploymentStatuses(1),
-    failedMessage: 'ReplicaSet "x-7d9f" has timed out progressing.',
+    failedMessage: conditionMessage(deploymentStatuses(1).failed, 'Progressing'),
     runningReplicas: { desired: 1, ready: 1, available: 1 },
     endpoint: { service: 'qwen', port: 8000 },
   },
@@ -52,7 +53,7 @@ export const LIFECYCLES: Lifecycle[] = [
     source: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'llama' },
     created: 'Deployments',
     ...deploymentStatuses(1),
-    failedMessage: 'ReplicaSet "x-7d9f" has timed out progressing.',
+    failedMessage: conditionMessage(deploymentStatuses(1).failed, 'Progressing'),
     runningReplicas: { desired: 1, ready: 1, available: 1 },
     endpoint: { service: 'llama', port: 8000 },
   },
@@ -62,7 +63,7 @@ export const LIFECYCLES: Lifecycle[] = [
     source: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'llama-decode' },
     created: 'Deployments',
     ...deploymentStatuses(2),
-    failedMessage: 'ReplicaSet "x-7d9f" has timed out progressing.',
+    failedMessage: conditionMessage(deploymentStatuses(2).failed, 'Progressing'),
     // Decode's 2 and prefill's 3: both sides count.
     runningReplicas: { desired: 5, ready: 5, available: 5 },
     endpoint: { service: 'llama-decode', port: 8000 },
@@ -74,7 +75,7 @@ export const LIFECYCLES: Lifecycle[] = [
     source: { apiVersion: 'nvidia.com/v1alpha1', kind: 'DynamoGraphDeployment', name: 'qwen' },
     created: 'DynamoGraphDeployment',
     ...dynamoStatuses('qwen', 'v1alpha1'),
-    failedMessage: 'VllmWorker: CrashLoopBackOff',
+    failedMessage: DYNAMO_FAILED_MESSAGE,
     runningReplicas: { desired: 2, ready: 2, available: 2 },
     endpoint: { service: 'qwen-frontend', port: 8000 },
   },
@@ -84,8 +85,9 @@ export const LIFECYCLES: Lifecycle[] = [
     source: { apiVersion: 'nvidia.com/v1beta1', kind: 'DynamoGraphDeployment', name: 'qwen' },
     created: 'DynamoGraphDeployment',
     ...dynamoStatuses('qwen', 'v1beta1'),
-    failedMessage: 'VllmWorker: CrashLoopBackOff',
-    runningReplicas: { desired: 2, ready: 0, available: 0 },
+    failedMessage: DYNAMO_FAILED_MESSAGE,
+    // v1beta1 counts per component, under `status.components`.
+    runningReplicas: { desired: 2, ready: 2, available: 2 },
     endpoint: { service: 'qwen-frontend', port: 8000 },
   },
   {
@@ -94,7 +96,7 @@ export const LIFECYCLES: Lifecycle[] = [
     source: { apiVersion: 'ray.io/v1', kind: 'RayService', name: 'llama' },
     created: 'RayService',
     ...kuberay,
-    failedMessage: 'CUDA out of memory',
+    failedMessage: conditionMessage(kuberay.failed, 'Ready'),
     runningReplicas: { desired: 2, ready: 2, available: 2 },
     endpoint: { service: 'llama-serve-svc', port: 8000 },
   },
@@ -104,7 +106,7 @@ export const LIFECYCLES: Lifecycle[] = [
     source: { apiVersion: 'kaito.sh/v1beta1', kind: 'Workspace', name: 'qwen' },
     created: 'Workspace',
     ...WORKSPACE_STATUSES,
-    failedMessage: 'preset is not supported',
+    failedMessage: WORKSPACE_FAILED_MESSAGE,
     runningReplicas: { desired: 1, ready: 1, available: 1 },
     endpoint: { service: 'qwen', port: 80 },
   },
@@ -114,7 +116,7 @@ export const LIFECYCLES: Lifecycle[] = [
     source: { apiVersion: 'kaito.sh/v1beta1', kind: 'Workspace', name: 'tinyllama' },
     created: 'Workspace',
     ...WORKSPACE_STATUSES,
-    failedMessage: 'preset is not supported',
+    failedMessage: WORKSPACE_FAILED_MESSAGE,
     runningReplicas: { desired: 1, ready: 1, available: 1 },
     endpoint: { service: 'tinyllama', port: 80 },
   },

@@ -141,10 +141,38 @@ function stages(title: string, md: ResolvedModelDeployment, sourceKind: string, 
   ];
 }
 
+/**
+ * A LeaderWorkerSet's status by stage (one group). LWS has no failure condition: the "failed"
+ * stage is a group that stopped being ready, Progressing again. The controller keeps every
+ * condition it set and flips the exclusive one to False (status only), and leaves zero counts out
+ * (`omitempty`).
+ *
+ * Hand-written: the LWS controller cannot run here; values from kubernetes-sigs/lws
+ * api/leaderworkerset/v1/leaderworkerset_types.go (024af084: `LeaderWorkerSetAvailable` =
+ * "Available", `LeaderWorkerSetProgressing` = "Progressing", the `LeaderWorkerSetStatus` json
+ * tags) and pkg/controllers/leaderworkerset_controller.go (9f47d6c5: `makeCondition` reasons
+ * "AllGroupsReady" / `GroupsProgressing` = "GroupsProgressing", messages "All replicas are ready" /
+ * "Replicas are progressing", `setCondition`).
+ */
 const LEADER_WORKER_SET_STATUSES: UpstreamStatuses = {
-  deploying: { replicas: 1, readyReplicas: 0, conditions: [crdCondition('Progressing', 'True', 'GroupsProgressing', 'Replicas are progressing')] },
-  running: { replicas: 1, readyReplicas: 1, conditions: [crdCondition('Available', 'True', 'AllGroupsReady', 'All replicas are ready')] },
-  failed: { replicas: 1, readyReplicas: 0, conditions: [crdCondition('Available', 'False', 'AllGroupsReady', 'not ready')] },
+  deploying: { replicas: 1, updatedReplicas: 1, conditions: [crdCondition('Progressing', 'True', 'GroupsProgressing', 'Replicas are progressing')] },
+  running: {
+    replicas: 1,
+    readyReplicas: 1,
+    updatedReplicas: 1,
+    conditions: [
+      crdCondition('Progressing', 'False', 'GroupsProgressing', 'Replicas are progressing'),
+      crdCondition('Available', 'True', 'AllGroupsReady', 'All replicas are ready'),
+    ],
+  },
+  failed: {
+    replicas: 1,
+    updatedReplicas: 1,
+    conditions: [
+      crdCondition('Progressing', 'True', 'GroupsProgressing', 'Replicas are progressing'),
+      crdCondition('Available', 'False', 'AllGroupsReady', 'All replicas are ready'),
+    ],
+  },
 };
 
 const VLLM_ROUTED: ModelDeploymentProps = { model: { id: 'Qwen/Qwen3-0.6B', servedName: 'qwen3' }, provider: { name: 'vllm' }, resources: { gpu: { count: 1 } } };

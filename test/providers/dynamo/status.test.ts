@@ -44,9 +44,10 @@ function dgd(status: Record<string, unknown> | undefined, version: 'v1alpha1' | 
 }
 
 /**
- * The same object with status fields that Dynamo's current schema does not have but that AI
- * Runway reads (older operators wrote `message`, `endpoint` and top-level counts). Not
- * schema-checked, because the schema would reject them.
+ * The same object with status fields that AI Runway reads but no DynamoGraphDeployment status
+ * type in ai-dynamo/dynamo has (`message`, `error`, `endpoint`, top-level counts; the deploy/cloud
+ * operator's status had only `state` and `conditions`), or a state outside the schema's enum.
+ * Not schema-checked, because the schema would reject them.
  */
 function legacyDgd(status: Record<string, unknown>): unknown {
   return { apiVersion: 'nvidia.com/v1alpha1', kind: 'DynamoGraphDeployment', metadata: { name: 'qwen', namespace: 'ml' }, spec: {}, status };
@@ -75,8 +76,17 @@ const partlyReady = {
   Frontend: service('qwen-0-frontend', 1, { ready: 1 }),
   VllmWorker: service('qwen-0-vllmworker', 2, { ready: 1 }),
 };
-const readyCondition = condition('Ready', 'True', 'AllResourcesAreReady', 'All resources are ready');
-const notReadyCondition = condition('Ready', 'False', 'SomeResourcesAreNotReady', 'Resources not ready: qwen-0-vllmworker: podclique 1/2 ready');
+/*
+ * Ready conditions as the Dynamo operator writes them (ai-dynamo/dynamo
+ * deploy/operator/api/v1beta1/dynamographdeployment_types.go `DGDReadyReason*`,
+ * deploy/operator/internal/controller/dgd_workload_result.go and dynamographdeployment_controller.go;
+ * see dynamoStatuses in test/support/operator-statuses.ts). The operator writes state `pending`
+ * while resources come up and `failed` with the reconcile error.
+ */
+const readyCondition = condition('Ready', 'True', 'all_resources_are_ready', 'All resources are ready');
+const notReadyCondition = condition('Ready', 'False', 'some_resources_are_not_ready', 'Resources not ready: qwen-0-vllmworker: scheduled but ready=1/2');
+const FAILURE = 'failed to reconcile Dynamo components deployments: no multinode orchestrator available';
+const failedCondition = condition('Ready', 'False', 'failed_to_reconcile_the_resources', FAILURE);
 
 describe('mapDynamoGraphDeploymentStatus', () => {
   test('reports Pending for a DynamoGraphDeployment without status, desiring what the spec asks for', () => {
@@ -134,11 +144,10 @@ describe('mapDynamoGraphDeploymentStatus', () => {
   });
 
   test('state failed is Failed with the message of the failing condition (AI Runway leaves it empty)', () => {
-    const failing = condition('Ready', 'False', 'DeploymentFailed', 'qwen-0-vllmworker: CrashLoopBackOff');
-    const obj = dgd({ state: 'failed', conditions: [readyCondition, failing], services: partlyReady });
+    const obj = dgd({ state: 'failed', conditions: [failedCondition], services: partlyReady });
     expect(mapDynamoGraphDeploymentStatus(obj)).toEqual({
       phase: 'Failed',
-      message: 'qwen-0-vllmworker: CrashLoopBackOff',
+      message: FAILURE,
       replicas: { desired: 3, ready: 2, available: 2 },
       endpoint,
     });
@@ -146,7 +155,7 @@ describe('mapDynamoGraphDeploymentStatus', () => {
 
   test('state failed without any message says deployment failed', () => {
     expect(mapDynamoGraphDeploymentStatus(dgd({ state: 'failed' })).message).toBe('deployment failed');
-    expect(mapDynamoGraphDeploymentStatus(dgd({ state: 'failed', conditions: [condition('Ready', 'False', 'Failed', '')] })).message).toBe('deployment failed');
+    expect(mapDynamoGraphDeploymentStatus(dgd({ state: 'failed', conditions: [condition('Ready', 'False', 'failed_to_reconcile_the_resources', '')] })).message).toBe('deployment failed');
   });
 
   test('unknown and missing states are Pending', () => {
@@ -154,11 +163,13 @@ describe('mapDynamoGraphDeploymentStatus', () => {
     expect(mapDynamoGraphDeploymentStatus(legacyDgd({})).phase).toBe('Pending');
   });
 
-  describe('fields older Dynamo operators write', () => {
-    test('state deploying is Deploying', () => {
-      expect(mapDynamoGraphDeploymentStatus(legacyDgd({ state: 'deploying' })).phase).toBe('Deploying');
-    });
+  test('state deploying, which AI Runway reads though no Dynamo operator writes it, is Deploying', () => {
+    // Dynamo's states are failed/successful/pending (the deploy/cloud operator) and
+    // initializing|pending|successful|failed (DGDState); the schema rejects anything else.
+    expect(mapDynamoGraphDeploymentStatus(legacyDgd({ state: 'deploying' })).phase).toBe('Deploying');
+  });
 
+  describe('fields AI Runway reads that no Dynamo status type has', () => {
     test('status.message is the message, whatever the phase', () => {
       expect(mapDynamoGraphDeploymentStatus(legacyDgd({ state: 'successful', message: 'serving' })).message).toBe('serving');
       expect(mapDynamoGraphDeploymentStatus(legacyDgd({ state: 'failed', message: 'image pull failed', error: 'x' })).message).toBe('image pull failed');
@@ -232,11 +243,10 @@ describe('reconcileDynamoGraphDeploymentStatus', () => {
   });
 
   test('a failed graph is Failed with the failing condition as the Ready message', () => {
-    const failing = condition('Ready', 'False', 'DeploymentFailed', 'qwen-0-vllmworker: CrashLoopBackOff');
-    expect(reconcileDynamoGraphDeploymentStatus(dgd({ state: 'failed', conditions: [failing] }))).toMatchObject({
+    expect(reconcileDynamoGraphDeploymentStatus(dgd({ state: 'failed', conditions: [failedCondition] }))).toMatchObject({
       phase: 'Failed',
-      message: 'qwen-0-vllmworker: CrashLoopBackOff',
-      ready: { type: 'Ready', status: 'False', reason: 'DeploymentFailed', message: 'qwen-0-vllmworker: CrashLoopBackOff' },
+      message: FAILURE,
+      ready: { type: 'Ready', status: 'False', reason: 'DeploymentFailed', message: FAILURE },
     });
   });
 });

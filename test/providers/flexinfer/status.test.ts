@@ -25,6 +25,13 @@ function model(status: Record<string, unknown> | undefined, spec: Record<string,
 
 const ENDPOINT = { service: 'qwen', port: 8000 };
 
+/*
+ * Condition reasons and messages as the FlexInfer controller writes them (flexinfer/flexinfer
+ * api/v1alpha2/model_types.go `Condition*` / `Reason*`, controllers/; see flexInferModelStatuses
+ * in test/support/operator-statuses.ts).
+ */
+const NO_NODES = 'no NVIDIA GPU nodes match selector for model qwen';
+
 describe('mapModelStatus', () => {
   test('a Model without status is Pending, with the Service FlexInfer names after it', () => {
     expect(mapModelStatus(model(undefined))).toEqual({ phase: 'Pending', message: '', replicas: { desired: 1, ready: 0, available: 0 }, endpoint: ENDPOINT });
@@ -39,7 +46,7 @@ describe('mapModelStatus', () => {
       gpu: { node: 'node-a', device: '0', vendor: 'NVIDIA', architecture: 'sm_89', memoryMB: 24576 },
       metrics: { tokensPerSecond: '42.5', loadTimeSeconds: '31', avgLatencyMs: '120' },
       cache: { strategy: 'None', ready: true },
-      conditions: [condition('Ready', 'True', 'BackendReady', 'backend is ready'), condition('Loaded', 'True', 'BackendReady', '')],
+      conditions: [condition('Ready', 'True', 'BackendReady', 'Backend is ready to serve requests'), condition('Cached', 'True', 'BackendReady', 'Cache is ready')],
     });
     expect(mapModelStatus(ready)).toEqual({ phase: 'Running', message: '', replicas: { desired: 1, ready: 1, available: 1 }, endpoint: ENDPOINT });
   });
@@ -75,7 +82,7 @@ describe('mapModelStatus', () => {
       phase: 'Preempted',
       loadingSubstage: 'Preempted',
       sharedGroup: { groupName: 'g', state: 'Preempted', preemptedBy: 'llama', preemptedAt: T },
-      conditions: [condition('Ready', 'False', 'Preempted', 'preempted by llama')],
+      conditions: [condition('Ready', 'False', 'Preempted', 'Model was preempted by higher priority model')],
     }, { gpu: { vendor: 'nvidia', count: 1, shared: 'g' } });
     expect(mapModelStatus(preempted).replicas).toEqual({ desired: 0, ready: 0, available: 0 });
   });
@@ -85,12 +92,13 @@ describe('mapModelStatus', () => {
     const unschedulable = model({
       phase: 'Failed',
       conditions: [
-        condition('Ready', 'False', 'StartingBackend', 'not ready'),
-        condition('Schedulable', 'False', 'NoMatchingNodes', 'no node has an nvidia GPU'),
-        condition('ConfigValid', 'True', 'ConfigValid', ''),
+        condition('Ready', 'False', 'StartingBackend', 'Waiting for deployment to be ready'),
+        condition('Schedulable', 'False', 'NoMatchingNodes', NO_NODES),
+        condition('ConfigValid', 'True', 'ConfigValid', 'No litellm config to validate'),
       ],
     });
-    expect(mapModelStatus(unschedulable)).toEqual({ phase: 'Failed', message: 'no node has an nvidia GPU', replicas: { desired: 1, ready: 0, available: 0 }, endpoint: ENDPOINT });
+    // Schedulable is consulted before Ready, whatever the order of the list.
+    expect(mapModelStatus(unschedulable)).toEqual({ phase: 'Failed', message: NO_NODES, replicas: { desired: 1, ready: 0, available: 0 }, endpoint: ENDPOINT });
     expect(mapModelStatus(model({ phase: 'Failed' })).message).toBe('');
   });
 
@@ -135,8 +143,10 @@ describe('reconcileModelStatus and FlexInferProvider.mapStatus', () => {
   });
 
   test('Failed is Failed with Ready=False and the reason', () => {
-    const report = new FlexInferProvider().mapStatus(model({ phase: 'Failed', message: 'AmbiguousGPUVendor: both vendors present' }));
+    const ambiguous = 'gpu.vendor is "auto" but both NVIDIA and AMD GPU nodes match selector for model qwen; set spec.gpu.vendor explicitly';
+    const failed = model({ phase: 'Failed', conditions: [condition('Schedulable', 'False', 'AmbiguousGPUVendor', ambiguous)] }, { gpu: { vendor: 'auto', count: 1 } });
+    const report = new FlexInferProvider().mapStatus(failed);
     expect(report.phase).toBe(DeploymentPhase.FAILED);
-    expect(report.ready).toEqual({ type: 'Ready', status: 'False', reason: 'DeploymentFailed', message: 'AmbiguousGPUVendor: both vendors present' });
+    expect(report.ready).toEqual({ type: 'Ready', status: 'False', reason: 'DeploymentFailed', message: ambiguous });
   });
 });

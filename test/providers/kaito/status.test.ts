@@ -20,12 +20,19 @@ function workspace(status: Record<string, unknown> | undefined, count = 1, name 
   return obj;
 }
 
-const resourceReady = condition('ResourceReady', 'True', 'WorkspaceResourceStatusSuccess', 'workspace resource is ready');
-const resourceNotReady = condition('ResourceReady', 'False', 'NodeClaimNotReady', 'waiting for 2 nodes');
+/*
+ * Conditions as the KAITO controller writes them (kaito-project/kaito api/v1beta1/condition_types.go
+ * and pkg/workspace/controllers/workspace_controller.go; see WORKSPACE_STATUSES in
+ * test/support/operator-statuses.ts). `failed` is what the controller without `state` writes on a
+ * reconcile error (here `CheckResourceStatus` timing out); the `state`-writing one never fails an
+ * inference Workspace.
+ */
+const resourceReady = condition('ResourceReady', 'True', 'workspaceResourceStatusSuccess', 'workspace resource is ready');
+const resourceNotReady = condition('ResourceReady', 'False', 'workspaceResourceStatusNotReady', 'node status condition not ready');
 const inferenceReady = condition('InferenceReady', 'True', 'WorkspaceInferenceStatusSuccess', 'Inference has been deployed successfully');
-const inferenceNotReady = condition('InferenceReady', 'False', 'WorkspaceInferenceStatusFailed', 'inference deployment has 1/2 ready replicas');
-const succeeded = condition('WorkspaceSucceeded', 'True', 'WorkspaceSucceeded', 'workspace succeeds');
-const failed = condition('WorkspaceSucceeded', 'False', 'WorkspaceFailed', 'preset Qwen/Qwen3-0.6B is not supported');
+const inferenceNotReady = condition('InferenceReady', 'False', 'WorkspaceInferenceStatusPending', 'Inference workload is not ready');
+const succeeded = condition('WorkspaceSucceeded', 'True', 'workspaceSucceeded', 'workspace succeeds');
+const failed = condition('WorkspaceSucceeded', 'False', 'workspaceFailed', 'context deadline exceeded');
 
 const endpoint = { service: 'qwen', port: 80 };
 
@@ -84,7 +91,7 @@ describe('mapWorkspaceStatus', () => {
     });
 
     test('state Running (a tuning job) is Deploying, fine-tuning in progress', () => {
-      const status = mapWorkspaceStatus(workspace({ state: 'Running', conditions: [resourceReady, condition('JobStarted', 'True', 'JobStarted', 'tuning job started')] }));
+      const status = mapWorkspaceStatus(workspace({ state: 'Running', conditions: [resourceReady, condition('JobStarted', 'True', 'WorkspaceTuningJobStatusStarted', 'Tuning job has started')] }));
       expect(status).toMatchObject({ phase: 'Deploying', message: 'fine-tuning in progress', replicas: { desired: 1, ready: 0, available: 0 } });
     });
 
@@ -99,7 +106,8 @@ describe('mapWorkspaceStatus', () => {
 
     test('without a state, resources not ready is Pending', () => {
       expect(mapWorkspaceStatus(workspace({ conditions: [resourceNotReady] })).phase).toBe('Pending');
-      expect(mapWorkspaceStatus(workspace({ conditions: [condition('ResourceReady', 'Unknown', 'Pending', '')] })).phase).toBe('Pending');
+      // Nodes still being created: NodeClaimReady Unknown, no ResourceReady yet.
+      expect(mapWorkspaceStatus(workspace({ conditions: [condition('NodeClaimReady', 'Unknown', 'CreateNodeClaimPending', 'creating 1 nodeClaims')] })).phase).toBe('Pending');
     });
 
     test('without a state or WorkspaceSucceeded, resources and inference ready is still Pending', () => {
@@ -119,14 +127,18 @@ describe('mapWorkspaceStatus', () => {
     test('without a state, WorkspaceSucceeded=False is Failed with its message', () => {
       expect(mapWorkspaceStatus(workspace({ conditions: [resourceReady, failed] }))).toEqual({
         phase: 'Failed',
-        message: 'preset Qwen/Qwen3-0.6B is not supported',
+        message: 'context deadline exceeded',
         replicas: { desired: 1, ready: 0, available: 0 },
         endpoint,
       });
     });
 
-    test('state Failed is Failed without a message', () => {
-      expect(mapWorkspaceStatus(workspace({ state: 'Failed', conditions: [resourceNotReady, failed] }))).toEqual({
+    test('state Failed (a failed tuning job) is Failed without a message', () => {
+      const tuningFailed = [
+        condition('JobStarted', 'False', 'WorkspaceTuningJobStatusFailed', 'tuning job failed'),
+        condition('WorkspaceSucceeded', 'False', 'workspaceFailed', 'tuning job failed'),
+      ];
+      expect(mapWorkspaceStatus(workspace({ state: 'Failed', conditions: [resourceReady, ...tuningFailed] }))).toEqual({
         phase: 'Failed', message: '', replicas: { desired: 1, ready: 0, available: 0 }, endpoint,
       });
     });
@@ -178,8 +190,8 @@ describe('reconcileWorkspaceStatus', () => {
   test('failed: Ready=False DeploymentFailed with the condition message', () => {
     expect(reconcileWorkspaceStatus(workspace({ conditions: [failed] }))).toMatchObject({
       phase: 'Failed',
-      message: 'preset Qwen/Qwen3-0.6B is not supported',
-      ready: { type: 'Ready', status: 'False', reason: 'DeploymentFailed', message: 'preset Qwen/Qwen3-0.6B is not supported' },
+      message: 'context deadline exceeded',
+      ready: { type: 'Ready', status: 'False', reason: 'DeploymentFailed', message: 'context deadline exceeded' },
     });
   });
 

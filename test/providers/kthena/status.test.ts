@@ -40,20 +40,24 @@ function modelServing(status: Record<string, unknown> | undefined, options: Mode
   return obj;
 }
 
-const available = condition('Available', 'True', 'AllGroupsReady', 'every ServingGroup is ready');
-const notAvailable = condition('Available', 'False', 'AllGroupsReady', 'every ServingGroup is ready');
-const progressing = condition('Progressing', 'True', 'GroupProgressing', 'groups starting: [1]');
-const notProgressing = condition('Progressing', 'False', 'GroupProgressing', 'groups starting: [1]');
-const updating = condition('UpdateInProgress', 'True', 'GroupsUpdating', 'groups starting: [0], groups updated: [1]');
+/*
+ * Conditions as the Kthena controller writes them (volcano-sh/kthena
+ * pkg/model-serving-controller/utils/utils.go `newCondition`, `SetCondition`; see
+ * modelServingStatuses in test/support/operator-statuses.ts): one True at a time, the others
+ * flipped to False with their reason and message left as they were.
+ */
+const available = condition('Available', 'True', 'AllGroupsReady', 'All Serving groups are ready');
+const notAvailable = condition('Available', 'False', 'AllGroupsReady', 'All Serving groups are ready');
+const progressing = condition('Progressing', 'True', 'GroupProgressing', 'Some groups is progressing: [1]');
+const notProgressing = condition('Progressing', 'False', 'GroupProgressing', 'Some groups is progressing: [1]');
+const updating = condition('UpdateInProgress', 'True', 'GroupsUpdating', 'Some groups is progressing: [0], Updated Groups are: [1]');
 
-/** Counters of a ModelServing of `n` groups, `ready` of them available. */
+/** Counters of a ModelServing of `n` groups, `ready` of them available (zero counts left out, `omitempty`). */
 function counters(n: number, ready: number, revision = 'qwen-7d9f6c5b8'): Record<string, unknown> {
   return {
     observedGeneration: 1,
-    replicas: n,
-    currentReplicas: n,
-    updatedReplicas: n,
-    availableReplicas: ready,
+    ...(n > 0 && { replicas: n, currentReplicas: n, updatedReplicas: n }),
+    ...(ready > 0 && { availableReplicas: ready }),
     currentRevision: revision,
     updateRevision: revision,
     labelSelector: 'modelserving.volcano.sh/name=qwen',
@@ -90,7 +94,7 @@ describe('mapModelServingStatus', () => {
   test('Progressing=True is Deploying with its message', () => {
     expect(mapModelServingStatus(modelServing({ ...counters(2, 1), conditions: [notAvailable, progressing] }))).toEqual({
       phase: 'Deploying',
-      message: 'groups starting: [1]',
+      message: 'Some groups is progressing: [1]',
       replicas: { desired: 2, ready: 1, available: 1 },
       endpoint,
     });
@@ -98,7 +102,7 @@ describe('mapModelServingStatus', () => {
 
   test('UpdateInProgress=True is Deploying, even beside a leftover Available=True', () => {
     const status = mapModelServingStatus(modelServing({ ...counters(2, 1), conditions: [available, updating] }));
-    expect(status).toMatchObject({ phase: 'Deploying', message: 'groups starting: [0], groups updated: [1]' });
+    expect(status).toMatchObject({ phase: 'Deploying', message: 'Some groups is progressing: [0], Updated Groups are: [1]' });
   });
 
   test('a status of an older generation is Deploying, whatever its conditions say', () => {
