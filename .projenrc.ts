@@ -93,7 +93,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
       // Coverage instrumentation nearly doubled the suite's CPU time (measured: 88 s against 48 s
       // of CPU for test/providers and test/dra); `npm run test:coverage` collects it on request.
       collectCoverage: false,
-      // test/simcluster runs in its own task (test:simcluster): a simulated GPU cluster per example, about 5 minutes in one worker.
+      // test/simcluster runs in its own task (test:simcluster): simulated GPU clusters, about 9 minutes in one worker.
       testPathIgnorePatterns: ['/node_modules/', '/lib/', '/dist/', '/test/simcluster/'],
       // The per-file table runs to thousands of columns; the summary is what a CI log needs.
       coverageReporters: ['json', 'lcov', 'clover', 'cobertura', 'text-summary'],
@@ -179,7 +179,7 @@ project.addTask('engine-arguments', {
 // not, untainted and GKE-tainted, and each DRA claim allocated; the status controller on it. Binaries:
 // scripts/envtest/build-binaries.sh and scripts/simcluster/build-binaries.sh (cached).
 project.addTask('test:simcluster', {
-  description: "Every example's pods on a simulated GPU cluster (kube-scheduler, KWOK GPU nodes, KubeRay) and their DRA claims against NVML-valued ResourceSlices",
+  description: "Every example's pods on a simulated GPU cluster (kube-scheduler, KWOK GPU nodes, KubeRay, KEDA), their DRA claims against NVML-valued ResourceSlices, the status controller on it",
   exec: 'jest --runInBand --testPathIgnorePatterns=/node_modules/ --testPathPatterns=test/simcluster',
 });
 

@@ -1,12 +1,13 @@
 /**
- * Where the simulated cluster's own binaries come from — kube-scheduler, kwok and the KubeRay
- * operator, with KWOK's stage configs and KubeRay's CRDs beside them — on top of the envtest
+ * Where the simulated cluster's own binaries come from — kube-scheduler, kwok, the KubeRay and
+ * KEDA operators, with KWOK's stage configs, the operators' CRDs and the KEDA operator's
+ * certificate beside them — on top of the envtest
  * control plane's (test/envtest/binaries.ts: kube-apiserver, kube-controller-manager, etcd).
  *
  * 1. `CDK8S_INFERENCE_SIMCLUSTER_ASSETS`, when set, must name a directory with all of them (the
  *    layout scripts/simcluster/build-binaries.sh writes): a wrong value is an error.
  * 2. Otherwise scripts/simcluster/build-binaries.sh, which prints its cache directory (seconds when
- *    cached; the first time it compiles the three from the Go module proxy).
+ *    cached; the first time it compiles the four from the Go module proxy).
  *
  * Never a skip: without them the tests fail with the reason and the command that builds them.
  */
@@ -23,6 +24,11 @@ export interface SimClusterBinaries {
   readonly kwokStages: string[];
   /** KubeRay's CRDs of the operator's own version (`ray.io_*.yaml`). */
   readonly kuberayCrds: string[];
+  readonly kedaOperator: string;
+  /** KEDA's CRDs of the operator's own version. */
+  readonly kedaCrds: string[];
+  /** `tls.crt`, `tls.key` and `ca.crt` for the KEDA operator's gRPC metrics service (`--cert-dir`). */
+  readonly kedaCertDir: string;
 }
 
 export const SIMCLUSTER_ASSETS_ENV = 'CDK8S_INFERENCE_SIMCLUSTER_ASSETS';
@@ -39,21 +45,27 @@ export function simClusterBinaries(): Promise<SimClusterBinaries> {
   return cached;
 }
 
+function yamlFiles(dir: string): string[] {
+  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().map((f) => path.join(dir, f)) : [];
+}
+
 function inDir(dir: string): SimClusterBinaries {
-  const crdDir = path.join(dir, 'kuberay-crds');
   return {
     dir,
     kubeScheduler: path.join(dir, 'kube-scheduler'),
     kwok: path.join(dir, 'kwok'),
     kuberayOperator: path.join(dir, 'ray-operator'),
     kwokStages: KWOK_STAGES.map((f) => path.join(dir, 'kwok-stages', f)),
-    kuberayCrds: fs.existsSync(crdDir) ? fs.readdirSync(crdDir).filter((f) => f.endsWith('.yaml')).sort().map((f) => path.join(crdDir, f)) : [],
+    kuberayCrds: yamlFiles(path.join(dir, 'kuberay-crds')),
+    kedaOperator: path.join(dir, 'keda-operator'),
+    kedaCrds: yamlFiles(path.join(dir, 'keda-crds')),
+    kedaCertDir: path.join(dir, 'keda-certs'),
   };
 }
 
 function missing(b: SimClusterBinaries): string[] {
   const out: string[] = [];
-  for (const f of [b.kubeScheduler, b.kwok, b.kuberayOperator]) {
+  for (const f of [b.kubeScheduler, b.kwok, b.kuberayOperator, b.kedaOperator]) {
     try {
       fs.accessSync(f, fs.constants.X_OK);
     } catch {
@@ -62,6 +74,8 @@ function missing(b: SimClusterBinaries): string[] {
   }
   for (const f of b.kwokStages) if (!fs.existsSync(f)) out.push(f);
   if (!b.kuberayCrds.some((f) => f.endsWith('ray.io_rayjobs.yaml'))) out.push(path.join(b.dir, 'kuberay-crds', 'ray.io_rayjobs.yaml'));
+  if (!b.kedaCrds.some((f) => f.endsWith('keda.sh_scaledobjects.yaml'))) out.push(path.join(b.dir, 'keda-crds', 'keda.sh_scaledobjects.yaml'));
+  for (const f of ['tls.crt', 'tls.key', 'ca.crt']) if (!fs.existsSync(path.join(b.kedaCertDir, f))) out.push(path.join(b.kedaCertDir, f));
   return out;
 }
 

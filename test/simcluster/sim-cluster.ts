@@ -31,6 +31,8 @@
  *   pod-complete, pod-delete — kwokctl's defaults, copied from the kwok module by
  *   scripts/simcluster/build-binaries.sh): a node becomes Ready at once, a bound pod Running and
  *   Ready, a deleted pod goes away.
+ * - The KEDA operator when asked (`keda: true`), so a ScaledObject becomes the HPA KEDA makes of
+ *   it, with KEDA's own status conditions; its CRDs from its module.
  * - The KubeRay operator (ray-operator), so a RayService becomes a RayCluster and its head and
  *   worker pods as in a cluster. Its RayJob CRD comes from the operator's module (the operator
  *   exits when a kind it watches is not served); RayCluster and RayService from ../shared/upstream,
@@ -69,6 +71,11 @@ export interface SimClusterOptions {
   readonly dra?: boolean;
   /** Run the KubeRay operator (default true). */
   readonly kuberay?: boolean;
+  /**
+   * Run the KEDA operator (default false: it would act on the examples' ScaledObjects, scaling
+   * Deployments that other scenarios count pods of).
+   */
+  readonly keda?: boolean;
   /** CRD (or Crossplane XRD) files to install besides KubeRay's. */
   readonly crdFiles?: string[];
   /** Bound on each component becoming ready, ms (default 180 s: 2 shared cores). */
@@ -88,6 +95,7 @@ export interface SimClusterTimings {
   /** From creating the Node objects until KWOK reported every one Ready. */
   nodesReadyMs: number;
   kuberayMs: number;
+  kedaMs: number;
   totalMs: number;
 }
 
@@ -125,6 +133,9 @@ export const DEFAULT_STORAGE_CLASS: KubeObject = {
   volumeBindingMode: 'WaitForFirstConsumer',
   allowVolumeExpansion: true,
 };
+
+/** Where the KEDA operator keeps its cluster objects (KEDA_CLUSTER_OBJECT_NAMESPACE). */
+export const KEDA_NAMESPACE = 'keda';
 
 const PROVISIONERS = new Set(['pd.csi.storage.gke.io']);
 const FIELD_MANAGER = 'simcluster';
@@ -164,7 +175,16 @@ export class SimCluster {
   /** The Node objects created (as sent). */
   readonly nodes: KubeObject[];
   readonly timings: SimClusterTimings = {
-    binariesMs: 0, controlPlaneMs: 0, controllerManagerMs: 0, crdsMs: 0, schedulerMs: 0, kwokMs: 0, nodesReadyMs: 0, kuberayMs: 0, totalMs: 0,
+    binariesMs: 0,
+    controlPlaneMs: 0,
+    controllerManagerMs: 0,
+    crdsMs: 0,
+    schedulerMs: 0,
+    kwokMs: 0,
+    nodesReadyMs: 0,
+    kuberayMs: 0,
+    kedaMs: 0,
+    totalMs: 0,
   };
   crds: InstalledCrd[] = [];
   /** PVs the provisioner stand-in created, by PVC `<namespace>/<name>`. */
@@ -207,6 +227,8 @@ export class SimCluster {
       const rayJobs = this.binaries.kuberayCrds.find((f) => f.endsWith('ray.io_rayjobs.yaml'));
       if (rayJobs) crdFiles.add(rayJobs);
     }
+    // The operator's own CRDs: it watches all six kinds, and ../shared/upstream has two (of v2.20.2).
+    if (this.options.keda) for (const f of this.binaries.kedaCrds) crdFiles.add(f);
     this.crds = await installCrds(this.client, [...crdFiles], { timeoutMs: this.startTimeoutMs });
     await this.applyAll([DEFAULT_STORAGE_CLASS, ...(this.options.dra === false ? [] : [gpuDeviceClass()])]);
     t.crdsMs = Date.now() - s;
@@ -227,6 +249,11 @@ export class SimCluster {
       s = Date.now();
       await this.startKuberay();
       t.kuberayMs = Date.now() - s;
+    }
+    if (this.options.keda) {
+      s = Date.now();
+      await this.startKeda();
+      t.kedaMs = Date.now() - s;
     }
     this.provisionerLoop = this.runProvisioner();
     t.totalMs = Date.now() - t0;
@@ -325,6 +352,35 @@ export class SimCluster {
       '--log-stdout-encoder=console',
     ], {
       env: { KUBECONFIG: kubeconfig },
+      readyWhat: `http://127.0.0.1:${probe}/readyz to answer ok`,
+      ready: async () => {
+        const r = await get(`http://127.0.0.1:${probe}/readyz`);
+        return r.status === 200 || `HTTP ${r.status}: ${r.body.trim()}`;
+      },
+    });
+  }
+
+  /**
+   * The KEDA operator (`keda-operator`, not its metrics API server or admission webhooks: nothing
+   * here reads external metrics or needs KEDA's own validation), watching every namespace, with
+   * its cluster objects in `keda`. Its gRPC metrics service needs a certificate (build-binaries.sh
+   * makes one).
+   */
+  private async startKeda(): Promise<void> {
+    await this.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: KEDA_NAMESPACE } }).catch((e) => {
+      if (!(e instanceof KubeApiError && e.status === 409)) throw e;
+    });
+    const [probe, grpc] = await freePorts(2);
+    const kubeconfig = this.cp.writeKubeconfig(undefined, path.join(this.cp.dir, 'kubeconfig-keda.yaml'));
+    await this.cp.startProcess('keda-operator', this.binaries.kedaOperator, [
+      '--metrics-bind-address=0',
+      `--health-probe-bind-address=127.0.0.1:${probe}`,
+      `--metrics-service-bind-address=127.0.0.1:${grpc}`,
+      '--leader-elect=false',
+      `--cert-dir=${this.binaries.kedaCertDir}`,
+      `--ca-dir=${this.binaries.kedaCertDir}`,
+    ], {
+      env: { KUBECONFIG: kubeconfig, KEDA_CLUSTER_OBJECT_NAMESPACE: KEDA_NAMESPACE, POD_NAMESPACE: KEDA_NAMESPACE, WATCH_NAMESPACE: '' },
       readyWhat: `http://127.0.0.1:${probe}/readyz to answer ok`,
       ready: async () => {
         const r = await get(`http://127.0.0.1:${probe}/readyz`);
