@@ -7,13 +7,16 @@
  *   modelplane members, a Dynamo v1beta1 component's podTemplate, ...);
  * - a Dynamo v1alpha1 service's `extraPodSpec.mainContainer`, its GPUs in the service's
  *   `resources.limits.gpu` and its nodes in `multinode.nodeCount`;
- * - a multi-node leader's `/bin/sh -c SCRIPT NAME ARGS...`, whose script ends in `exec PROGRAM "$@"`.
+ * - a multi-node leader's `/bin/sh -c SCRIPT NAME ARGS...`, whose script ends in `exec PROGRAM "$@"`;
+ * - a FlexInfer `Model` (`ai.flexinfer/*`), which holds no container: FlexInfer's controller renders
+ *   the vLLM command line from its `spec.config` keys, emulated in `./flexinfer-command-line`.
  *
  * What the image runs when the container sets no command is the image's entrypoint
  * (`IMAGE_ENTRYPOINTS`, from the images' build files; scripts/engine-parsers/README.md).
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { flexInferCommandLine, isFlexInferModel } from './flexinfer-command-line';
 
 type Json = any;
 
@@ -63,9 +66,22 @@ export function engineCommandLines(objects: readonly Json[], where: string): Eng
       claimTemplates,
       nodes: 1,
     };
+    if (isFlexInferModel(o)) {
+      const line = flexInferCommandLine(o, ctx.where, imageEntrypoint);
+      if (line) out.push(line);
+      continue;
+    }
     walk(o, '', ctx, out);
   }
   return out;
+}
+
+/** What an image runs when the container sets no command, and the parser of that program; undefined when unknown or not an engine. */
+function imageEntrypoint(image: string): { program: readonly string[]; parser: EngineCommandLine['parser'] } | undefined {
+  const repository = image.split('@')[0].replace(/:[^/:]+$/, '');
+  const entry = IMAGE_ENTRYPOINTS.find((e) => e.repository.test(repository));
+  const parser = entry ? parserFor(image, entry.program) : undefined;
+  return entry && parser !== undefined ? { program: entry.program, parser } : undefined;
 }
 
 interface WalkContext {
@@ -142,8 +158,7 @@ function commandLineOf(container: Json, at: string, ctx: WalkContext): EngineCom
     program = exec[1].split(/\s+/);
     args = [...command.slice(4), ...args];
   } else if (command.length === 0) {
-    const repository = image.split('@')[0].replace(/:[^/:]+$/, '');
-    const entry = IMAGE_ENTRYPOINTS.find((e) => e.repository.test(repository));
+    const entry = imageEntrypoint(image);
     if (!entry) return undefined;
     program = entry.program;
   }

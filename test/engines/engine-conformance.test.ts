@@ -4,9 +4,12 @@
  * caching, eager mode, context length, served name, ranks against GPUs, KV connector). The parsers
  * are the real ones' argparse definitions, extracted from the engines' PyPI packages at the versions
  * our default images carry (test/fixtures/engine-parsers, scripts/engine-parsers/extract-all.sh);
- * `npm run test:engine-parsers` runs the same corpus through the real parsers.
+ * `npm run test:engine-parsers` runs the same corpus through the real parsers. FlexInfer Models
+ * hold no command line: the one FlexInfer's controller would render is emulated
+ * (./flexinfer-command-line). A mismatch a provider warns about at synth time (`WARNED_GAPS`) is
+ * counted apart and does not fail.
  */
-import { checkLines, CorpusEntry, corpusLines, describeFailure, exampleCorpus, LineResult, matrixCorpus, reportRows } from './conformance';
+import { checkLines, CorpusEntry, corpusLines, describeFailure, exampleCorpus, LineResult, matrixCorpus, reportRows, WARNED_GAPS } from './conformance';
 import { rayServeResults } from './ray-serve-conformance';
 
 jest.setTimeout(300_000);
@@ -23,7 +26,7 @@ beforeAll(async () => {
 
 test('the corpus covers every provider that starts an engine, and every engine parser', () => {
   const rows = reportRows(results);
-  expect([...new Set(rows.map((r) => r.provider))].sort()).toEqual(expect.arrayContaining(['dynamo', 'kthena', 'llmd', 'modelplane', 'vllm']));
+  expect([...new Set(rows.map((r) => r.provider))].sort()).toEqual(expect.arrayContaining(['dynamo', 'flexinfer', 'kthena', 'llmd', 'modelplane', 'vllm']));
   expect([...new Set(rows.map((r) => r.parser))].sort()).toEqual(expect.arrayContaining([
     'dynamo-1.1.1-sglang', 'dynamo-1.1.1-vllm', 'sglang-0.5.4-launch-server', 'vllm-0.11.0-api-server', 'vllm-0.9.1-api-server',
   ]));
@@ -42,6 +45,32 @@ test('every example command line is accepted by its engine and serves what its r
 test('every matrix command line is accepted by its engine and serves what its record asked', () => {
   const failed = results.filter((r) => r.line.source.startsWith('matrix/') && r.verdict && (!r.verdict.accepted || r.mismatches.length > 0));
   expect(failed.map(describeFailure)).toEqual([]);
+});
+
+test('every FlexInfer vllm Model yields the command line FlexInfer would run, judged as the vLLM of its default image', () => {
+  const flexinfer = results.filter((r) => r.provider === 'flexinfer');
+  const models = [...examples, ...matrix].flatMap((e) => (e.objects ?? []).filter((o) => o?.apiVersion === 'ai.flexinfer/v1alpha2' && o.kind === 'Model' && o.spec?.backend === 'vllm'));
+  expect(flexinfer).toHaveLength(models.length);
+  expect(flexinfer.length).toBeGreaterThanOrEqual(15);
+  for (const r of flexinfer) {
+    expect({ source: r.line.source, image: r.line.image, program: r.line.program, parser: r.parser })
+      .toEqual({ source: r.line.source, image: 'vllm/vllm-openai:latest', program: ['vllm', 'serve'], parser: 'vllm-0.11.0-api-server' });
+  }
+  // Each setting reaches the command line as the flag it asked for.
+  const argvOf = (name: string) => flexinfer.find((r) => r.line.source.startsWith(`matrix/flexinfer/${name}:`))?.line.argv.join(' ');
+  expect(argvOf('base')).toBe('--host 0.0.0.0 --port 8000 --model Qwen/Qwen3-8B');
+  expect(argvOf('everything')).toBe('--host 0.0.0.0 --port 8000 --model Qwen/Qwen3-8B --max-model-len 16384 --trust-remote-code --enforce-eager --served-model-name chat --no-enable-prefix-caching');
+  expect(argvOf('modelCache volume')).toBe('--host 0.0.0.0 --port 8000 --model /models/m --served-model-name Qwen/Qwen3-8B');
+});
+
+test('a mismatch is excused only as a known gap the synth warned about, on the lines that have it', () => {
+  const warned = results.filter((r) => r.warned.length > 0);
+  expect(warned.map((r) => `${r.line.source}: ${r.warned.join('; ')}`)).toEqual([
+    'matrix/flexinfer/2 GPUs: Model ml/m .spec (FlexInfer vllm backend): 1 ranks (TP 1 × PP 1 × DP 1) on 2 GPUs',
+    'matrix/flexinfer/4 GPUs: Model ml/m .spec (FlexInfer vllm backend): 1 ranks (TP 1 × PP 1 × DP 1) on 4 GPUs',
+    'matrix/flexinfer/everything: Model ml/m .spec (FlexInfer vllm backend): 1 ranks (TP 1 × PP 1 × DP 1) on 2 GPUs',
+  ]);
+  expect(WARNED_GAPS.map((g) => g.provider)).toEqual(['flexinfer']);
 });
 
 test('a matrix case the synth refuses is refused with a field error, never half-written', () => {

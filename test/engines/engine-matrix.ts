@@ -8,7 +8,8 @@
  * Settings: context length, remote code, prefix caching on/off/unset, eager mode, served name,
  * GPU counts (derived tensor parallelism), the user's TP/PP/DP, quantization, LoRA adapters,
  * prefill/decode roles, multi-node replicas, speculative decoding, `engine.args` (valued, empty
- * and `"true"`/`"false"` switches) and `extraArgs`.
+ * and `"true"`/`"false"` switches), `extraArgs`, and (where a target serves cached weights from
+ * a mount path) a modelCache volume.
  */
 import { stringify } from 'yaml';
 
@@ -39,6 +40,8 @@ interface Target {
   readonly disaggregated: boolean;
   readonly multiNode: boolean;
   readonly lora: boolean;
+  /** Also a case with a modelCache volume (where the target serves the weights from a mount path). */
+  readonly modelCache?: boolean;
 }
 
 const TARGETS: readonly Target[] = [
@@ -47,7 +50,8 @@ const TARGETS: readonly Target[] = [
   { provider: 'kuberay', engines: ['vllm'], disaggregated: true, multiNode: true, lora: false },
   { provider: 'kthena', engines: ['vllm', 'sglang'], disaggregated: true, multiNode: true, lora: true },
   { provider: 'modelplane', engines: ['vllm'], disaggregated: true, multiNode: true, lora: false },
-  { provider: 'flexinfer', engines: ['vllm'], disaggregated: false, multiNode: false, lora: false },
+  // FlexInfer's vllm backend loads a SharedPVC-cached model from /models/<model>.
+  { provider: 'flexinfer', engines: ['vllm'], disaggregated: false, multiNode: false, lora: false, modelCache: true },
   { provider: 'dynamo', engines: ['vllm', 'sglang', 'trtllm'], disaggregated: true, multiNode: true, lora: false },
 ];
 
@@ -120,6 +124,13 @@ export function engineMatrix(): MatrixCase[] {
         variations.push({ name: 'multi-node 16 GPUs on nodes of 8', spec: (s) => { s.resources = { gpu: { count: 16 } }; }, annotations: { 'inference.cdk8s.io/multi-node': 'gpusPerNode: 8\n' } });
       }
       if (target.lora) variations.push({ name: 'LoRA adapter', annotations: { 'inference.cdk8s.io/lora': LORA } });
+      if (target.modelCache) {
+        const cache = { name: 'model-cache', purpose: 'modelCache', size: '50Gi', accessMode: 'ReadWriteMany' };
+        variations.push(
+          { name: 'modelCache volume', spec: (s) => { s.model.storage = { volumes: [cache] }; } },
+          { name: 'modelCache volume, servedName', spec: (s) => { s.model.storage = { volumes: [cache] }; s.model.servedName = 'chat'; } },
+        );
+      }
       for (const v of variations) {
         const spec: Spec = {
           model: { id: 'Qwen/Qwen3-8B' },

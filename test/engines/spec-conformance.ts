@@ -5,6 +5,8 @@
  *
  * - prefix caching, eager mode, context length, trust-remote-code and the served name as the spec
  *   sets them (the engines' own names: vLLM `enable_prefix_caching`, SGLang `disable_radix_cache`);
+ *   without a served name (and no `gateway.modelName`), a plain vLLM server serves under
+ *   `model.id`, the name the Gateway routes on (not a mount path such as FlexInfer's `/models/<m>`);
  * - tensor × pipeline × data parallel ranks equal to the GPUs the engine instance has (fewer leave
  *   GPUs idle, more cannot start);
  * - a KV connector that the engine version registers and that runs on its V1 engine.
@@ -102,10 +104,16 @@ export function specMismatches(
     }
   }
   const served = spec.model?.servedName;
+  const got = values.served_model_name;
+  const names = Array.isArray(got) ? got : got === null || got === undefined ? [] : [got];
   if (served) {
-    const got = values.served_model_name;
-    const names = Array.isArray(got) ? got : got === null || got === undefined ? [] : [got];
     if (!names.includes(served)) out.push(`served name ${served} asked, ${names.length ? names.join(', ') : 'none'}`);
+  } else if (family === 'vllm' && parser.startsWith('vllm-') && spec.model?.id && !spec.gateway?.modelName) {
+    // No served name: vLLM serves under its model argument (`vllm serve`'s positional, else
+    // --model), and the record under model.id (what the Gateway routes on, and clients ask for).
+    const model = values.model_tag ?? values.model;
+    const serving = names.length > 0 ? names : model === null || model === undefined ? [] : [model];
+    if (!serving.includes(spec.model.id)) out.push(`served under model.id ${spec.model.id} asked (no servedName), served as ${serving.join(', ') || 'none'}`);
   }
   return out;
 }

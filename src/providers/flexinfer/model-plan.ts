@@ -245,6 +245,17 @@ function sourceAndCache(md: ResolvedModelDeployment, a: FlexInferAnnotations, ou
   return { source, cache };
 }
 
+/**
+ * Whether FlexInfer's vllm backend passes vLLM the weights' mount path as `--model` rather than
+ * the model id: `/models/<model>` for a Hugging Face model in the SharedPVC cache (where the
+ * prefetch Job put it), `/models/<path>` for a pvc:// source. vLLM then serves under that path
+ * unless given a served name, so the plan names the model by `model.id` (`servedModelName`),
+ * which is what the Gateway routes on and what vLLM serves under on every other target.
+ */
+function loadsFromMountPath(source: string, cache: ModelCacheJson): boolean {
+  return source.startsWith('pvc://') || (source.startsWith('HF://') && cache.strategy === 'SharedPVC');
+}
+
 function resourcesBlock(md: ResolvedModelDeployment): ModelResourcesJson | undefined {
   // As the other targets size a serving container: memory as request and limit, CPU as request.
   const { cpu, memory } = md.spec.resources ?? {};
@@ -315,7 +326,9 @@ function overrideErrors(md: ResolvedModelDeployment): FieldError[] {
  * - replicas: 1 → `serverless.enabled: false` (always on, like every other target); N (2–10) →
  *   `serverless.minReplicas: N`; annotation `scale-to-zero` → `minReplicas: 0` with the idle and
  *   cold-start timeouts (one replica at most, and not behind the Gateway);
- * - engine settings and args → `spec.config` (`./engine-config`); image: `engine.image`, then
+ * - engine settings and args → `spec.config` (`./engine-config`), with `servedModelName: <model.id>`
+ *   when vllm would load the weights from their mount path and no served name is set (vLLM
+ *   would otherwise serve under `/models/...`); image: `engine.image`, then
  *   `spec.image`, then the provider's default for the backend, else FlexInfer's own choice;
  * - memory (request and limit) and CPU (request) → `resources`; `nodeSelector`; tolerations
  *   (with the GPU-taint toleration the deployment asks for);
@@ -348,6 +361,9 @@ export function planFlexInferModel(
   const serverless = serverlessBlock(md, settings, out);
   const { source, cache } = sourceAndCache(md, settings, out);
   const engine = engineConfig(md);
+  if (md.engine === 'vllm' && engine.config.servedModelName === undefined && spec.model.id && loadsFromMountPath(source, cache)) {
+    engine.config.servedModelName = spec.model.id;
+  }
   out.errors.push(...engine.errors);
   out.warnings.push(...engine.warnings);
   podLevelGaps(md, out);

@@ -232,6 +232,19 @@ describe('FlexInferProvider translation', () => {
       expect(modelSpec({ spec: { engine: { enablePrefixCaching: true, trustRemoteCode: false } } }).config).toBeUndefined();
     });
 
+    test('vLLM loading mounted weights serves under model.id: FlexInfer passes their path as --model', () => {
+      // A SharedPVC-cached Hugging Face model is loaded from /models/<model>, a pvc:// source from /models/<path>.
+      expect(modelSpec({ spec: { model: { storage: { volumes: [CACHE_VOLUME] } } } }).config).toEqual({ servedModelName: 'Qwen/Qwen3-0.6B' });
+      expect(modelSpec({ spec: { model: { source: 'custom', id: 'qwen3', storage: { volumes: [CACHE_VOLUME] } } } }).config).toEqual({ servedModelName: 'qwen3' });
+      // The served name the deployment sets (as a field or an engine flag) is kept.
+      expect(modelSpec({ spec: { model: { servedName: 'chat', storage: { volumes: [CACHE_VOLUME] } } } }).config).toEqual({ servedModelName: 'chat' });
+      expect(modelSpec({ spec: { model: { storage: { volumes: [CACHE_VOLUME] } }, engine: { args: { 'served-model-name': 'x' } } } }).config).toEqual({ servedModelName: 'x' });
+      // Loaded by id (downloaded on start, or into a node-local Hugging Face cache), or by a path that is the id: no name needed.
+      expect(modelSpec().config).toBeUndefined();
+      expect(modelSpec(withAnnotations({ 'inference.cdk8s.io/flexinfer-cache-strategy': 'Local' })).config).toBeUndefined();
+      expect(modelSpec({ spec: { model: { source: 'custom', id: '/opt/models/qwen3' }, engine: { image: 'example.com/qwen-baked:1' } } }).config).toBeUndefined();
+    });
+
     test('vLLM flags in engine.args become typed config keys; an args key wins over the structured field', () => {
       expect(modelSpec({
         spec: {
