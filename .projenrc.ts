@@ -191,6 +191,12 @@ project.addTask('simcluster:capture-statuses', {
   exec: 'jest --runInBand --testPathIgnorePatterns=/node_modules/ --testPathPatterns=test/simcluster/controller.test.ts',
 });
 
+// The README's table of default images, from src/core/version-matrix.ts (the README test fails when stale).
+project.addTask('docs:versions', {
+  description: 'Rewrite the README\'s default-image table from src/core/version-matrix.ts',
+  exec: 'ts-node --project test/tsconfig.json scripts/version-table.ts',
+});
+
 // Synthesize every example into dist/examples (the project's main job).
 const synthExamples = project.addTask('synth:examples', {
   description: 'Synthesize every example in examples/ into dist/examples/',

@@ -5,6 +5,7 @@ import * as ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
 import * as library from '../src';
 import { expectValidManifests } from './support/schema-validator';
+import { withVersionTable } from '../scripts/version-table';
 
 /**
  * The README's TypeScript snippets are run as written (with `cdk8s-inference` resolved to this
@@ -84,3 +85,9 @@ function typeCheck(sources: readonly string[]): string[][] {
       .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
   });
 }
+
+describe('README version table', () => {
+  test('is the version matrix (npx projen docs:versions rewrites it)', () => {
+    expect(readme).toBe(withVersionTable(readme));
+  });
+});

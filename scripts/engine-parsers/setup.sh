@@ -43,7 +43,8 @@ export PIP_CACHE_DIR="$ROOT/pip"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 export PIP_NO_INPUT=1
 
-ALL_IDS=(vllm-0.11.0 vllm-0.9.1 sglang-0.5.4 dynamo-1.1.1-vllm dynamo-1.1.1-sglang ray-2.55.0)
+ALL_IDS=(vllm-0.11.0 vllm-0.9.1 sglang-0.5.4 dynamo-1.1.1-vllm dynamo-1.1.1-sglang ray-2.55.0
+  vllm-0.33.0 sglang-0.5.23 dynamo-1.6.1-vllm dynamo-1.6.1-sglang ray-2.60.0)
 
 # spec <id>: sets CUTOFF, REQS (array) and EXCLUDE (a regex: resolved
 # packages whose name matches are dropped, with their own exclusive
@@ -65,7 +66,15 @@ spec() {
     # ray.serve.llm imports boto3 (its S3 filesystem helper) at import time,
     # but ray[llm] 2.55.0 does not declare it; the ray-llm image has it.
     ray-2.55.0) CUTOFF=2026-04-16T00:00:00Z; REQS=("ray[serve,llm]==2.55.0" "boto3") ;;
-    *) echo "setup.sh: unknown id '$1' (known: ${ALL_IDS[*]} dynamo-1.1.1)" >&2; return 1 ;;
+    # Today's releases (issue 26), each resolved as PyPI stood a day after its upload
+    # (vllm 0.33.0 2026-11-02, sglang 0.5.23 2026-10-30, ai-dynamo 1.6.1 2026-10-27,
+    # ray 2.60.0 2026-11-04).
+    vllm-0.33.0) CUTOFF=2026-11-03T12:00:00Z; REQS=("vllm==0.33.0") ;;
+    sglang-0.5.23) CUTOFF=2026-10-31T12:00:00Z; REQS=("sglang==0.5.23"); EXCLUDE="flashinfer" ;;
+    dynamo-1.6.1-vllm) CUTOFF=2026-10-28T12:00:00Z; REQS=("ai-dynamo[vllm]==1.6.1") ;;
+    dynamo-1.6.1-sglang) CUTOFF=2026-10-28T12:00:00Z; REQS=("ai-dynamo[sglang]==1.6.1"); EXCLUDE="flashinfer" ;;
+    ray-2.60.0) CUTOFF=2026-11-05T12:00:00Z; REQS=("ray[serve,llm]==2.60.0" "boto3") ;;
+    *) echo "setup.sh: unknown id '$1' (known: ${ALL_IDS[*]} dynamo-1.1.1 dynamo-1.6.1)" >&2; return 1 ;;
   esac
 }
 
@@ -173,6 +182,7 @@ for a in "$@"; do
   case "$a" in
     --list) printf '%s\n' "${ALL_IDS[@]}"; exit 0 ;;
     dynamo-1.1.1) ids+=(dynamo-1.1.1-vllm dynamo-1.1.1-sglang) ;;
+    dynamo-1.6.1) ids+=(dynamo-1.6.1-vllm dynamo-1.6.1-sglang) ;;
     *) spec "$a" >/dev/null; ids+=("$a") ;;
   esac
 done

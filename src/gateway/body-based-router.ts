@@ -2,6 +2,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { Warnings } from '../api/warnings';
 import { k8s } from '../core/kube-api';
+import { defaultImageRef } from '../core/version-matrix';
 import { parseImageReference } from '../warnings/image-reference';
 import { movingImageTagWarning } from '../warnings/moving-image-tag';
 
@@ -140,7 +141,7 @@ export interface BodyBasedRouterProps {
  */
 export class BodyBasedRouter extends Construct implements IBodyBasedRouter {
   /** Image the router runs unless `image` says otherwise. */
-  public static readonly DEFAULT_IMAGE = 'registry.k8s.io/gateway-api-inference-extension/bbr:v1.5.0';
+  public static readonly DEFAULT_IMAGE = defaultImageRef('gateway', 'body-based-router');
 
   /** Name of the router's objects unless `name` says otherwise (the name AI Runway looks for). */
   public static readonly DEFAULT_NAME = 'body-based-router';

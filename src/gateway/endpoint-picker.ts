@@ -5,9 +5,10 @@ import type { EndpointPickerResources } from '../api/endpoint-picker-resources';
 import { FieldError, invalid } from '../core/field-error';
 import { k8s } from '../core/kube-api';
 import { compareQuantities, parseQuantity } from '../core/quantity';
+import { defaultImageRef } from '../core/version-matrix';
 
 /** The endpoint picker image AI Runway deploys when neither the provider nor the operator names one. */
-export const DEFAULT_ENDPOINT_PICKER_IMAGE = 'registry.k8s.io/gateway-api-inference-extension/epp:v1.5.0';
+export const DEFAULT_ENDPOINT_PICKER_IMAGE = defaultImageRef('gateway', 'endpoint-picker');
 
 /** gRPC (ext-proc) port of the endpoint picker, and of its Service. */
 export const DEFAULT_ENDPOINT_PICKER_PORT = 9002;

@@ -5,6 +5,7 @@ import { DEFAULT_MODEL_CACHE_MOUNT_PATH, MODEL_DOWNLOAD_JOB_SUFFIX } from '../co
 import { k8s } from '../core/kube-api';
 import { LABEL_JOB_TYPE } from '../core/labels';
 import { resolvedClaimName } from '../core/model-deployment-object';
+import { defaultImageOf, defaultImageRef } from '../core/version-matrix';
 import { HF_HOME_ENV } from '../providers/common/env';
 
 /**
@@ -14,10 +15,10 @@ import { HF_HOME_ENV } from '../providers/common/env';
  * semver without the `v` of the git tag (release `v0.3.0` is image tag `0.3.0`, as its upgrade
  * guide's `${REF#v}` shows). Override `modelDownloadImage` to follow another release or a digest.
  */
-export const MODEL_DOWNLOAD_IMAGE_VERSION = '0.3.0';
+export const MODEL_DOWNLOAD_IMAGE_VERSION = defaultImageOf('dynamo', 'model-downloader').tag;
 
 /** Image of AI Runway's downloader (`hf download <model>`), pinned to `MODEL_DOWNLOAD_IMAGE_VERSION`. */
-export const DEFAULT_MODEL_DOWNLOAD_IMAGE = `ghcr.io/ai-runway/airunway/model-downloader:${MODEL_DOWNLOAD_IMAGE_VERSION}`;
+export const DEFAULT_MODEL_DOWNLOAD_IMAGE = defaultImageRef('dynamo', 'model-downloader');
 /** Value of `airunway.ai/job-type` on the download Job. */
 export const MODEL_DOWNLOAD_JOB_TYPE = 'model-download';
 /** The Job's retry budget (also the failure threshold the status check uses). */

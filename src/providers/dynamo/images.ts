@@ -1,10 +1,9 @@
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { defaultImageOf } from '../../core/version-matrix';
 
-/** Registry path of NVIDIA's Dynamo images. */
-export const DYNAMO_IMAGE_REPOSITORY = 'nvcr.io/nvidia/ai-dynamo';
-/** Tag of every default Dynamo image: the Dynamo release AI Runway builds against (`versions.env`). */
-export const DYNAMO_VERSION = '1.1.1';
+/** Tag of every default Dynamo image: the Dynamo release of the version matrix's Dynamo rows. */
+export const DYNAMO_VERSION = defaultImageOf('dynamo', 'vllm').tag;
 
 /** The default images of one Dynamo release. */
 export interface DynamoImages {
@@ -22,13 +21,13 @@ export interface DynamoImages {
 
 /** The default images tagged `version` (AI Runway's defaults for `1.1.1`). */
 export function dynamoImages(version: string = DYNAMO_VERSION): DynamoImages {
-  const image = (name: string) => `${DYNAMO_IMAGE_REPOSITORY}/${name}:${version}`;
+  const image = (component: string) => `${defaultImageOf('dynamo', component).repository}:${version}`;
   return {
-    vllm: image('vllm-runtime'),
-    sglang: image('sglang-runtime'),
-    trtllm: image('tensorrtllm-runtime'),
-    epp: image('dynamo-frontend'),
-    mocker: image('dynamo-planner'),
+    vllm: image('vllm'),
+    sglang: image('sglang'),
+    trtllm: image('trtllm'),
+    epp: image('endpoint-picker'),
+    mocker: image('mocker'),
   };
 }
 

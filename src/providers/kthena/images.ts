@@ -1,10 +1,11 @@
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { defaultImageRef } from '../../core/version-matrix';
 
 /** vLLM image of the Kthena provider when neither the spec nor the provider's props name one. */
-export const KTHENA_DEFAULT_VLLM_IMAGE = 'vllm/vllm-openai:v0.11.0';
+export const KTHENA_DEFAULT_VLLM_IMAGE = defaultImageRef('kthena', 'vllm');
 /** SGLang image of the Kthena provider when neither the spec nor the provider's props name one. */
-export const KTHENA_DEFAULT_SGLANG_IMAGE = 'lmsysorg/sglang:v0.5.4';
+export const KTHENA_DEFAULT_SGLANG_IMAGE = defaultImageRef('kthena', 'sglang');
 
 /** The provider's default images, one per engine. */
 export interface KthenaEngineImages {

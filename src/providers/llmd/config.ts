@@ -1,14 +1,15 @@
 import type { InferenceProviderConfigSpec } from '../../core/generated/inference-provider-config-spec';
+import { defaultImageOf, defaultImageRef } from '../../core/version-matrix';
 import type { ProviderConfigEntry } from '../../selection/provider-config-entry';
 
 /** InferenceProviderConfig name of llm-d. */
 export const LLMD_PROVIDER_NAME = 'llmd';
 
 /** llm-d inference scheduler release the shipped config points at (`LLMD_VERSION`). */
-export const LLMD_VERSION = '0.6.0';
+export const LLMD_VERSION = defaultImageOf('llmd', 'endpoint-picker').tag.replace(/^v/, '');
 
 /** The llm-d inference scheduler, used as the endpoint picker of llm-d deployments. */
-export const LLMD_ENDPOINT_PICKER_IMAGE = `ghcr.io/llm-d/llm-d-inference-scheduler:v${LLMD_VERSION}`;
+export const LLMD_ENDPOINT_PICKER_IMAGE = defaultImageRef('llmd', 'endpoint-picker');
 
 /**
  * The EndpointPickerConfig llm-d registers for its endpoint picker: route to decode pods only,

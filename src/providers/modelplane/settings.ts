@@ -1,9 +1,10 @@
+import { defaultImageRef } from '../../core/version-matrix';
 import type { ModelplaneClusterToleration } from '../../modelplane/cluster-toleration';
 
 /** Default image of vLLM engines: the OpenAI-compatible server, which ships NIXL for prefill/decode. */
-export const MODELPLANE_VLLM_IMAGE = 'vllm/vllm-openai:v0.11.0';
+export const MODELPLANE_VLLM_IMAGE = defaultImageRef('modelplane', 'vllm');
 /** Default image of SGLang engines. */
-export const MODELPLANE_SGLANG_IMAGE = 'lmsysorg/sglang:v0.5.4';
+export const MODELPLANE_SGLANG_IMAGE = defaultImageRef('modelplane', 'sglang');
 
 /**
  * The provider's settings with defaults applied: what every deployment on this provider gets
