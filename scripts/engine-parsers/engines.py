@@ -224,9 +224,21 @@ def _vllm_import_parser_bits():
         from vllm.utils.argparse_utils import FlexibleArgumentParser  # >= 0.11.1
     except ImportError:
         from vllm.utils import FlexibleArgumentParser
-    from vllm.entrypoints.openai.cli_args import make_arg_parser, validate_parsed_serve_args
+    try:
+        from vllm.entrypoints.common.cli_args import make_arg_parser, validate_parsed_serve_args  # >= 0.2x
+    except ImportError:
+        from vllm.entrypoints.openai.cli_args import make_arg_parser, validate_parsed_serve_args
 
     return FlexibleArgumentParser, make_arg_parser, validate_parsed_serve_args
+
+
+def _vllm_startup_bits():
+    """cli_env_setup and the subcommand epilog, wherever this vLLM keeps them."""
+    try:
+        from vllm.entrypoints.common.startup import VLLM_SUBCMD_PARSER_EPILOG, cli_env_setup  # >= 0.2x
+    except ImportError:
+        from vllm.entrypoints.utils import VLLM_SUBCMD_PARSER_EPILOG, cli_env_setup
+    return VLLM_SUBCMD_PARSER_EPILOG, cli_env_setup
 
 
 def build_vllm_api_server() -> Built:
@@ -235,7 +247,7 @@ def build_vllm_api_server() -> Built:
     make_arg_parser(parser), parser.parse_args(), validate_parsed_serve_args(args),
     then starts the server (not done here)."""
     install_vllm_platform_standin()
-    from vllm.entrypoints.utils import cli_env_setup
+    _, cli_env_setup = _vllm_startup_bits()
 
     FlexibleArgumentParser, make_arg_parser, validate_parsed_serve_args = _vllm_import_parser_bits()
     cli_env_setup()
@@ -263,16 +275,21 @@ def build_vllm_serve() -> Built:
     install_vllm_platform_standin()
     import importlib.metadata
 
-    import vllm.entrypoints.cli.main as cli_main
-    from vllm.entrypoints.utils import VLLM_SUBCMD_PARSER_EPILOG, cli_env_setup
+    import vllm.entrypoints.cli.main as cli_main  # noqa: F401 (its imports register the platform)
 
+    VLLM_SUBCMD_PARSER_EPILOG, cli_env_setup = _vllm_startup_bits()
     FlexibleArgumentParser, _, _ = _vllm_import_parser_bits()
+    # main()'s CMD_MODULES, in its order; a release lacks some (ImportError: skipped).
     module_names = [
         "vllm.entrypoints.cli.openai",
         "vllm.entrypoints.cli.serve",
+        "vllm.entrypoints.cli.launch",
         "vllm.entrypoints.cli.benchmark.main",
         "vllm.entrypoints.cli.collect_env",
+        "vllm.entrypoints.cli.download_kernels",
+        "vllm.entrypoints.cli.preload",
         "vllm.entrypoints.cli.run_batch",
+        "vllm.entrypoints.cli.snapshot",
     ]
     import importlib
 
@@ -290,7 +307,9 @@ def build_vllm_serve() -> Built:
     subparsers = parser.add_subparsers(required=False, dest="subparser")
     cmds = {}
     for mod in modules:
-        for cmd in mod.cmd_init():
+        # snapshot's cmd_init takes create_requested (True only for `vllm snapshot create`).
+        inits = mod.cmd_init(create_requested=False) if mod.__name__.endswith(".snapshot") else mod.cmd_init()
+        for cmd in inits:
             cmd.subparser_init(subparsers).set_defaults(dispatch_function=cmd.cmd)
             cmds[cmd.name] = cmd
     serve_parser = subparsers.choices["serve"]
@@ -657,6 +676,9 @@ _spec(name="vllm-0.9.1-api-server", venv="vllm-0.9.1", package="vllm", version="
       entrypoint=["python3", "-m", "vllm.entrypoints.openai.api_server"], prog="api_server.py",
       build=build_vllm_api_server, custom_parsing=VLLM_CUSTOM)
 _spec(name="vllm-0.9.1-serve", venv="vllm-0.9.1", package="vllm", version="0.9.1",
+      entrypoint=["vllm", "serve"], prog="vllm",
+      build=build_vllm_serve, custom_parsing=VLLM_CUSTOM)
+_spec(name="vllm-0.33.0-serve", venv="vllm-0.33.0", package="vllm", version="0.33.0",
       entrypoint=["vllm", "serve"], prog="vllm",
       build=build_vllm_serve, custom_parsing=VLLM_CUSTOM)
 _spec(name="sglang-0.5.4-launch-server", venv="sglang-0.5.4", package="sglang", version="0.5.4",
