@@ -18,9 +18,6 @@ import * as path from 'path';
 import { RealStatuses, REAL_STATUSES_FILE } from '../support/operator-statuses';
 import { CONDITION_TIME } from '../support/status-conditions';
 
-export type { RealStatuses } from '../support/operator-statuses';
-export { REAL_STATUSES_FILE, readRealStatuses } from '../support/operator-statuses';
-
 /** The replica counts Deployment statuses are captured for (those the status tests use). */
 export const DEPLOYMENT_REPLICA_COUNTS = [1, 2, 3] as const;
 
