@@ -684,6 +684,9 @@ _spec(name="vllm-0.33.0-serve", venv="vllm-0.33.0", package="vllm", version="0.3
 _spec(name="sglang-0.5.4-launch-server", venv="sglang-0.5.4", package="sglang", version="0.5.4",
       entrypoint=["python3", "-m", "sglang.launch_server"], prog="launch_server.py",
       build=build_sglang_launch_server, custom_parsing=SGLANG_CUSTOM)
+_spec(name="sglang-0.5.23-launch-server", venv="sglang-0.5.23", package="sglang", version="0.5.23",
+      entrypoint=["python3", "-m", "sglang.launch_server"], prog="launch_server.py",
+      build=build_sglang_launch_server, custom_parsing=SGLANG_CUSTOM)
 _spec(name="dynamo-1.1.1-vllm", venv="dynamo-1.1.1-vllm", package="ai-dynamo", version="1.1.1",
       entrypoint=["python3", "-m", "dynamo.vllm"], prog="__main__.py",
       build=build_dynamo_vllm, custom_parsing=DYNAMO_VLLM_CUSTOM)
