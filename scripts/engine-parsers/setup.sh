@@ -71,6 +71,9 @@ spec() {
     # ray 2.60.0 2026-11-04).
     vllm-0.33.0) CUTOFF=2026-11-03T12:00:00Z; REQS=("vllm==0.33.0") ;;
     sglang-0.5.23) CUTOFF=2026-10-31T12:00:00Z; REQS=("sglang==0.5.23"); EXCLUDE="flashinfer" ;;
+    # Not yet buildable here: ai-dynamo 1.6.1 (through a dependency) requires aisimulate, a stub on
+    # PyPI whose build fetches the real wheel from pypi.nvidia.com (unreachable); excluding it from
+    # ai-dynamo's own requirements is not enough. A local stand-in wheel is the next thing to try.
     dynamo-1.6.1-vllm) CUTOFF=2026-10-28T12:00:00Z; REQS=("ai-dynamo[vllm]==1.6.1") ;;
     dynamo-1.6.1-sglang) CUTOFF=2026-10-28T12:00:00Z; REQS=("ai-dynamo[sglang]==1.6.1"); EXCLUDE="flashinfer" ;;
     ray-2.60.0) CUTOFF=2026-11-05T12:00:00Z; REQS=("ray[serve,llm]==2.60.0" "boto3") ;;
