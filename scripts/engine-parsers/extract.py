@@ -235,11 +235,19 @@ def deprecated_actions() -> set:
     return out
 
 
-def describe_action(action, stage: str | None, deprecated: set) -> dict:
+def describe_action(action, stage: str | None, deprecated: set, registered: dict | None = None) -> dict:
     kind, base = stock_name(action)
     out = {}
     if action.option_strings:
-        out["flags"] = list(action.option_strings)
+        # Every string the parser recognizes for the action: its option_strings, then any it keeps
+        # registered but out of help (vLLM >= 0.2x's EnableDisableAction hides `--no-enable-x`).
+        flags = list(action.option_strings)
+        flags += [k for k, v in (registered or {}).items() if v is action and k not in flags]
+        out["flags"] = flags
+    negative = getattr(action, "negative_option_strings", None)
+    if negative:
+        # The strings that set the destination False (EnableDisableAction: `--disable-x`, `--no-x`).
+        out["negativeFlags"] = sorted(negative)
     out["dest"] = action.dest
     out["action"] = kind
     if base:
@@ -269,7 +277,7 @@ def describe_parser(parser, stage: str | None, deprecated: set, seen: set):
         if id(a) in seen:
             continue
         seen.add(id(a))
-        d = describe_action(a, stage, deprecated)
+        d = describe_action(a, stage, deprecated, parser._option_string_actions)
         if a.option_strings:
             options.append(d)
         else:

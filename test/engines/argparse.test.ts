@@ -4,6 +4,7 @@
  * argparse-agreement.test.ts's.
  */
 import { parseArgs, ParserAction, ParserDefinition } from './argparse';
+import { parserDefinition } from './conformance';
 
 const option = (flags: string[], dest: string, more: Partial<ParserAction> = {}): ParserAction =>
   ({ flags, dest, action: 'store', nargs: null, choices: null, type: 'str', ...more });
@@ -81,5 +82,33 @@ describe('argparse replay', () => {
   test('vLLM-style parsers read --foo_bar as --foo-bar', () => {
     expect(parseArgs(definition(), ['--max_model_len', '1']).accepted).toBe(false);
     expect(parseArgs(definition({ underscoreToDash: true }), ['--max_model_len', '1']).values.max_model_len).toBe(1);
+  });
+});
+
+describe('argparse replay of vLLM 0.33.0 `vllm serve` (EnableDisableAction)', () => {
+  // Verdicts of the real parser on 2026-12-02 (scripts/engine-parsers/parse.py vllm-0.33.0-serve):
+  // `--no-enable-prefix-caching`, hidden from help, still stores False, as `--disable-prefix-caching` does.
+  const vllm033 = parserDefinition('vllm-0.33.0-serve');
+  const values = (argv: string[]) => {
+    const v = parseArgs(vllm033, ['--model', 'Qwen/Qwen3-0.6B', ...argv]);
+    expect(v.error).toBeUndefined();
+    return v.values ?? {};
+  };
+
+  test.each([
+    [['--enable-prefix-caching'], true],
+    [['--disable-prefix-caching'], false],
+    [['--no-enable-prefix-caching'], false],
+    [[], null],
+  ] as const)('%j sets enable_prefix_caching to %j', (argv, expected) => {
+    expect(values([...argv]).enable_prefix_caching).toBe(expected);
+  });
+
+  test('--trust-remote-code and --no-enforce-eager, the pairs of the same action class', () => {
+    expect(values(['--trust-remote-code', '--no-enforce-eager'])).toMatchObject({ trust_remote_code: true, enforce_eager: false });
+  });
+
+  test('a flag it does not know is refused, as the real parser refuses it', () => {
+    expect(parseArgs(vllm033, ['--model', 'x', '--no-such-flag']).error).toBe('unrecognized arguments: --no-such-flag');
   });
 });

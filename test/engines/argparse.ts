@@ -33,6 +33,13 @@ export interface ParserAction {
   readonly typeProbeValues?: Readonly<Record<string, unknown>>;
   /** The parser stage the option belongs to (see `ParserDefinition.stages`). */
   readonly stage?: string;
+  /** The stock action a custom Action class derives from (`boolean_optional`, ...). */
+  readonly baseAction?: string;
+  /**
+   * The flags that store False, for a custom boolean action that names them (vLLM >= 0.2x's
+   * EnableDisableAction: `--disable-x` and the hidden `--no-enable-x`).
+   */
+  readonly negativeFlags?: readonly string[];
 }
 
 /** A real parser's definition (test/fixtures/engine-parsers/<parser>.json). */
@@ -339,6 +346,11 @@ class Replay {
         // The real parser prints and exits 0: the engine would not start serving.
         throw new ArgparseError(`argument ${optionNames(action)}: prints ${action.action} and exits`);
       default:
+        if (action.baseAction === 'boolean_optional' && action.negativeFlags) {
+          // A BooleanOptionalAction subclass that lists its negative flags: True unless one of them.
+          this.values[action.dest] = !action.negativeFlags.includes(optionString ?? '');
+          return;
+        }
         // A custom Action class: its effect is unknown here, its arguments were consumed.
         this.values[action.dest] = value;
     }
@@ -415,6 +427,7 @@ function isRequiredPositional(action: ParserAction): boolean {
 
 function argCountOf(action: ParserAction): number | undefined {
   if (['store_true', 'store_false', 'store_const', 'append_const', 'count', 'help', 'version', 'boolean_optional'].includes(action.action)) return 0;
+  if (action.baseAction === 'boolean_optional') return 0;
   return typeof action.nargs === 'number' ? action.nargs : undefined;
 }
 
