@@ -100,23 +100,6 @@ export function rayServiceStatuses(serveEndpoints: number): UpstreamStatuses {
   };
 }
 
-/**
- * A RayService whose Serve application failed to deploy (`DEPLOY_FAILED`, its message from Ray
- * Serve) while its cluster is up. Hand-written like the running stage above (Ray Serve reports
- * it through the dashboard; `ApplicationStatusEnum` `DEPLOY_FAILED`, `DeploymentStatusEnum`
- * `UNHEALTHY`).
- */
-export function rayServiceAppFailedStatus(message: string): unknown {
-  return {
-    conditions: [crdCondition('Ready', 'False', 'Initializing', 'RayService is initializing')],
-    activeServiceStatus: {
-      rayClusterName: 'llama-x7k2p',
-      applicationStatuses: { llm: { status: 'DEPLOY_FAILED', message, serveDeploymentStatuses: { [RAY_LLM_DEPLOYMENT]: { status: 'UNHEALTHY', message } } } },
-    },
-    observedGeneration: 1,
-  };
-}
-
 /** The message of the Dynamo fixture's failed stage (the reconcile error, as the operator reports it). */
 export const DYNAMO_FAILED_MESSAGE = 'failed to reconcile Dynamo components deployments: no multinode orchestrator available';
 
