@@ -35,16 +35,36 @@ export interface DefaultImage {
 
 const VLLM_API_SERVER = 'the image\'s ENTRYPOINT, `python3 -m vllm.entrypoints.openai.api_server` (vLLM\'s docker/Dockerfile of the release)';
 
+/** What one image is, whichever provider runs it. */
+type ImageBody = Omit<DefaultImage, 'provider' | 'engine' | 'why'>;
+
+/** The vLLM release the Direct vLLM, Kthena and modelplane providers run. */
+const VLLM_0_11_0: ImageBody = {
+  repository: 'vllm/vllm-openai',
+  tag: 'v0.11.0',
+  carries: 'vLLM 0.11.0',
+  runs: VLLM_API_SERVER,
+  parser: 'vllm-0.11.0-api-server',
+};
+
+/** The SGLang release the Kthena and modelplane providers run. */
+const SGLANG_0_5_4: ImageBody = {
+  repository: 'lmsysorg/sglang',
+  tag: 'v0.5.4',
+  carries: 'SGLang 0.5.4',
+  runs: 'our command, `python3 -m sglang.launch_server`',
+  parser: 'sglang-0.5.4-launch-server',
+};
+
+/** The Dynamo release every Dynamo image is tagged with (its images are one release). */
+const DYNAMO_RELEASE = '1.1.1';
+
 /** The default images, by provider then engine. */
 export const DEFAULT_IMAGES: readonly DefaultImage[] = [
   {
     provider: 'vllm',
     engine: 'vllm',
-    repository: 'vllm/vllm-openai',
-    tag: 'v0.11.0',
-    carries: 'vLLM 0.11.0',
-    runs: VLLM_API_SERVER,
-    parser: 'vllm-0.11.0-api-server',
+    ...VLLM_0_11_0,
     why: 'AI Runway\'s `VLLM_VERSION` is `cu130-nightly`, a moving tag its controller pins at run time; built output has no such step, so the release the Kthena and modelplane providers run',
   },
   {
@@ -68,38 +88,22 @@ export const DEFAULT_IMAGES: readonly DefaultImage[] = [
   {
     provider: 'kthena',
     engine: 'vllm',
-    repository: 'vllm/vllm-openai',
-    tag: 'v0.11.0',
-    carries: 'vLLM 0.11.0',
-    runs: VLLM_API_SERVER,
-    parser: 'vllm-0.11.0-api-server',
+    ...VLLM_0_11_0,
   },
   {
     provider: 'kthena',
     engine: 'sglang',
-    repository: 'lmsysorg/sglang',
-    tag: 'v0.5.4',
-    carries: 'SGLang 0.5.4',
-    runs: 'our command, `python3 -m sglang.launch_server`',
-    parser: 'sglang-0.5.4-launch-server',
+    ...SGLANG_0_5_4,
   },
   {
     provider: 'modelplane',
     engine: 'vllm',
-    repository: 'vllm/vllm-openai',
-    tag: 'v0.11.0',
-    carries: 'vLLM 0.11.0',
-    runs: VLLM_API_SERVER,
-    parser: 'vllm-0.11.0-api-server',
+    ...VLLM_0_11_0,
   },
   {
     provider: 'modelplane',
     engine: 'sglang',
-    repository: 'lmsysorg/sglang',
-    tag: 'v0.5.4',
-    carries: 'SGLang 0.5.4',
-    runs: 'our command, `python3 -m sglang.launch_server`',
-    parser: 'sglang-0.5.4-launch-server',
+    ...SGLANG_0_5_4,
   },
   {
     provider: 'kuberay',
@@ -114,7 +118,7 @@ export const DEFAULT_IMAGES: readonly DefaultImage[] = [
     provider: 'dynamo',
     engine: 'vllm',
     repository: 'nvcr.io/nvidia/ai-dynamo/vllm-runtime',
-    tag: '1.1.1',
+    tag: DYNAMO_RELEASE,
     carries: 'Dynamo 1.1.1 with vLLM 0.19.0',
     runs: 'our command, `python3 -m dynamo.vllm`',
     parser: 'dynamo-1.1.1-vllm',
@@ -124,7 +128,7 @@ export const DEFAULT_IMAGES: readonly DefaultImage[] = [
     provider: 'dynamo',
     engine: 'sglang',
     repository: 'nvcr.io/nvidia/ai-dynamo/sglang-runtime',
-    tag: '1.1.1',
+    tag: DYNAMO_RELEASE,
     carries: 'Dynamo 1.1.1 with SGLang 0.5.10.post1',
     runs: 'our command, `python3 -m dynamo.sglang`',
     parser: 'dynamo-1.1.1-sglang',
@@ -133,7 +137,7 @@ export const DEFAULT_IMAGES: readonly DefaultImage[] = [
     provider: 'dynamo',
     engine: 'trtllm',
     repository: 'nvcr.io/nvidia/ai-dynamo/tensorrtllm-runtime',
-    tag: '1.1.1',
+    tag: DYNAMO_RELEASE,
     carries: 'Dynamo 1.1.1 with TensorRT-LLM (not on PyPI: its parser runs with a stand-in module)',
     runs: 'our command, `python3 -m dynamo.trtllm`',
     parser: 'dynamo-1.1.1-trtllm',
@@ -142,7 +146,7 @@ export const DEFAULT_IMAGES: readonly DefaultImage[] = [
     provider: 'dynamo',
     engine: 'endpoint-picker',
     repository: 'nvcr.io/nvidia/ai-dynamo/dynamo-frontend',
-    tag: '1.1.1',
+    tag: DYNAMO_RELEASE,
     carries: 'Dynamo 1.1.1 frontend, as the graph\'s `Epp` service (the `Frontend` service runs the worker image, as AI Runway does)',
     runs: 'the image\'s entrypoint',
   },
@@ -150,7 +154,7 @@ export const DEFAULT_IMAGES: readonly DefaultImage[] = [
     provider: 'dynamo',
     engine: 'mocker',
     repository: 'nvcr.io/nvidia/ai-dynamo/dynamo-planner',
-    tag: '1.1.1',
+    tag: DYNAMO_RELEASE,
     carries: 'Dynamo 1.1.1 mocker (GPU-less test backend)',
     runs: 'our commands, `python3 -m dynamo.mocker` and `python3 -m dynamo.frontend`',
     parser: 'dynamo-1.1.1-mocker',
@@ -162,6 +166,7 @@ export const DEFAULT_IMAGES: readonly DefaultImage[] = [
     tag: '0.3.0',
     carries: 'AI Runway\'s model downloader 0.3.0',
     runs: 'the image\'s entrypoint, in the model cache\'s download Job',
+    why: 'AI Runway\'s own default is the moving `latest`; its release workflow tags images by semver without the git tag\'s `v` (release v0.3.0 is image 0.3.0)',
   },
   {
     provider: 'gateway',

@@ -5,20 +5,15 @@ import { DEFAULT_MODEL_CACHE_MOUNT_PATH, MODEL_DOWNLOAD_JOB_SUFFIX } from '../co
 import { k8s } from '../core/kube-api';
 import { LABEL_JOB_TYPE } from '../core/labels';
 import { resolvedClaimName } from '../core/model-deployment-object';
-import { defaultImageOf, defaultImageRef } from '../core/version-matrix';
+import { defaultImageRef } from '../core/version-matrix';
 import { HF_HOME_ENV } from '../providers/common/env';
 
 /**
- * Release of AI Runway whose downloader image is the default. AI Runway's own default is the
- * moving `latest` tag, which lets a new node pull another build than the one that was tested;
- * pinning a release keeps the Job reproducible. AI Runway's release workflow tags its images by
- * semver without the `v` of the git tag (release `v0.3.0` is image tag `0.3.0`, as its upgrade
- * guide's `${REF#v}` shows). Override `modelDownloadImage` to follow another release or a digest.
+ * Image of AI Runway's downloader (`hf download <model>`): the version matrix's release (AI Runway's
+ * own default is the moving `latest`). Override `modelDownloadImage` to follow another release or a digest.
  */
-export const MODEL_DOWNLOAD_IMAGE_VERSION = defaultImageOf('dynamo', 'model-downloader').tag;
-
-/** Image of AI Runway's downloader (`hf download <model>`), pinned to `MODEL_DOWNLOAD_IMAGE_VERSION`. */
 export const DEFAULT_MODEL_DOWNLOAD_IMAGE = defaultImageRef('dynamo', 'model-downloader');
+
 /** Value of `airunway.ai/job-type` on the download Job. */
 export const MODEL_DOWNLOAD_JOB_TYPE = 'model-download';
 /** The Job's retry budget (also the failure threshold the status check uses). */

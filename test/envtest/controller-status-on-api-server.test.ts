@@ -29,6 +29,7 @@ import { ControllerProcess } from './controller-status-process';
 import { KubeClient, waitFor } from './kube-client';
 import { gateway, GatewayRef, ModelDeployment, ProviderRegistry } from '../../src';
 import { deploymentStatuses } from '../support/operator-statuses';
+import { statusCondition } from '../support/status-conditions';
 
 const SETUP_TIMEOUT_MS = 45 * 60_000; // the first run on a machine may compile the binaries
 const CONTROLLER = 'modeldeployment-status';
@@ -100,9 +101,6 @@ async function records(namespace: string): Promise<Map<string, any>> {
   return new Map(list.items.map((r) => [r.metadata.name, r]));
 }
 
-function condition(record: any, type: string): any {
-  return (record?.status?.conditions ?? []).find((c: any) => c.type === type);
-}
 
 const patches = (c: ControllerProcess): Promise<number> => c.metric('cdk8s_inference_status_patches_total', { controller: CONTROLLER });
 const queueAdds = (c: ControllerProcess): Promise<number> => c.metric('workqueue_adds_total', { name: CONTROLLER });
@@ -205,7 +203,7 @@ function checkConditions(step: string, name: string, before: any, now: any): voi
   for (const c of now.status.conditions) {
     const where = { step, name, type: c.type };
     expect({ ...where, observedGeneration: c.observedGeneration }).toEqual({ ...where, observedGeneration: generation });
-    const old = condition(before, c.type);
+    const old = statusCondition(before, c.type);
     if (!old) continue;
     const flipped = old.status !== c.status;
     expect({ ...where, flipped, moved: old.lastTransitionTime !== c.lastTransitionTime }).toEqual({ ...where, flipped, moved: flipped });
@@ -234,10 +232,10 @@ describe('1. lifecycle of every shipped provider', () => {
     let now = await steps.step('records created, upstream absent', () => createAll(client, recordsOf(objects)), all('Pending'));
     for (const c of cases) {
       const r = now.get(c.name);
-      expect({ name: c.name, ready: condition(r, 'Ready') }).toMatchObject({ name: c.name, ready: { status: 'False', reason: 'ResourceNotFound' } });
+      expect({ name: c.name, ready: statusCondition(r, 'Ready') }).toMatchObject({ name: c.name, ready: { status: 'False', reason: 'ResourceNotFound' } });
       expect(r.status.message).toBe(`waiting for ${c.source.kind} ${NS}/${c.source.name} (${c.source.apiVersion}) to be created`);
       expect(r.status.provider).toMatchObject({ name: c.props.provider!.name, resourceName: c.source.name, resourceKind: c.source.kind });
-      for (const type of ['Validated', 'EngineSelected', 'ProviderSelected']) expect(condition(r, type)).toMatchObject({ status: 'True' });
+      for (const type of ['Validated', 'EngineSelected', 'ProviderSelected']) expect(statusCondition(r, type)).toMatchObject({ status: 'True' });
     }
 
     // The upstream objects as the synth wrote them; no operator has reported yet.
@@ -251,17 +249,17 @@ describe('1. lifecycle of every shipped provider', () => {
     const firstRunning = await steps.step('operators report running', setAll('running'), all('Running'), multiSource);
     for (const c of cases) {
       const r = firstRunning.get(c.name);
-      expect({ name: c.name, ready: condition(r, 'Ready')?.status, replicas: r.status.replicas.ready })
+      expect({ name: c.name, ready: statusCondition(r, 'Ready')?.status, replicas: r.status.replicas.ready })
         .toEqual({ name: c.name, ready: 'True', replicas: c.runningReady });
       expect(r.status.endpoint?.service).toBeTruthy();
     }
     now = await steps.step('operators report failed', setAll('failed'), all('Failed'), multiSource);
-    for (const c of cases) expect({ name: c.name, ready: condition(now.get(c.name), 'Ready')?.status }).toEqual({ name: c.name, ready: 'False' });
+    for (const c of cases) expect({ name: c.name, ready: statusCondition(now.get(c.name), 'Ready')?.status }).toEqual({ name: c.name, ready: 'False' });
     now = await steps.step('operators report running again', setAll('running'), all('Running'), multiSource);
     for (const c of cases) {
-      const again = condition(now.get(c.name), 'Ready');
+      const again = statusCondition(now.get(c.name), 'Ready');
       expect(again.status).toBe('True');
-      expect(Date.parse(again.lastTransitionTime)).toBeGreaterThan(Date.parse(condition(firstRunning.get(c.name), 'Ready').lastTransitionTime));
+      expect(Date.parse(again.lastTransitionTime)).toBeGreaterThan(Date.parse(statusCondition(firstRunning.get(c.name), 'Ready').lastTransitionTime));
     }
 
     // A spec change (generation 2) is one more observable change: observedGeneration.
@@ -318,7 +316,7 @@ describe('2. gateway', () => {
     const pool = { apiVersion: 'inference.networking.k8s.io/v1', kind: 'InferencePool', namespace: NS, name: 'qwen' };
     const gw = { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', namespace: GW_NS, name: GW_NAME };
     const gatewayReady = (status: string, reason: string) => (now: Map<string, any>) => {
-      const c = condition(now.get('qwen'), 'GatewayReady');
+      const c = statusCondition(now.get('qwen'), 'GatewayReady');
       return (c?.status === status && c?.reason === reason) || `GatewayReady ${c?.status}/${c?.reason}: ${c?.message}`;
     };
     const routeStatus = (resolved: ReturnType<typeof cond>) => ({
@@ -334,7 +332,7 @@ describe('2. gateway', () => {
     expect(now.get('qwen').status.gateway).toEqual({ modelName: 'qwen3-8b', gatewayNamespace: GW_NS });
 
     now = await steps.step('model server running', () => setStatus(client, { ...DEPLOYMENT, namespace: NS, name: 'qwen' }, deploymentStatuses(1).running), phases({ qwen: 'Running' }));
-    expect(condition(now.get('qwen'), 'GatewayReady')).toMatchObject({ status: 'False', reason: 'GatewayNotReported' });
+    expect(statusCondition(now.get('qwen'), 'GatewayReady')).toMatchObject({ status: 'False', reason: 'GatewayNotReported' });
 
     now = await steps.step('Gateway programmed with an address', () => setStatus(client, gw, {
       addresses: [{ type: 'IPAddress', value: '10.0.0.7' }],
@@ -344,7 +342,7 @@ describe('2. gateway', () => {
 
     now = await steps.step('route accepted with its references resolved', () => setStatus(client, route, routeStatus(cond('ResolvedRefs', 'True', 'ResolvedRefs', 'All references resolved'))),
       gatewayReady('True', 'GatewayConfigured'));
-    expect(condition(now.get('qwen'), 'GatewayReady')).toMatchObject({ status: 'True', reason: 'GatewayConfigured', message: 'InferencePool and HTTPRoute created' });
+    expect(statusCondition(now.get('qwen'), 'GatewayReady')).toMatchObject({ status: 'True', reason: 'GatewayConfigured', message: 'InferencePool and HTTPRoute created' });
     expect(now.get('qwen').status.phase).toBe('Running');
 
     // The pool accepted too: nothing new to say (no patch).
@@ -354,8 +352,8 @@ describe('2. gateway', () => {
 
     now = await steps.step('route loses its backend', () => setStatus(client, route, routeStatus(cond('ResolvedRefs', 'False', 'BackendNotFound', 'InferencePool qwen not found'))),
       gatewayReady('False', 'HTTPRouteFailed'));
-    expect(condition(now.get('qwen'), 'GatewayReady').message).toContain('InferencePool qwen not found');
-    expect(condition(now.get('qwen'), 'Ready').status).toBe('True'); // the model still serves
+    expect(statusCondition(now.get('qwen'), 'GatewayReady').message).toContain('InferencePool qwen not found');
+    expect(statusCondition(now.get('qwen'), 'Ready').status).toBe('True'); // the model still serves
     await steps.step('route resolved again', () => setStatus(client, route, routeStatus(cond('ResolvedRefs', 'True', 'ResolvedRefs', 'All references resolved'))),
       gatewayReady('True', 'GatewayConfigured'));
     report.push(`2. gateway (vllm behind ${GW_NS}/${GW_NAME}):\n    ${steps.lines.join('\n    ')}`);
@@ -470,7 +468,7 @@ describe('3. API server restart', () => {
       Date.parse(String(l.ts)) >= up && Date.parse(String(l.ts)) < restored);
     for (const l of refused) expect(String(l.error)).toMatch(/forbidden|storage is \(re\)initializing/);
     const record = (await records(NS)).get('survivor');
-    expect(condition(record, 'Ready')).toMatchObject({ status: 'True' });
+    expect(statusCondition(record, 'Ready')).toMatchObject({ status: 'True' });
     steps.previous = record ? new Map([['survivor', record]]) : steps.previous;
     await steps.step('failed, steady state again', () => setStatus(client, deployment, deploymentStatuses(1).failed), phases({ survivor: 'Failed' }));
 
@@ -642,7 +640,7 @@ describe('5. conflicts', () => {
     const final = await records(NS);
     for (const n of NAMES) {
       const r = final.get(n);
-      expect({ name: n, phase: r.status.phase, ready: condition(r, 'Ready')?.status, message: r.status.message })
+      expect({ name: n, phase: r.status.phase, ready: statusCondition(r, 'Ready')?.status, message: r.status.message })
         .toEqual({ name: n, phase: 'Failed', ready: 'False', message: expect.stringContaining('timed out progressing') });
       expect(r.status.observedGeneration).toBe(r.metadata.generation);
       // Status writes left the labels alone: ours is the last one written, the controller's selector label is intact.

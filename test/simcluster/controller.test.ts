@@ -32,6 +32,7 @@ import { createAll, installControllerCrds, recordsOf, synthesize, upstreamOf } f
 import { ControllerProcess } from '../envtest/controller-status-process';
 import { KubeObject, waitFor } from '../envtest/kube-client';
 import { readRealStatuses, RealStatuses, REAL_STATUSES_FILE } from '../support/operator-statuses';
+import { statusCondition } from '../support/status-conditions';
 
 const SETUP_TIMEOUT_MS = 60 * 60_000;
 const MD = { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment' };
@@ -132,7 +133,6 @@ afterAll(async () => {
 }, 120_000);
 
 const get = (ref: { apiVersion: string; kind: string }, c: Case) => cluster!.client.get<any>({ ...ref, namespace: c.namespace, name: c.name });
-const conditionOf = (o: any, type: string) => (o?.status?.conditions ?? []).find((x: any) => x.type === type);
 
 /** Waits until the record of `c` is in `phase`; returns it. */
 async function recordIn(c: Case, phase: string, timeoutMs: number): Promise<any> {
@@ -171,12 +171,12 @@ const capture = (stage: Stage, replicas: number, o: any) => {
 describe.each(DEPLOYMENT_REPLICA_COUNTS)('a Direct vLLM Deployment of %i replica(s)', (n) => {
   test('Running once KWOK runs its pods and the deployment controller reports it Available', async () => {
     const c = DEPLOYMENT_CASES.get(`running-${n}`)!;
-    const d = await upstreamWhen(c, `${n} available replicas`, (o) => o.status?.availableReplicas === n && conditionOf(o, 'Available')?.status === 'True', 180_000);
+    const d = await upstreamWhen(c, `${n} available replicas`, (o) => o.status?.availableReplicas === n && statusCondition(o, 'Available')?.status === 'True', 180_000);
     const record = await recordIn(c, 'Running', 60_000);
     expect(record.status.replicas).toEqual({ desired: n, ready: n, available: n });
     expect(record.status.endpoint).toMatchObject({ service: 'qwen', port: 8000 });
     expect(record.status.message).toBe('Deployments created, pods are ready');
-    expect(conditionOf(record, 'Ready')).toMatchObject({ status: 'True', reason: 'DeploymentReady' });
+    expect(statusCondition(record, 'Ready')).toMatchObject({ status: 'True', reason: 'DeploymentReady' });
     // The pods are where the scheduler put them: each on a GPU node, tainted like GKE's.
     const pods = await cluster!.client.list<any>({ apiVersion: 'v1', kind: 'Pod', namespace: c.namespace });
     expect(pods.items.filter((p) => p.status?.phase === 'Running' && p.spec.nodeName)).toHaveLength(n);
@@ -186,17 +186,17 @@ describe.each(DEPLOYMENT_REPLICA_COUNTS)('a Direct vLLM Deployment of %i replica
   test('Deploying while the scheduler finds no node, with the deployment controller\'s own conditions', async () => {
     const c = DEPLOYMENT_CASES.get(`deploying-${n}`)!;
     const d = await upstreamWhen(c, 'Progressing=True and Available=False', (o) =>
-      conditionOf(o, 'Progressing')?.status === 'True' && conditionOf(o, 'Available')?.status === 'False' && o.status?.replicas === n, 120_000);
+      statusCondition(o, 'Progressing')?.status === 'True' && statusCondition(o, 'Available')?.status === 'False' && o.status?.replicas === n, 120_000);
     const record = await recordIn(c, 'Deploying', 60_000);
     expect(record.status.replicas).toEqual({ desired: n, ready: 0, available: 0 });
     expect(record.status.message).toBe('Deployments created, waiting for pods to be ready');
-    expect(conditionOf(record, 'Ready')).toMatchObject({ status: 'False', reason: 'DeploymentInProgress' });
+    expect(statusCondition(record, 'Ready')).toMatchObject({ status: 'False', reason: 'DeploymentInProgress' });
     // Every pod Pending for the scheduler's reason.
     const pods = await cluster!.client.list<any>({ apiVersion: 'v1', kind: 'Pod', namespace: c.namespace });
     expect(pods.items).toHaveLength(n);
     for (const p of pods.items) {
-      expect(conditionOf(p, 'PodScheduled')).toMatchObject({ status: 'False', reason: 'Unschedulable' });
-      expect(conditionOf(p, 'PodScheduled').message).toContain("didn't match Pod's node affinity/selector");
+      expect(statusCondition(p, 'PodScheduled')).toMatchObject({ status: 'False', reason: 'Unschedulable' });
+      expect(statusCondition(p, 'PodScheduled').message).toContain("didn't match Pod's node affinity/selector");
     }
     capture('deploying', n, d);
   }, 300_000);
@@ -204,12 +204,12 @@ describe.each(DEPLOYMENT_REPLICA_COUNTS)('a Direct vLLM Deployment of %i replica
   test(`Failed from the deployment controller's ProgressDeadlineExceeded (${PROGRESS_DEADLINE_SECONDS} s deadline)`, async () => {
     const c = DEPLOYMENT_CASES.get(`failed-${n}`)!;
     const d = await upstreamWhen(c, 'Progressing=False ProgressDeadlineExceeded', (o) =>
-      conditionOf(o, 'Progressing')?.reason === 'ProgressDeadlineExceeded', 180_000);
+      statusCondition(o, 'Progressing')?.reason === 'ProgressDeadlineExceeded', 180_000);
     const record = await recordIn(c, 'Failed', 60_000);
-    const message: string = conditionOf(d, 'Progressing').message;
+    const message: string = statusCondition(d, 'Progressing').message;
     expect(message).toMatch(/^ReplicaSet "qwen-[a-z0-9]+" has timed out progressing\.$/);
     expect(record.status.message).toBe(message);
-    expect(conditionOf(record, 'Ready')).toMatchObject({ status: 'False', reason: 'DeploymentFailed', message });
+    expect(statusCondition(record, 'Ready')).toMatchObject({ status: 'False', reason: 'DeploymentFailed', message });
     capture('failed', n, d);
   }, 300_000);
 });
@@ -220,7 +220,7 @@ describe('a RayService, reconciled by the real KubeRay operator', () => {
   test('a RayCluster with Running head and GPU worker pods; the record Deploying', async () => {
     const c = RAY_CASES.runningHead;
     const rs = await upstreamWhen(c, 'a RayCluster named in its status', (o) =>
-      conditionOf(o, 'Ready')?.reason === 'Initializing' && !!(o.status?.pendingServiceStatus?.rayClusterName || o.status?.activeServiceStatus?.rayClusterName), 180_000);
+      statusCondition(o, 'Ready')?.reason === 'Initializing' && !!(o.status?.pendingServiceStatus?.rayClusterName || o.status?.activeServiceStatus?.rayClusterName), 180_000);
     const rayClusterName = rs.status.pendingServiceStatus?.rayClusterName || rs.status.activeServiceStatus?.rayClusterName;
     const pods = await waitFor(async () => {
       const list = await cluster!.client.list<any>({ apiVersion: 'v1', kind: 'Pod', namespace: c.namespace }, { labelSelector: `ray.io/cluster=${rayClusterName}` });
@@ -231,7 +231,7 @@ describe('a RayService, reconciled by the real KubeRay operator', () => {
     const worker = pods.find((p: any) => p.metadata.labels['ray.io/node-type'] === 'worker');
     expect(worker.spec.containers[0].resources.limits['nvidia.com/gpu']).toBe('1');
     const record = await recordIn(c, 'Deploying', 60_000);
-    expect(conditionOf(rs, 'Ready')).toMatchObject({ status: 'False', reason: 'Initializing', message: 'RayService is initializing' });
+    expect(statusCondition(rs, 'Ready')).toMatchObject({ status: 'False', reason: 'Initializing', message: 'RayService is initializing' });
     // AI Runway's reconcile step words every Deploying record alike, whatever the upstream message.
     expect(record.status.message).toBe(RAY_DEPLOYING_MESSAGE);
     expect(record.status.replicas).toEqual({ desired: 1, ready: 0, available: 0 });
@@ -244,10 +244,10 @@ describe('a RayService, reconciled by the real KubeRay operator', () => {
     // clusters' names, the applications): the copy of the RayCluster's status in it stays the one
     // of the first write, taken before the RayCluster had a status.
     await upstreamWhen(c, 'a RayCluster named in its status', (o) =>
-      conditionOf(o, 'Ready')?.reason === 'Initializing' && !!o.status?.pendingServiceStatus?.rayClusterName, 180_000);
+      statusCondition(o, 'Ready')?.reason === 'Initializing' && !!o.status?.pendingServiceStatus?.rayClusterName, 180_000);
     const head = await waitFor(async () => {
       const list = await cluster!.client.list<any>({ apiVersion: 'v1', kind: 'Pod', namespace: c.namespace }, { labelSelector: 'ray.io/node-type=head' });
-      return list.items.find((p) => conditionOf(p, 'PodScheduled')?.reason === 'Unschedulable');
+      return list.items.find((p) => statusCondition(p, 'PodScheduled')?.reason === 'Unschedulable');
     }, 120_000, 'the head pod to be Unschedulable', 500);
     expect(head.status.phase).toBe('Pending');
     const record = await recordIn(c, 'Deploying', 60_000);
@@ -259,12 +259,12 @@ describe('a RayService, reconciled by the real KubeRay operator', () => {
 
   test(`Failed from KubeRay's InitializingTimeout (ray.io/initializing-timeout: ${RAY_INITIALIZING_TIMEOUT})`, async () => {
     const c = RAY_CASES.failed;
-    const rs = await upstreamWhen(c, 'Ready=False InitializingTimeout', (o) => conditionOf(o, 'Ready')?.reason === 'InitializingTimeout', 180_000);
+    const rs = await upstreamWhen(c, 'Ready=False InitializingTimeout', (o) => statusCondition(o, 'Ready')?.reason === 'InitializingTimeout', 180_000);
     const record = await recordIn(c, 'Failed', 60_000);
-    const message: string = conditionOf(rs, 'Ready').message;
+    const message: string = statusCondition(rs, 'Ready').message;
     expect(message).toMatch(new RegExp(`^RayService failed to become ready within the configured timeout of ${RAY_INITIALIZING_TIMEOUT}\\. Time spent initializing: `));
     expect(record.status.message).toBe(message);
-    expect(conditionOf(record, 'Ready')).toMatchObject({ status: 'False', reason: 'DeploymentFailed', message });
+    expect(statusCondition(record, 'Ready')).toMatchObject({ status: 'False', reason: 'DeploymentFailed', message });
     // KubeRay tears the RayCluster down once it gave up.
     await waitFor(async () => {
       const list = await cluster!.client.list<any>({ apiVersion: 'ray.io/v1', kind: 'RayCluster', namespace: c.namespace });

@@ -17,10 +17,9 @@
  * Needs the binaries of scripts/envtest/build-binaries.sh and scripts/simcluster/build-binaries.sh;
  * without them the setup fails saying so — never a skip.
  */
-import * as fs from 'fs';
-import * as path from 'path';
 import { GPU_POOLS, nodeNames } from './gpu-pools';
 import { emulate } from './operators';
+import { writeReport } from './reports';
 import { ensureNamespaces, FIELD_MANAGER } from './scenario';
 import { SimCluster } from './sim-cluster';
 import { exampleEntries, synthesizeExample } from '../envtest/examples';
@@ -114,10 +113,7 @@ beforeAll(async () => {
 afterAll(async () => {
   const report = renderReport();
   process.stdout.write(`\n${report}\n`);
-  const dir = path.resolve(__dirname, '..', '..', 'test-reports', 'simcluster');
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'dra-allocation.md'), report + '\n');
-  fs.writeFileSync(path.join(dir, 'dra-allocation.json'), JSON.stringify([...results].map(([v, r]) => ({ ...v, results: r })), null, 2));
+  writeReport('dra-allocation', report, [...results].map(([v, r]) => ({ ...v, results: r })));
   await cluster?.stop();
 }, 120_000);
 

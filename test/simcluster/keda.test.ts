@@ -28,6 +28,7 @@ import { upstreamDir } from '../../src/schema-validation/upstream-schemas';
 import { synthesize } from '../envtest/controller-status-fixtures';
 import { synthesizeExample } from '../envtest/examples';
 import { KubeObject, waitFor } from '../envtest/kube-client';
+import { statusCondition } from '../support/status-conditions';
 
 const SETUP_TIMEOUT_MS = 60 * 60_000;
 const FIELD_MANAGER = 'cdk8s-inference-keda-test';
@@ -70,7 +71,6 @@ afterAll(async () => {
   await cluster?.stop();
 }, 120_000);
 
-const conditionOf = (o: any, type: string) => (o?.status?.conditions ?? []).find((x: any) => x.type === type);
 
 function scaledObjectOf(namespace: string): KubeObject {
   const so = all.find((o) => o.kind === 'ScaledObject' && o.metadata?.namespace === namespace);
@@ -89,7 +89,7 @@ async function reported(so: KubeObject): Promise<any> {
   const ref = { apiVersion: 'keda.sh/v1alpha1', kind: 'ScaledObject', namespace: so.metadata!.namespace, name: so.metadata!.name };
   return waitFor(async () => {
     const live = await cluster!.client.get<any>(ref);
-    const ready = conditionOf(live, 'Ready');
+    const ready = statusCondition(live, 'Ready');
     return ready && ready.status !== 'Unknown' && live.status?.externalMetricNames ? live : false;
   }, 120_000, `KEDA's Ready condition on ScaledObject ${ref.namespace}/${ref.name}`, 500);
 }
@@ -119,7 +119,7 @@ describe('the real KEDA operator', () => {
     expect(live.status.scaleTargetKind).toBe('apps/v1.Deployment');
     expect(live.status.externalMetricNames).toEqual(['s0-prometheus', 's1-prometheus', 's2-prometheus']);
     // KEDA built a scaler of every trigger and found the target scalable (see the control below).
-    expect(conditionOf(live, 'Ready')).toMatchObject({ status: 'True', reason: 'ScaledObjectReady' });
+    expect(statusCondition(live, 'Ready')).toMatchObject({ status: 'True', reason: 'ScaledObjectReady' });
     process.stdout.write(`ScaledObject ml/qwen conditions: ${JSON.stringify(live.status.conditions)}\n`);
   }, 300_000);
 
@@ -132,7 +132,7 @@ describe('the real KEDA operator', () => {
     expect(externalTargets(hpa)).toEqual({ 's0-prometheus': { type: 'AverageValue', averageValue: '8' } });
     const live = await reported(so);
     expect(live.status.scaleTargetKind).toBe('leaderworkerset.x-k8s.io/v1.LeaderWorkerSet');
-    expect(conditionOf(live, 'Ready')).toMatchObject({ status: 'True', reason: 'ScaledObjectReady' });
+    expect(statusCondition(live, 'Ready')).toMatchObject({ status: 'True', reason: 'ScaledObjectReady' });
     process.stdout.write(`ScaledObject ml-lws/llama conditions: ${JSON.stringify(live.status.conditions)}\n`);
   }, 300_000);
 
@@ -144,11 +144,11 @@ describe('the real KEDA operator', () => {
     const ref = { apiVersion: 'keda.sh/v1alpha1', kind: 'ScaledObject', namespace: 'ml', name: 'qwen-no-query' };
     const live = await waitFor(async () => {
       const o = await cluster!.client.get<any>(ref);
-      return conditionOf(o, 'Ready')?.status === 'False' ? o : false;
+      return statusCondition(o, 'Ready')?.status === 'False' ? o : false;
     }, 120_000, 'KEDA to refuse ScaledObject ml/qwen-no-query', 500);
-    expect(conditionOf(live, 'Ready').message).toMatch(/query/);
+    expect(statusCondition(live, 'Ready').message).toMatch(/query/);
     await expect(cluster!.client.get({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', namespace: 'ml', name: 'keda-hpa-qwen-no-query' }))
       .rejects.toMatchObject({ status: 404 });
-    process.stdout.write(`ScaledObject ml/qwen-no-query Ready: ${JSON.stringify(conditionOf(live, 'Ready'))}\n`);
+    process.stdout.write(`ScaledObject ml/qwen-no-query Ready: ${JSON.stringify(statusCondition(live, 'Ready'))}\n`);
   }, 300_000);
 });

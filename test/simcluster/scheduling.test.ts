@@ -26,8 +26,8 @@
  * (scripts/simcluster/build-binaries.sh); without them the setup fails saying so — never a skip.
  */
 import { execSync } from 'child_process';
-import * as fs from 'fs';
 import * as path from 'path';
+import { writeReport } from './reports';
 import { ExampleRun, crdFilesFor, ensureNamespaces, runExample } from './scenario';
 import { SimCluster } from './sim-cluster';
 import { exampleEntries, synthesizeExample, SynthesizedExample } from '../envtest/examples';
@@ -107,10 +107,7 @@ beforeAll(async () => {
 afterAll(async () => {
   const report = renderReport();
   process.stdout.write(`\n${report}\n`);
-  const dir = path.resolve(__dirname, '..', '..', 'test-reports', 'simcluster');
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'scheduling.md'), report + '\n');
-  fs.writeFileSync(path.join(dir, 'scheduling.json'), JSON.stringify({ timings, cluster: cluster?.timings, runs: Object.fromEntries([...runs].map(([k, v]) => [k, [...v.values()]])) }, null, 2));
+  writeReport('scheduling', report, { timings, cluster: cluster?.timings, runs: Object.fromEntries([...runs].map(([k, v]) => [k, [...v.values()]])) });
   await cluster?.stop();
 }, 120_000);
 

@@ -284,11 +284,7 @@ export class SimCluster {
       `--authorization-kubeconfig=${kubeconfig}`,
       '-v=2',
     ], {
-      readyWhat: `https://127.0.0.1:${port}/readyz to answer ok`,
-      ready: async () => {
-        const r = await get(`https://127.0.0.1:${port}/readyz`);
-        return r.status === 200 || `HTTP ${r.status}: ${r.body.trim()}`;
-      },
+      ...answersOk(`https://127.0.0.1:${port}/readyz`),
     });
   }
 
@@ -306,11 +302,7 @@ export class SimCluster {
       '--node-ip=10.128.0.1',
       `--server-address=127.0.0.1:${port}`,
     ], {
-      readyWhat: `http://127.0.0.1:${port}/healthz to answer ok`,
-      ready: async () => {
-        const r = await get(`http://127.0.0.1:${port}/healthz`);
-        return r.status === 200 || `HTTP ${r.status}: ${r.body.trim()}`;
-      },
+      ...answersOk(`http://127.0.0.1:${port}/healthz`),
     });
   }
 
@@ -352,11 +344,7 @@ export class SimCluster {
       '--log-stdout-encoder=console',
     ], {
       env: { KUBECONFIG: kubeconfig },
-      readyWhat: `http://127.0.0.1:${probe}/readyz to answer ok`,
-      ready: async () => {
-        const r = await get(`http://127.0.0.1:${probe}/readyz`);
-        return r.status === 200 || `HTTP ${r.status}: ${r.body.trim()}`;
-      },
+      ...answersOk(`http://127.0.0.1:${probe}/readyz`),
     });
   }
 
@@ -381,11 +369,7 @@ export class SimCluster {
       `--ca-dir=${this.binaries.kedaCertDir}`,
     ], {
       env: { KUBECONFIG: kubeconfig, KEDA_CLUSTER_OBJECT_NAMESPACE: KEDA_NAMESPACE, POD_NAMESPACE: KEDA_NAMESPACE, WATCH_NAMESPACE: '' },
-      readyWhat: `http://127.0.0.1:${probe}/readyz to answer ok`,
-      ready: async () => {
-        const r = await get(`http://127.0.0.1:${probe}/readyz`);
-        return r.status === 200 || `HTTP ${r.status}: ${r.body.trim()}`;
-      },
+      ...answersOk(`http://127.0.0.1:${probe}/readyz`),
     });
   }
 
@@ -487,6 +471,17 @@ export class SimCluster {
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
   }
+}
+
+/** `startProcess` options that wait until `url` answers 200 (a component's health or readiness endpoint). */
+function answersOk(url: string): { readyWhat: string; ready: () => Promise<true | string> } {
+  return {
+    readyWhat: `${url} to answer ok`,
+    ready: async () => {
+      const r = await get(url);
+      return r.status === 200 || `HTTP ${r.status}: ${r.body.trim()}`;
+    },
+  };
 }
 
 /** One GET with a short timeout; TLS unverified (the components' self-signed serving certificates). */

@@ -9,7 +9,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { crdCondition } from './status-conditions';
+import { crdCondition, statusCondition } from './status-conditions';
 
 /** Upstream statuses of one kind of status source, by lifecycle stage. */
 export interface UpstreamStatuses {
@@ -43,8 +43,7 @@ export function readRealStatuses(): RealStatuses {
 
 /** The message of a status's condition of `type` (a failed stage's deciding one). */
 export function conditionMessage(status: unknown, type: string): string {
-  const conditions: Array<{ type: string; message?: string }> = (status as any)?.conditions ?? [];
-  const c = conditions.find((x) => x.type === type);
+  const c = statusCondition({ status }, type);
   if (!c) throw new Error(`no ${type} condition in ${JSON.stringify(status)}`);
   return c.message ?? '';
 }

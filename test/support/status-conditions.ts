@@ -20,3 +20,9 @@ export function crdCondition(
 export function deploymentCondition(type: string, status: string, reason: string, message: string): Record<string, string> {
   return { type, status, reason, message, lastUpdateTime: CONDITION_TIME, lastTransitionTime: CONDITION_TIME };
 }
+
+/** The condition of `type` in an object's `status.conditions` (as the API server returns it), or undefined. */
+export function statusCondition(object: unknown, type: string): any {
+  const conditions: unknown = (object as any)?.status?.conditions;
+  return Array.isArray(conditions) ? conditions.find((c: any) => c?.type === type) : undefined;
+}

@@ -1,12 +1,9 @@
 import type { InferenceProviderConfigSpec } from '../../core/generated/inference-provider-config-spec';
-import { defaultImageOf, defaultImageRef } from '../../core/version-matrix';
+import { defaultImageRef } from '../../core/version-matrix';
 import type { ProviderConfigEntry } from '../../selection/provider-config-entry';
 
 /** InferenceProviderConfig name of llm-d. */
 export const LLMD_PROVIDER_NAME = 'llmd';
-
-/** llm-d inference scheduler release the shipped config points at (`LLMD_VERSION`). */
-export const LLMD_VERSION = defaultImageOf('llmd', 'endpoint-picker').tag.replace(/^v/, '');
 
 /** The llm-d inference scheduler, used as the endpoint picker of llm-d deployments. */
 export const LLMD_ENDPOINT_PICKER_IMAGE = defaultImageRef('llmd', 'endpoint-picker');
