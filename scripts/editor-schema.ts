@@ -23,12 +23,14 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as YAML from 'yaml';
 import { AUTOSCALING_ANNOTATION } from '../src/autoscaling/autoscaling-annotation';
+import { ANNOTATION_UPSTREAM_FIELDS } from '../src/controller/compatibility/upstream-fields';
 import { TOLERATE_GPU_TAINT_ANNOTATION, TOLERATE_GPU_TAINT_VALUES } from '../src/core/gpu-taint-toleration';
 import { ANNOTATION_ENGINE_REASON, ANNOTATION_PROVIDER_REASON, LABEL_RENDERED_BY } from '../src/core/labels';
 import { ANNOTATION_RENDERED_OBJECTS } from '../src/core/rendered-objects';
 import { DEVICES_ANNOTATION } from '../src/dra/device-annotation';
 import { NODE_POOL_API_VERSION, NODE_POOL_KIND } from '../src/dra/node-inventory';
 import { CACHE_STRATEGIES, MAX_GPU_PRIORITY, MAX_SERVICE_LABELS } from '../src/flexinfer/model-spec-json';
+import { EndpointPicker, ENDPOINT_PICKER_ANNOTATION } from '../src/gateway/endpoint-picker-choice';
 import { LORA_ANNOTATION } from '../src/lora/lora-annotation';
 import { MAX_GPUS_PER_NODE, MULTI_NODE_ANNOTATION } from '../src/multinode/annotation';
 import { POD_SECURITY_ANNOTATION, PodSecurityLevel } from '../src/policy/pod-security-level';
@@ -184,6 +186,11 @@ function modelDeploymentAnnotations(): JsonObject {
       enum: Object.values(PodSecurityLevel),
       description: 'The Pod Security Standard the model-server pods are set up for: baseline (the default) or restricted (non-root; see the README\'s "Pod security" for each engine).',
     },
+    [ENDPOINT_PICKER_ANNOTATION]: {
+      type: 'string',
+      enum: Object.values(EndpointPicker),
+      description: 'The endpoint picker of the controller-managed InferencePool: llmd-router (the llm-d Router\'s, the default) or gaie-v1.5 (GAIE v1.5\'s picker, and llm-d inference scheduler 0.6.0 for llm-d), over the registry\'s choice.',
+    },
     [DYNAMO_API_VERSION_ANNOTATION]: {
       type: 'string',
       enum: [...DYNAMO_API_VERSIONS],
@@ -203,6 +210,11 @@ function modelDeploymentAnnotations(): JsonObject {
     [f.LITELLM_COPILOT_ALIAS_ANNOTATION]: flexinferDoc('LiteLLM Copilot alias; with LiteLLM discovery.', { type: 'string' }),
     [f.SERVICE_LABELS_ANNOTATION]: flexinferDoc(`service labels, comma-separated (at most ${MAX_SERVICE_LABELS}).`, { type: 'string' }),
     [ANNOTATION_RENDERED_OBJECTS]: { type: 'string', description: 'Written by cdk8s-inference on the ModelDeployment record it synthesizes: the objects rendered for it (JSON), which the controller watches.' },
+    [ANNOTATION_UPSTREAM_FIELDS]: {
+      type: 'string',
+      description: 'Written by cdk8s-inference on the ModelDeployment record it synthesizes: the API versions and fields its custom resources set (JSON), ' +
+        'which the controller checks against the installed CRDs (IncompatibleUpstream).',
+    },
     [ANNOTATION_ENGINE_REASON]: { type: 'string', description: 'Written by cdk8s-inference on the record it synthesizes: why the engine was selected.' },
     [ANNOTATION_PROVIDER_REASON]: { type: 'string', description: 'Written by cdk8s-inference on the record it synthesizes: why the provider was selected.' },
   };

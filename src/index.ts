@@ -24,6 +24,7 @@ export * from './api/serving';
 export * from './api/storage';
 export * from './api/warnings';
 export * from './gateway/body-based-router';
+export * from './gateway/endpoint-picker-choice';
 
 // Pod security level of model servers, and optional policies for a deployment's pods.
 export * from './policy';

@@ -13,6 +13,8 @@ import {
   UpstreamKind,
 } from '../src';
 import { expectValidManifests } from './support/schema-validator';
+import { upstreamCrdNames } from '../src/controller/compatibility/upstream-crds';
+import { defaultProviderCatalog } from '../src/providers/shipped-providers';
 import { upstreamDir } from '../src/schema-validation/upstream-schemas';
 
 function synth(props: ModelDeploymentControllerProps = {}, registry?: (app: Construct) => void): any[] {
@@ -28,6 +30,9 @@ function find(manifests: any[], kind: string, name?: string): any {
   if (!found) throw new Error(`no ${kind}${name ? `/${name}` : ''}`);
   return found;
 }
+
+/** What our ModelDeployment CRD adds to AI Runway's imported schema (src/controller/crds.ts, `AIRUNWAY_NEWER_STATUS_FIELDS`). */
+const NEWER_STATUS_FIELDS = ['status.gateway.gatewayName', 'status.provider.requestRef', 'status.provider.workloadRef', 'status.provider.inferencePoolRef'];
 
 /** The upstream CRD's schema with every `description` removed (ours carries none). */
 function upstreamSchemaWithoutDescriptions(file: string): any {
@@ -64,14 +69,34 @@ describe('ModelDeploymentController', () => {
   test.each([
     ['modeldeployments.airunway.ai', 'airunway.ai_modeldeployments.yaml'],
     ['inferenceproviderconfigs.airunway.ai', 'airunway.ai_inferenceproviderconfigs.yaml'],
-  ])('the %s CRD has the schema of AI Runway\'s, so it accepts exactly what AI Runway\'s accepts', (name, file) => {
+  ])('the %s CRD has the schema of AI Runway\'s (plus, for ModelDeployment, only AI Runway\'s newer status fields), so it accepts what AI Runway\'s accepts', (name, file) => {
     const crd = find(synth(), 'CustomResourceDefinition', name);
     const upstream = YAML.parse(fs.readFileSync(path.join(upstreamDir(), 'airunway', file), 'utf8'));
     expect(crd.spec.group).toBe(upstream.spec.group);
     expect(crd.spec.names).toEqual(upstream.spec.names);
     expect(crd.spec.scope).toBe(upstream.spec.scope);
     expect(crd.spec.versions.map((v: any) => [v.name, v.served, v.storage, v.subresources])).toEqual([['v1alpha1', true, true, { status: {} }]]);
-    expect(crd.spec.versions[0].schema.openAPIV3Schema).toEqual(upstreamSchemaWithoutDescriptions(file));
+    const ours = structuredClone(crd.spec.versions[0].schema.openAPIV3Schema);
+    const theirs = upstreamSchemaWithoutDescriptions(file);
+    // The only difference: AI Runway's newer status fields, which the imported schema predates.
+    const added = name === 'modeldeployments.airunway.ai' ? NEWER_STATUS_FIELDS : [];
+    for (const fieldPath of added) {
+      const [parent, field] = fieldPath.split('.').slice(1);
+      expect(theirs.properties.status.properties[parent].properties[field]).toBeUndefined();
+      expect(ours.properties.status.properties[parent].properties[field]).toBeDefined();
+      delete ours.properties.status.properties[parent].properties[field];
+    }
+    expect(ours).toEqual(theirs);
+  });
+
+  test('AI Runway\'s newer status fields: gatewayName a string, the three refs objects of apiVersion, kind, name, namespace, uid', () => {
+    const status = find(synth(), 'CustomResourceDefinition', 'modeldeployments.airunway.ai').spec.versions[0].schema.openAPIV3Schema.properties.status;
+    expect(status.properties.gateway.properties.gatewayName).toEqual({ type: 'string' });
+    for (const ref of ['requestRef', 'workloadRef', 'inferencePoolRef']) {
+      const schema = status.properties.provider.properties[ref];
+      expect(schema.type).toBe('object');
+      expect(Object.keys(schema.properties).sort()).toEqual(['apiVersion', 'kind', 'name', 'namespace', 'uid']);
+    }
   });
 
   test('ModelDeployment columns: provider, engine, phase, ready replicas, endpoint, age', () => {
@@ -106,8 +131,11 @@ describe('ModelDeploymentController', () => {
       { apiGroups: ['nvidia.com'], resources: ['dynamographdeployments'], verbs: ['get', 'list', 'watch'] },
       { apiGroups: ['ray.io'], resources: ['rayservices'], verbs: ['get', 'list', 'watch'] },
       { apiGroups: ['workload.serving.volcano.sh'], resources: ['autoscalingpolicies', 'modelservings'], verbs: ['get', 'list', 'watch'] },
+      // IncompatibleUpstream: the CRDs of exactly the custom-resource kinds a record can hold, by name.
+      { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], resourceNames: upstreamCrdNames(defaultProviderCatalog()), verbs: ['get', 'list', 'watch'] },
       { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
     ]);
+    expect(upstreamCrdNames(defaultProviderCatalog())).toEqual(expect.arrayContaining(['dynamographdeployments.nvidia.com', 'httproutes.gateway.networking.k8s.io', 'rayservices.ray.io']));
     const everyRule = [...rules, ...find(manifests, 'Role').rules];
     for (const rule of everyRule) {
       for (const field of ['apiGroups', 'resources', 'verbs', 'resourceNames']) expect(rule[field] ?? []).not.toContain('*');

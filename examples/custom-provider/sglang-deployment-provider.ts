@@ -30,7 +30,7 @@ const SGLANG_PORT = 30000;
 export interface SglangDeploymentProviderProps {
   /**
    * The SGLang image.
-   * @default 'lmsysorg/sglang:v0.5.4'
+   * @default 'lmsysorg/sglang:v0.5.23'
    */
   readonly image?: string;
 }
@@ -52,7 +52,7 @@ export class SglangDeploymentProvider extends InferenceProvider {
         selectionRules: [{ condition: "spec.engine.type == 'sglang' && has(spec.resources.gpu) && spec.resources.gpu.count == 1", priority: 110 }],
       }),
     });
-    this.image = props.image ?? 'lmsysorg/sglang:v0.5.4';
+    this.image = props.image ?? 'lmsysorg/sglang:v0.5.23';
   }
 
   public validate(deployment: ResolvedDeployment): FieldError[] {

@@ -16,12 +16,29 @@ export const TABLES_MODULE = path.join(__dirname, '..', '..', 'src', 'providers'
 
 /** The parsers the library renders for (the default images' engines), by table id. */
 export const TABLE_PARSERS: Readonly<Record<string, string>> = {
+  'vllm-0.33.0': 'vllm-0.33.0-serve',
   'vllm-0.11.0': 'vllm-0.11.0-api-server',
-  'vllm-0.9.1': 'vllm-0.9.1-api-server',
-  'sglang-0.5.4': 'sglang-0.5.4-launch-server',
+  'vllm-0.29.0': 'vllm-0.29.0-serve',
+  'sglang-0.5.23': 'sglang-0.5.23-launch-server',
   'dynamo-1.1.1-vllm': 'dynamo-1.1.1-vllm',
   'dynamo-1.1.1-sglang': 'dynamo-1.1.1-sglang',
   'dynamo-1.1.1-trtllm': 'dynamo-1.1.1-trtllm',
+  'dynamo-1.6.1-vllm': 'dynamo-1.6.1-vllm',
+  'dynamo-1.6.1-sglang': 'dynamo-1.6.1-sglang',
+  'dynamo-1.6.1-trtllm': 'dynamo-1.6.1-trtllm',
+};
+
+/**
+ * The parsers of the releases a table's engine replaced as our default (the versions users upgrade
+ * from): an option of theirs that the table's parser no longer has is a removed flag, an error at
+ * synth time (`src/providers/common/retired-engine-flags.ts`).
+ */
+export const PREVIOUS_PARSERS: Readonly<Record<string, readonly string[]>> = {
+  'vllm-0.33.0': ['vllm-0.9.1-api-server', 'vllm-0.11.0-api-server'],
+  'sglang-0.5.23': ['sglang-0.5.4-launch-server'],
+  'dynamo-1.6.1-vllm': ['dynamo-1.1.1-vllm'],
+  'dynamo-1.6.1-sglang': ['dynamo-1.1.1-sglang'],
+  'dynamo-1.6.1-trtllm': ['dynamo-1.1.1-trtllm'],
 };
 
 interface Action {
@@ -30,11 +47,17 @@ interface Action {
   readonly action: string;
   readonly nargs: null | string | number;
   readonly type: string | null;
+  readonly negativeFlags?: readonly string[];
+  /** The argparse action a custom action stands for (vLLM's EnableDisableAction is a BooleanOptionalAction). */
+  readonly baseAction?: string;
+  readonly deprecated?: boolean;
+  /** The option the parser names as the deprecated one's replacement (SGLang's `new_flag`). */
+  readonly replacement?: string;
 }
 
 /** How an option takes its value, in one letter (see the generated module's header). */
 function kindOf(a: Action): string {
-  if (a.action === 'boolean_optional') return 'b';
+  if (a.action === 'boolean_optional' || a.baseAction === 'boolean_optional') return 'b';
   if (['store_true', 'store_false', 'store_const', 'count', 'append_const'].includes(a.action)) return 's';
   if (a.nargs === '+' || a.nargs === '*' || typeof a.nargs === 'number') return 'l';
   const type = a.type ?? 'str';
@@ -45,6 +68,33 @@ function kindOf(a: Action): string {
   if (/union_dict_and_str/.test(type)) return 'u';
   if (type === 'bool') return 'o';
   return 'v';
+}
+
+/** Long options of `previous` parsers that `current` does not have, each with the current option of the same destination. */
+function removedOptions(current: readonly Action[], previous: readonly string[]): Map<string, string | null> {
+  const flags = new Set(current.flatMap((a) => a.flags));
+  const byDest = new Map<string, string>();
+  for (const a of current) {
+    const long = a.flags.find((f) => f.startsWith('--') && !(a.negativeFlags ?? []).includes(f));
+    if (long && !byDest.has(a.dest)) byDest.set(a.dest, long);
+  }
+  const removed = new Map<string, string | null>();
+  for (const parser of previous) {
+    const def = JSON.parse(fs.readFileSync(path.join(FIXTURES, `${parser}.json`), 'utf8')) as { options: Action[] };
+    for (const a of def.options) {
+      for (const flag of a.flags) {
+        if (flag.startsWith('--') && !flags.has(flag) && !removed.has(flag)) removed.set(flag, byDest.get(a.dest) ?? null);
+      }
+    }
+  }
+  return removed;
+}
+
+/** `    name: { ... },` of a flag → string-or-null map, sorted. */
+function recordLines(name: string, entries: ReadonlyMap<string, string | null>): string[] {
+  if (entries.size === 0) return [`    ${name}: {},`];
+  const quote = (v: string | null) => (v === null ? 'null' : `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`);
+  return [`    ${name}: {`, ...[...entries.keys()].sort().map((k) => `      '${k}': ${quote(entries.get(k)!)},`), '    },'];
 }
 
 export function generateTables(): string {
@@ -63,6 +113,15 @@ export function generateTables(): string {
     '  readonly parser: string;',
     '  /** Option (`--max-model-len`) → [destination, kind]. */',
     '  readonly options: Readonly<Record<string, readonly [string, EngineArgumentKind]>>;',
+    '  /** Options the parser marks deprecated → the replacement it names, or null. */',
+    '  readonly deprecated: Readonly<Record<string, string | null>>;',
+    '  /**',
+    '   * Options of the releases this one replaced as our default (`previousParsers`) that this parser no longer',
+    '   * has → the option of this parser with the same destination (a rename), or null.',
+    '   */',
+    '  readonly removed: Readonly<Record<string, string | null>>;',
+    '  /** The parsers `removed` compares against. */',
+    '  readonly previousParsers: readonly string[];',
     '}',
     '',
     'export const ENGINE_ARGUMENT_TABLES: Readonly<Record<string, EngineArgumentTable>> = {',
@@ -77,7 +136,15 @@ export function generateTables(): string {
       for (const flag of a.flags) if (!rows.has(flag)) rows.set(flag, `      '${flag}': ['${a.dest}', '${kindOf(a)}'],`);
     }
     for (const flag of [...rows.keys()].sort()) out.push(rows.get(flag)!);
-    out.push('    },', '  },');
+    out.push('    },');
+    const deprecated = new Map<string, string | null>();
+    for (const a of def.options) {
+      if (a.deprecated) for (const flag of a.flags) if (flag.startsWith('--')) deprecated.set(flag, a.replacement ?? null);
+    }
+    out.push(...recordLines('deprecated', deprecated));
+    const previous = (PREVIOUS_PARSERS[id] ?? []).filter((p) => fs.existsSync(path.join(FIXTURES, `${p}.json`)));
+    out.push(...recordLines('removed', removedOptions(def.options, previous)));
+    out.push(`    previousParsers: [${previous.map((p) => `'${p}'`).join(', ')}],`, '  },');
   }
   out.push('};', '');
   return out.join('\n');

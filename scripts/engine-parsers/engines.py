@@ -117,15 +117,17 @@ def install_vllm_platform_standin() -> None:
     platforms._current_platform = StandInCudaPlatform()
 
 
-def install_tensorrt_llm_standin() -> None:
-    """TensorRT-LLM (ai-dynamo[trtllm] pins tensorrt-llm==1.3.0rc11) is not on
-    PyPI for this Python: the PyPI project is a placeholder that downloads
-    from NVIDIA's own index. dynamo.trtllm's argument definitions import only
-    `tensorrt_llm.llmapi.BuildConfig`, and only for four defaults read from
-    `BuildConfig.model_fields[...]`. The stand-in module provides just that.
-    The four defaults are those of TensorRT-LLM's public BuildConfig source
-    (max_batch_size 2048, max_num_tokens 8192, max_seq_len None,
-    max_beam_width 1), not read from 1.3.0rc11 itself."""
+def install_tensorrt_llm_standin(version: str = "1.3.0rc11", llm_args: bool = False) -> None:
+    """TensorRT-LLM (ai-dynamo[trtllm] 1.1.1 pins tensorrt-llm==1.3.0rc11, 1.6.1
+    1.3.0rc29) is not on PyPI for this Python: the PyPI project is a
+    placeholder that downloads from NVIDIA's own index. dynamo.trtllm's
+    argument definitions import only `tensorrt_llm.llmapi.BuildConfig` (1.1.1)
+    or, from TensorRT-LLM 1.3.0rc21 on, which removed it,
+    `tensorrt_llm.llmapi.llm_args.BaseLlmArgs` (1.6.1, `llm_args=True`), and
+    only for four defaults read from `model_fields[...]`. The stand-in module
+    provides just that. The four defaults are those of TensorRT-LLM's public
+    BuildConfig source (max_batch_size 2048, max_num_tokens 8192, max_seq_len
+    None, max_beam_width 1), not read from the pinned release itself."""
     if "tensorrt_llm" in sys.modules:
         return
     try:
@@ -150,12 +152,81 @@ def install_tensorrt_llm_standin() -> None:
 
     pkg = types.ModuleType("tensorrt_llm")
     pkg.__path__ = []  # a package, so that submodule imports resolve
-    pkg.__version__ = "1.3.0rc11+cdk8s-inference-standin"
+    pkg.__version__ = f"{version}+cdk8s-inference-standin"
     llmapi = types.ModuleType("tensorrt_llm.llmapi")
-    llmapi.BuildConfig = BuildConfig
+    llmapi.__path__ = []
     pkg.llmapi = llmapi
     sys.modules["tensorrt_llm"] = pkg
     sys.modules["tensorrt_llm.llmapi"] = llmapi
+    if llm_args:
+        args_module = types.ModuleType("tensorrt_llm.llmapi.llm_args")
+        args_module.BaseLlmArgs = BuildConfig
+        llmapi.llm_args = args_module
+        sys.modules["tensorrt_llm.llmapi.llm_args"] = args_module
+    else:
+        llmapi.BuildConfig = BuildConfig
+
+
+def importlib_util_file() -> str:
+    import importlib.util
+
+    return getattr(importlib.util, "__file__", None) or "<frozen importlib.util>"
+
+
+class StandInImportWatch:
+    """A meta-path finder that records every import of the modules the
+    stand-in wheels replace (setup.sh's STANDINS: empty wheels that only
+    satisfy a requirement, such as aisimulate and cuda-tile for ai-dynamo
+    1.6.1). It finds nothing itself, so such an import still fails; what it
+    records proves the parser never needed the real package. An availability
+    probe (`importlib.util.find_spec`, as flashinfer asks whether cuda.tile is
+    there for optional GEMM kernels) is recorded apart: it is answered "absent",
+    as on a machine without the package, and imports nothing."""
+
+    def __init__(self, modules):
+        self.modules = tuple(modules)
+        self.seen: list = []
+        self.probed: list = []
+
+    def find_spec(self, name, path=None, target=None):
+        if any(name == m or name.startswith(m + ".") for m in self.modules):
+            import traceback
+
+            probe = any(f.name == "find_spec" and f.filename in ("<frozen importlib.util>", importlib_util_file())
+                        for f in traceback.extract_stack())
+            (self.probed if probe else self.seen).append(name)
+        return None
+
+
+def watching_standins(build: Callable[[], "Built"], modules) -> Callable[[], "Built"]:
+    """`build`, which fails when building the parser, or parsing a line with it,
+    imports a module of a stand-in wheel."""
+
+    def watched():
+        watch = StandInImportWatch(modules)
+        sys.meta_path.insert(0, watch)
+        built = build()
+        if watch.seen:
+            raise RuntimeError(f"building the parser imported stand-in modules {sorted(set(watch.seen))}")
+        inner = built.run
+
+        def run(argv):
+            values = inner(argv)
+            if watch.seen:
+                raise RuntimeError(f"parsing imported stand-in modules {sorted(set(watch.seen))}")
+            return values
+
+        built.run = run
+        built.notes.append(
+            f"{', '.join(modules)}: empty stand-in wheels (scripts/engine-parsers/setup.sh), "
+            "never imported while the parser is built or parses (checked)")
+        if watch.probed:
+            built.notes.append(
+                f"probed for with importlib.util.find_spec and found absent: {', '.join(sorted(set(watch.probed)))} "
+                "(availability checks of optional kernels; nothing of the parser depends on them)")
+        return built
+
+    return watched
 
 
 # --------------------------------------------------------------------------
@@ -198,6 +269,18 @@ def namespace_values(ns) -> dict:
     return dict(vars(ns)) if ns is not None else {}
 
 
+def object_values(obj) -> dict:
+    """An object's attributes: its __dict__, then its public __slots__ (SGLang
+    0.5.21's ServerArgs keeps its fields in slots, so vars() is empty)."""
+    values = dict(vars(obj)) if hasattr(obj, "__dict__") else {}
+    for cls in type(obj).__mro__:
+        slots = getattr(cls, "__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if not name.startswith("_") and name not in values and hasattr(obj, name):
+                values[name] = getattr(obj, name)
+    return values
+
+
 # ---- vLLM -----------------------------------------------------------------
 
 VLLM_CUSTOM = (
@@ -227,7 +310,10 @@ def _vllm_import_parser_bits():
     try:
         from vllm.entrypoints.common.cli_args import make_arg_parser, validate_parsed_serve_args  # >= 0.2x
     except ImportError:
-        from vllm.entrypoints.openai.cli_args import make_arg_parser, validate_parsed_serve_args
+        try:
+            from vllm.entrypoints.launchers.cli_args import make_arg_parser, validate_parsed_serve_args  # 0.29.x
+        except ImportError:
+            from vllm.entrypoints.openai.cli_args import make_arg_parser, validate_parsed_serve_args
 
     return FlexibleArgumentParser, make_arg_parser, validate_parsed_serve_args
 
@@ -237,7 +323,10 @@ def _vllm_startup_bits():
     try:
         from vllm.entrypoints.common.startup import VLLM_SUBCMD_PARSER_EPILOG, cli_env_setup  # >= 0.2x
     except ImportError:
-        from vllm.entrypoints.utils import VLLM_SUBCMD_PARSER_EPILOG, cli_env_setup
+        try:
+            from vllm.entrypoints.serve.utils.api_utils import VLLM_SUBCMD_PARSER_EPILOG, cli_env_setup  # 0.29.x
+        except ImportError:
+            from vllm.entrypoints.utils import VLLM_SUBCMD_PARSER_EPILOG, cli_env_setup
     return VLLM_SUBCMD_PARSER_EPILOG, cli_env_setup
 
 
@@ -560,7 +649,7 @@ def build_dynamo_sglang() -> Built:
         for attr in ("dynamo_args", "server_args"):
             sub = getattr(config, attr, None)
             if sub is not None:
-                for k, v in vars(sub).items():
+                for k, v in object_values(sub).items():
                     values.setdefault(k, v)
         return values
 
@@ -578,8 +667,8 @@ def build_dynamo_sglang() -> Built:
     )
 
 
-def build_dynamo_trtllm() -> Built:
-    install_tensorrt_llm_standin()
+def build_dynamo_trtllm(version: str = "1.3.0rc11", llm_args: bool = False) -> Built:
+    install_tensorrt_llm_standin(version, llm_args)
     import dynamo.trtllm.args as dargs
 
     def run(argv):
@@ -681,6 +770,11 @@ _spec(name="vllm-0.9.1-serve", venv="vllm-0.9.1", package="vllm", version="0.9.1
 _spec(name="vllm-0.33.0-serve", venv="vllm-0.33.0", package="vllm", version="0.33.0",
       entrypoint=["vllm", "serve"], prog="vllm",
       build=build_vllm_serve, custom_parsing=VLLM_CUSTOM)
+# The vLLM the KubeRay default image (rayproject/ray-llm 2.60.0) carries: ray[llm]==2.60.0 pins
+# vllm 0.29.0, so its parser is read from the Ray venv rather than a venv of its own.
+_spec(name="vllm-0.29.0-serve", venv="ray-2.60.0", package="vllm", version="0.29.0",
+      entrypoint=["vllm", "serve"], prog="vllm",
+      build=build_vllm_serve, custom_parsing=VLLM_CUSTOM)
 _spec(name="sglang-0.5.4-launch-server", venv="sglang-0.5.4", package="sglang", version="0.5.4",
       entrypoint=["python3", "-m", "sglang.launch_server"], prog="launch_server.py",
       build=build_sglang_launch_server, custom_parsing=SGLANG_CUSTOM)
@@ -702,6 +796,27 @@ _spec(name="dynamo-1.1.1-frontend", venv="dynamo-1.1.1-vllm", package="ai-dynamo
 _spec(name="dynamo-1.1.1-mocker", venv="dynamo-1.1.1-vllm", package="ai-dynamo", version="1.1.1",
       entrypoint=["python3", "-m", "dynamo.mocker"], prog="__main__.py",
       build=build_dynamo_mocker, custom_parsing=DYNAMO_PLAIN_CUSTOM)
+# ai-dynamo 1.6.1: aisimulate (Dynamo's own requirement) is an empty stand-in wheel in both venvs,
+# cuda-tile (sglang 0.5.21's pin; its real wheel provides `cuda.tile`) in the SGLang one (setup.sh);
+# the vLLM venv has cuda-tile's real wheel (vllm 0.31.0 takes a released one).
+DYNAMO_1_6_STANDINS = ("aisimulate", "aisimulate_core")
+DYNAMO_1_6_SGLANG_STANDINS = DYNAMO_1_6_STANDINS + ("cuda.tile", "cuda_tile")
+_spec(name="dynamo-1.6.1-vllm", venv="dynamo-1.6.1-vllm", package="ai-dynamo", version="1.6.1",
+      entrypoint=["python3", "-m", "dynamo.vllm"], prog="__main__.py",
+      build=watching_standins(build_dynamo_vllm, DYNAMO_1_6_STANDINS), custom_parsing=DYNAMO_VLLM_CUSTOM)
+_spec(name="dynamo-1.6.1-sglang", venv="dynamo-1.6.1-sglang", package="ai-dynamo", version="1.6.1",
+      entrypoint=["python3", "-m", "dynamo.sglang"], prog="__main__.py",
+      build=watching_standins(build_dynamo_sglang, DYNAMO_1_6_SGLANG_STANDINS), custom_parsing=DYNAMO_SGLANG_CUSTOM)
+_spec(name="dynamo-1.6.1-trtllm", venv="dynamo-1.6.1-vllm", package="ai-dynamo", version="1.6.1",
+      entrypoint=["python3", "-m", "dynamo.trtllm"], prog="__main__.py",
+      build=watching_standins(lambda: build_dynamo_trtllm("1.3.0rc29", llm_args=True), DYNAMO_1_6_STANDINS),
+      custom_parsing=DYNAMO_PLAIN_CUSTOM)
+_spec(name="dynamo-1.6.1-frontend", venv="dynamo-1.6.1-vllm", package="ai-dynamo", version="1.6.1",
+      entrypoint=["python3", "-m", "dynamo.frontend"], prog="__main__.py",
+      build=watching_standins(build_dynamo_frontend, DYNAMO_1_6_STANDINS), custom_parsing=DYNAMO_PLAIN_CUSTOM)
+_spec(name="dynamo-1.6.1-mocker", venv="dynamo-1.6.1-vllm", package="ai-dynamo", version="1.6.1",
+      entrypoint=["python3", "-m", "dynamo.mocker"], prog="__main__.py",
+      build=watching_standins(build_dynamo_mocker, DYNAMO_1_6_STANDINS), custom_parsing=DYNAMO_PLAIN_CUSTOM)
 
 
 def get_spec(name: str) -> Spec:

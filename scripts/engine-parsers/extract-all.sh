@@ -19,10 +19,16 @@ declare -A VENV=(
   [dynamo-1.1.1-trtllm]=dynamo-1.1.1-vllm
   [dynamo-1.1.1-frontend]=dynamo-1.1.1-vllm
   [dynamo-1.1.1-mocker]=dynamo-1.1.1-vllm
+  [dynamo-1.6.1-vllm]=dynamo-1.6.1-vllm
+  [dynamo-1.6.1-sglang]=dynamo-1.6.1-sglang
+  [dynamo-1.6.1-trtllm]=dynamo-1.6.1-vllm
+  [dynamo-1.6.1-frontend]=dynamo-1.6.1-vllm
+  [dynamo-1.6.1-mocker]=dynamo-1.6.1-vllm
 )
 ORDER=(vllm-0.11.0-api-server vllm-0.11.0-serve vllm-0.9.1-api-server vllm-0.9.1-serve vllm-0.33.0-serve
        sglang-0.5.4-launch-server sglang-0.5.23-launch-server dynamo-1.1.1-vllm dynamo-1.1.1-sglang dynamo-1.1.1-trtllm
-       dynamo-1.1.1-frontend dynamo-1.1.1-mocker)
+       dynamo-1.1.1-frontend dynamo-1.1.1-mocker dynamo-1.6.1-vllm dynamo-1.6.1-sglang dynamo-1.6.1-trtllm
+       dynamo-1.6.1-frontend dynamo-1.6.1-mocker)
 parsers=("$@")
 [[ ${#parsers[@]} -gt 0 ]] || parsers=("${ORDER[@]}" ray)
 ids=()

@@ -264,14 +264,22 @@ def describe_action(action, stage: str | None, deprecated: set, registered: dict
         out.update(describe_type(action.type))
     out.update(describe_default(action))
     out["required"] = bool(action.required)
-    if id(action) in deprecated or getattr(action, "deprecated", False):
+    # Deprecated: in the parser's own set (vLLM's FlexibleArgumentParser), argparse's `deprecated`
+    # (Python 3.13), or an action class of the engine's that says so (SGLang's and vLLM's
+    # Deprecated*Action); SGLang's also name the replacement (`new_flag`).
+    if id(action) in deprecated or getattr(action, "deprecated", False) or type(action).__name__.startswith("Deprecated"):
         out["deprecated"] = True
+        replacement = getattr(action, "new_flag", None)
+        if isinstance(replacement, str) and replacement:
+            out["replacement"] = replacement
     if stage:
         out["stage"] = stage
     return out
 
 
 def describe_parser(parser, stage: str | None, deprecated: set, seen: set):
+    # vLLM >= 0.2x keeps the set on the parser instance, not the class.
+    deprecated = deprecated | {id(a) for a in getattr(parser, "_deprecated", ())}
     positionals, options = [], []
     for a in parser._actions:
         if id(a) in seen:

@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
-"""Validate RayService serveConfigV2 documents with Ray 2.55's own models.
+"""Validate RayService serveConfigV2 documents with Ray's own models.
 
-    scripts/engine-parsers/ray-serve-check.py < cases.jsonl > verdicts.jsonl
-    scripts/engine-parsers/ray-serve-check.py --dump-schemas
+    scripts/engine-parsers/ray-serve-check.py [--ray VERSION] < cases.jsonl > verdicts.jsonl
+    scripts/engine-parsers/ray-serve-check.py [--ray VERSION] --dump-schemas
+
+--ray picks the Ray release (the venv ray-<VERSION>, built by setup.sh); by
+default it is the one the KubeRay provider's default image carries: the
+version in the parser id of the kuberay row of src/core/version-matrix.ts
+(`ray-<version>-serve-llm`), so the check follows the default image.
 
 Input lines: {"id": "...", "serveConfigV2": "<YAML string>"}. Output lines:
     {"id", "accepted", "error", "values": {"deploy": <the validated
@@ -18,10 +23,10 @@ DPOpenAiServingArgs; or any builder whose single parameter is annotated with
 a pydantic model, which Serve itself validates), the app's `args` are
 validated with that model. No cluster is started and no builder is called.
 
---dump-schemas writes test/fixtures/engine-parsers/ray-2.55.0-serve-deploy-schema.json,
-ray-2.55.0-llm-serving-args-schema.json (and the PD / DP serving-args schemas)
-and ray-2.55.0-serve-llm-builders.json (the importable builder paths).
-Runs in the ray-2.55.0 venv (re-executes itself there).
+--dump-schemas writes test/fixtures/engine-parsers/ray-<version>-serve-deploy-schema.json,
+ray-<version>-llm-serving-args-schema.json (and the PD / DP serving-args schemas)
+and ray-<version>-serve-llm-builders.json (the importable builder paths).
+Runs in the ray-<version> venv (re-executes itself there).
 """
 
 from __future__ import annotations
@@ -36,8 +41,35 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import engines  # noqa: E402
 
-VENV = "ray-2.55.0"
-FIXTURES = os.path.join(os.path.dirname(os.path.dirname(engines.HERE)), "test", "fixtures", "engine-parsers")
+REPO = os.path.dirname(os.path.dirname(engines.HERE))
+FIXTURES = os.path.join(REPO, "test", "fixtures", "engine-parsers")
+VERSION_MATRIX = os.path.join(REPO, "src", "core", "version-matrix.ts")
+
+
+def matrix_ray_version() -> str:
+    """The Ray release of the KubeRay default image: the parser id of the matrix's kuberay row.
+    Read from the TypeScript source (a regex over one object literal), so that the script and
+    the provider cannot name different releases."""
+    import re
+
+    with open(VERSION_MATRIX, encoding="utf-8") as f:
+        text = f.read()
+    row = re.search(r"provider:\s*'kuberay'(.*?)\n\s*\}", text, re.S)
+    parser = row and re.search(r"parser:\s*'ray-([0-9][0-9A-Za-z.]*)-serve-llm'", row.group(1))
+    if not parser:
+        sys.exit(f"ray-serve-check: no `parser: 'ray-<version>-serve-llm'` in the kuberay row of {VERSION_MATRIX}; pass --ray VERSION")
+    return parser.group(1)
+
+
+def ray_version(argv) -> str:
+    for i, a in enumerate(argv):
+        if a == "--ray":
+            if i + 1 >= len(argv):
+                sys.exit("ray-serve-check: --ray needs a version (e.g. --ray 2.60.0)")
+            return argv[i + 1]
+        if a.startswith("--ray="):
+            return a.split("=", 1)[1]
+    return matrix_ray_version()
 
 # ray.serve.llm builder -> (module, class) of the model it validates its args with
 KNOWN_ARGS_MODELS = {
@@ -177,14 +209,19 @@ def dump_schemas():
 
 
 def main():
-    engines.ensure_venv(VENV)
+    version = ray_version(sys.argv[1:])
+    engines.ensure_venv(f"ray-{version}")
     with engines.quiet_stdout() as out:
         t0 = time.time()
         if "--dump-schemas" in sys.argv[1:]:
             dump_schemas()
             return
         from ray.serve.schema import ServeDeploySchema
+        import ray
         import ray.serve.llm  # noqa: F401 - imported once, up front
+
+        if ray.__version__ != version:
+            sys.exit(f"ray-serve-check: venv ray-{version} holds ray {ray.__version__}")
 
         n, t1 = 0, time.time()
         for line in sys.stdin:

@@ -48,9 +48,12 @@ ALL_IDS=(vllm-0.11.0 vllm-0.9.1 sglang-0.5.4 dynamo-1.1.1-vllm dynamo-1.1.1-sgla
 
 # spec <id>: sets CUTOFF, REQS (array) and EXCLUDE (a regex: resolved
 # packages whose name matches are dropped, with their own exclusive
-# dependencies, by resolving the requirement set without them).
+# dependencies, by resolving the requirement set without them), and
+# STANDINS (name==version ...: requirements satisfied by a local stand-in
+# wheel, see standin_wheels).
 spec() {
   EXCLUDE=""
+  STANDINS=""
   case "$1" in
     vllm-0.11.0) CUTOFF=2025-10-05T00:00:00Z; REQS=("vllm==0.11.0") ;;
     vllm-0.9.1) CUTOFF=2025-06-12T00:00:00Z; REQS=("vllm==0.9.1" "transformers==4.52.4") ;;
@@ -71,11 +74,16 @@ spec() {
     # ray 2.60.0 2026-11-04).
     vllm-0.33.0) CUTOFF=2026-11-03T12:00:00Z; REQS=("vllm==0.33.0") ;;
     sglang-0.5.23) CUTOFF=2026-10-31T12:00:00Z; REQS=("sglang==0.5.23"); EXCLUDE="flashinfer" ;;
-    # Not yet buildable here: ai-dynamo 1.6.1 (through a dependency) requires aisimulate, a stub on
-    # PyPI whose build fetches the real wheel from pypi.nvidia.com (unreachable); excluding it from
-    # ai-dynamo's own requirements is not enough. A local stand-in wheel is the next thing to try.
-    dynamo-1.6.1-vllm) CUTOFF=2026-10-28T12:00:00Z; REQS=("ai-dynamo[vllm]==1.6.1") ;;
-    dynamo-1.6.1-sglang) CUTOFF=2026-10-28T12:00:00Z; REQS=("ai-dynamo[sglang]==1.6.1"); EXCLUDE="flashinfer" ;;
+    # ai-dynamo 1.6.1 requires aisimulate==0.13.0, and sglang 0.5.21 (its sglang extra)
+    # cuda-tile==1.6.0rc5: both releases are placeholder sdists on PyPI whose build downloads the
+    # real wheel from pypi.nvidia.com, which is unreachable here. They are stand-ins (empty wheels,
+    # see standin_wheels): only Dynamo's planner and mocker perf-model paths import aisimulate
+    # (lazily, aisimulate_core), and SGLang's cuda-tile kernels are not imported by its server
+    # arguments; no parser imports either (engines.py checks it after building each parser).
+    # flashinfer-python has py3-none-any wheels at these versions: nothing is excluded.
+    dynamo-1.6.1-vllm) CUTOFF=2026-10-28T12:00:00Z; REQS=("ai-dynamo[vllm]==1.6.1"); STANDINS="aisimulate==0.13.0" ;;
+    dynamo-1.6.1-sglang) CUTOFF=2026-10-28T12:00:00Z; REQS=("ai-dynamo[sglang]==1.6.1")
+      STANDINS="aisimulate==0.13.0 cuda-tile==1.6.0rc5" ;;
     ray-2.60.0) CUTOFF=2026-11-05T12:00:00Z; REQS=("ray[serve,llm]==2.60.0" "boto3") ;;
     *) echo "setup.sh: unknown id '$1' (known: ${ALL_IDS[*]} dynamo-1.1.1 dynamo-1.6.1)" >&2; return 1 ;;
   esac
@@ -83,9 +91,38 @@ spec() {
 
 fingerprint() {
   spec "$1"
-  printf 'spec-v2 %s python=%s pip=%s cutoff=%s reqs=%s exclude=%s\n' \
+  printf 'spec-v2 %s python=%s pip=%s cutoff=%s reqs=%s exclude=%s%s\n' \
     "$1" "$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')" \
-    "$PIP_VERSION" "$CUTOFF" "${REQS[*]}" "$EXCLUDE"
+    "$PIP_VERSION" "$CUTOFF" "${REQS[*]}" "$EXCLUDE" "${STANDINS:+ standins=$STANDINS}"
+}
+
+# standin_wheels <dir> <name==version ...>: writes one empty wheel per
+# requirement (metadata only, no module: any import of it fails, as with the
+# package missing). They stand in for PyPI placeholder sdists that can only be
+# built by downloading from an unreachable index; the lock names them, and
+# the offline install takes them from <dir> (never from the wheel folder).
+standin_wheels() {
+  local dir="$1"; shift
+  rm -rf "$dir"; mkdir -p "$dir"
+  "$PYTHON" - "$dir" "$@" <<'PY'
+import base64, hashlib, re, sys, zipfile
+out = sys.argv[1]
+for req in sys.argv[2:]:
+    name, version = req.split("==")
+    stem = re.sub(r"[-_.]+", "_", name).lower()
+    info = f"{stem}-{version}.dist-info"
+    files = {
+        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+                            "Summary: cdk8s-inference stand-in (scripts/engine-parsers/setup.sh), no modules\n",
+        f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: cdk8s-inference\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    def digest(text):
+        return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
+    files[f"{info}/RECORD"] = "".join(f"{p},{digest(t)},{len(t.encode())}\n" for p, t in files.items()) + f"{info}/RECORD,,\n"
+    with zipfile.ZipFile(f"{out}/{stem}-{version}-py3-none-any.whl", "w", zipfile.ZIP_DEFLATED) as z:
+        for p, t in files.items():
+            z.writestr(zipfile.ZipInfo(p, (1980, 1, 1, 0, 0, 0)), t)
+PY
 }
 
 # lock <venv python> <report.json> <exclude regex>: prints name==version lines.
@@ -123,8 +160,16 @@ build() {
   fi
   mkdir -p "$WHEELS"
 
-  # 1-2. resolve, metadata only, and pin.
-  local dry=("${pip[@]}" install --dry-run --ignore-installed --quiet --uploaded-prior-to "$CUTOFF")
+  # 1-2. resolve, metadata only, and pin. Stand-ins: only their local wheels
+  # are candidates (--only-binary rules out the placeholder sdists).
+  local standins="$ROOT/standins/$id" local_links=() standin_names=""
+  if [[ -n "$STANDINS" ]]; then
+    # shellcheck disable=SC2086
+    standin_wheels "$standins" $STANDINS
+    standin_names="$(printf '%s\n' $STANDINS | sed 's/==.*//' | paste -sd, -)"
+    local_links=(--find-links "$standins" --only-binary "$standin_names")
+  fi
+  local dry=("${pip[@]}" install --dry-run --ignore-installed --quiet --uploaded-prior-to "$CUTOFF" "${local_links[@]}")
   if [[ -n "$EXCLUDE" ]]; then
     # The package alone first, for its declared requirements; then those
     # requirements (no extras) minus the excluded ones, so that their
@@ -148,13 +193,18 @@ PY
   fi
   t1=$(date +%s)
 
-  # 3. fetch the pinned wheels (already present ones are skipped).
+  # 3. fetch the pinned wheels (already present ones are skipped), stand-ins aside.
+  if [[ -n "$standin_names" ]]; then
+    grep -viE "^(${standin_names//,/|})==" "$dir/requirements.lock" > "$dir/requirements.download"
+  else
+    cp "$dir/requirements.lock" "$dir/requirements.download"
+  fi
   "${pip[@]}" download --quiet --no-deps --only-binary=:all: --progress-bar off \
-    -d "$WHEELS" -r "$dir/requirements.lock" >&2
+    -d "$WHEELS" -r "$dir/requirements.download" >&2
   t2=$(date +%s)
 
   # 4. install offline, exactly the lock.
-  "${pip[@]}" install --quiet --no-index --find-links "$WHEELS" --no-deps \
+  "${pip[@]}" install --quiet --no-index --find-links "$WHEELS" "${local_links[@]:0:2}" --no-deps \
     -r "$dir/requirements.lock" >&2
   "${pip[@]}" freeze > "$dir/freeze.txt"
   "${pip[@]}" check > "$dir/pip-check.txt" 2>&1 || true

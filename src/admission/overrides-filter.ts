@@ -5,6 +5,12 @@ import { isJsonObject } from '../core/json-object';
  * The `spec.provider.overrides` key filter of AI Runway's admission webhook. Overrides are an
  * escape hatch into the provider's upstream object, so keys that would weaken pod security or
  * bypass the admission limits on size are refused wherever they appear.
+ *
+ * Only the rules that hold for every provider live here. What a provider accepts at the root of
+ * its overrides (KAITO: `resource` and `inference`, without `resource.count`; the Deployment
+ * providers: `spec`; KubeRay: nothing, with a warning) is checked by the provider's `validate`,
+ * which `resolveModelDeployment` runs for the construct, the CLI and the controller's record
+ * check alike, after this filter and before anything is rendered.
  */
 
 /** Keys refused anywhere inside overrides because they change the pod's security posture. */
@@ -21,8 +27,24 @@ export const SECURITY_SENSITIVE_OVERRIDE_KEYS: readonly string[] = [
   'runtimeClassName',
 ];
 
-/** Keys refused anywhere inside overrides because they would bypass the replica/resource ceilings. */
-export const SIZING_OVERRIDE_KEYS: readonly string[] = ['replicas', 'resources'];
+/**
+ * Keys refused anywhere inside overrides, whatever the provider: admission limits replicas and
+ * resources where the spec sets them, and an override would bypass those ceilings. Each with
+ * where the value comes from instead, which the error names.
+ */
+export const SIZING_OVERRIDE_SOURCES: Readonly<Record<string, string>> = {
+  replicas: 'replica counts come from spec.scaling.replicas (spec.scaling.prefill.replicas and spec.scaling.decode.replicas when disaggregated)',
+  resources: 'container resources come from spec.resources (spec.scaling.prefill and spec.scaling.decode when disaggregated)',
+};
+
+/** The keys of {@link SIZING_OVERRIDE_SOURCES}. */
+export const SIZING_OVERRIDE_KEYS: readonly string[] = Object.keys(SIZING_OVERRIDE_SOURCES);
+
+/** The message of a sizing key found at any depth of the overrides. */
+export function sizingOverrideMessage(key: string): string {
+  return `overriding ${JSON.stringify(key)} is not allowed anywhere in spec.provider.overrides, for any provider: ` +
+    `${SIZING_OVERRIDE_SOURCES[key]}, where admission enforces its limits`;
+}
 
 export const OVERRIDES_PATH = 'spec.provider.overrides';
 
@@ -60,14 +82,7 @@ export function findForbiddenOverrideKeys(overrides: unknown, basePath: string =
   walk(overrides, basePath, SECURITY_SENSITIVE_OVERRIDE_KEYS, (path, key) =>
     errors.push(forbidden(path, `overriding ${JSON.stringify(key)} is not allowed for security reasons`)),
   );
-  walk(overrides, basePath, SIZING_OVERRIDE_KEYS, (path, key) =>
-    errors.push(
-      forbidden(
-        path,
-        `overriding ${JSON.stringify(key)} is not allowed because it can bypass admission resource limits; use spec.resources / spec.scaling instead`,
-      ),
-    ),
-  );
+  walk(overrides, basePath, SIZING_OVERRIDE_KEYS, (path, key) => errors.push(forbidden(path, sizingOverrideMessage(key))));
   return errors;
 }
 

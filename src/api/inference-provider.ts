@@ -6,6 +6,7 @@ import { InferenceProviderConfig } from './inference-provider-config';
 import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from './provider-status';
 import type { DeploymentDescription, ResolvedDeployment } from './resolved-deployment';
 import type { FieldError } from '../core/field-error';
+import type { EndpointPicker } from '../gateway/endpoint-picker-choice';
 
 const PROVIDER_SYMBOL = Symbol.for('cdk8s-inference.InferenceProvider');
 
@@ -236,9 +237,10 @@ export abstract class InferenceProvider {
    * The endpoint picker's plugin configuration (EndpointPickerConfig YAML) for this deployment.
    * @param _deployment the deployment being routed
    * @param configured the configuration of the provider's gateway capability, if any
+   * @param _endpointPicker the picker generation the deployment routes with (its group of configuration kinds)
    * @returns the configuration to use; undefined for the default one
    */
-  public endpointPickerConfig(_deployment: ResolvedDeployment, configured?: string): string | undefined {
+  public endpointPickerConfig(_deployment: ResolvedDeployment, configured?: string, _endpointPicker?: EndpointPicker): string | undefined {
     return configured;
   }
 

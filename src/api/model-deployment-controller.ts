@@ -5,6 +5,8 @@ import { Construct } from 'constructs';
 import { ProviderRegistry } from './provider-registry';
 import type { UpstreamKind } from './provider-status';
 import { isDns1123Label } from '../admission/validation';
+import { CRD_API_VERSION, CRD_RESOURCE } from '../controller/compatibility/crd-compatibility';
+import { upstreamCrdNames } from '../controller/compatibility/upstream-crds';
 import { inferenceProviderConfigCrd, modelDeploymentCrd } from '../controller/crds';
 import { MAX_CONCURRENT_RECONCILES } from '../controller/runtime/options';
 import { k8s } from '../core/kube-api';
@@ -213,8 +215,9 @@ export class ModelDeploymentController extends Construct {
 
 /**
  * Read access to the records and to exactly the kinds the providers emit and the gateway kinds;
- * `patch` on the records' status; events; with `setOwnerReferences`, `get` and `patch` on every
- * kind a deployment's objects can have. No wildcards.
+ * read access to the CRDs of those kinds, by name (the controller compares them with what a
+ * record's objects need: `IncompatibleUpstream`); `patch` on the records' status; events; with
+ * `setOwnerReferences`, `get` and `patch` on every kind a deployment's objects can have. No wildcards.
  */
 function clusterRules(registry: ProviderRegistry | undefined, setOwnerReferences: boolean): k8s.PolicyRule[] {
   const catalog = registry ? registry._catalog() : defaultProviderCatalog();
@@ -224,6 +227,7 @@ function clusterRules(registry: ProviderRegistry | undefined, setOwnerReferences
     { apiGroups: ['airunway.ai'], resources: ['modeldeployments'], verbs: ['get', 'list', 'watch'] },
     { apiGroups: ['airunway.ai'], resources: ['modeldeployments/status'], verbs: ['patch'] },
     ...rulesByGroup([...emitted, ...ROUTING_STATUS_KINDS], ['get', 'list', 'watch']),
+    { apiGroups: [CRD_API_VERSION.split('/')[0]], resources: [CRD_RESOURCE], resourceNames: upstreamCrdNames(catalog), verbs: ['get', 'list', 'watch'] },
     ...(setOwnerReferences ? rulesByGroup([...emitted, ...PIPELINE_EMITTED_KINDS], ['get', 'patch']) : []),
     { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
   ];

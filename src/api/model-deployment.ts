@@ -19,6 +19,7 @@ import { Warnings } from './warnings';
 import { emittedObjectErrors } from '../admission/emitted-objects';
 import { parseModelDeploymentManifest, validateModelDeploymentSpecSchema } from '../admission/model-deployment-manifest';
 import { addAutoscalerFor } from '../autoscaling/autoscaler-objects';
+import { upstreamFieldsAnnotation } from '../controller/compatibility/record-annotation';
 import { FieldError, formatFieldError } from '../core/field-error';
 import { k8s } from '../core/kube-api';
 import {
@@ -365,6 +366,7 @@ export class ModelDeployment extends Construct {
       deployment: { gatewayRef: props.gateway?.gatewayRef, inferencePoolApiVersion: props.gateway?.inferencePoolApiVersion },
       defaults: registry?._routingDefaults() ?? DEFAULT_ROUTING,
     });
+    for (const w of routing.warnings) Warnings.add(this, w);
     if (routing.errors.length > 0) {
       this.fieldErrors.push(...routing.errors);
       return;
@@ -416,6 +418,8 @@ export class ModelDeployment extends Construct {
           annotations: {
             ...resolved.annotations,
             ...provider.recordAnnotations(view),
+            // What its custom resources need of the cluster's CRDs: the controller reports IncompatibleUpstream otherwise.
+            ...upstreamFieldsAnnotation(this.apiObjects),
             [ANNOTATION_RECONCILE_PAUSED]: 'true',
             [ANNOTATION_ENGINE_REASON]: resolved.engineReason,
             [ANNOTATION_PROVIDER_REASON]: resolved.providerReason,

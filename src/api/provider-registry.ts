@@ -10,6 +10,7 @@ import { didYouMean } from '../core/suggest';
 import { yamlPackage } from '../core/yaml-package';
 import { MAX_NODE_POOLS, nodePoolErrors, NodePoolSpec } from '../dra/node-inventory';
 import { DEFAULT_ENDPOINT_PICKER_IMAGE, endpointPickerResourceErrors } from '../gateway/endpoint-picker';
+import { DEFAULT_ENDPOINT_PICKER, EndpointPicker, endpointPickerImageFor } from '../gateway/endpoint-picker-choice';
 import type { RoutingDefaults } from '../gateway/model-routing';
 import { PodSecurityLevel } from '../policy/pod-security-level';
 import { shippedProviders } from '../providers/shipped-providers';
@@ -44,8 +45,20 @@ export interface ProviderRegistryProps {
   readonly inferencePoolApiVersion?: InferencePoolApiVersion;
 
   /**
+   * The endpoint picker generation of controller-managed InferencePools: the llm-d Router's
+   * picker, or the Gateway API Inference Extension v1.5 generation's (GAIE's own picker, and llm-d
+   * inference scheduler v0.6.0 for llm-d), which GAIE v1.6.0 removed. It picks the default images,
+   * the configuration's API group and the picker's RBAC; a deployment chooses for itself with the
+   * annotation `inference.cdk8s.io/endpoint-picker` (`llmd-router` or `gaie-v1.5`).
+   * @default EndpointPicker.LLMD_ROUTER
+   */
+  readonly endpointPicker?: EndpointPicker;
+
+  /**
    * Endpoint picker image for providers that do not name their own (AI Runway's `--epp-image`).
-   * @default 'registry.k8s.io/gateway-api-inference-extension/epp:v1.5.0'
+   * @default - the `endpointPicker` generation's: 'ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0'
+   * (EndpointPicker.LLMD_ROUTER), 'registry.k8s.io/gateway-api-inference-extension/epp:v1.5.0'
+   * (EndpointPicker.GAIE_V1_5)
    */
   readonly endpointPickerImage?: string;
 
@@ -215,6 +228,9 @@ export class ProviderRegistry extends Construct {
   /** Endpoint picker image for providers that do not name their own. */
   public readonly endpointPickerImage: string;
 
+  /** The endpoint picker generation of deployments that do not choose one (`ProviderRegistryProps.endpointPicker`). */
+  public readonly endpointPicker: EndpointPicker;
+
   /** Compute resources of the endpoint pickers, where set (`ProviderRegistryProps.endpointPickerResources`). */
   public readonly endpointPickerResources?: EndpointPickerResources;
 
@@ -229,6 +245,8 @@ export class ProviderRegistry extends Construct {
 
   private readonly registrations = new Map<string, Registration>();
   private readonly pools: NodePoolSpec[] = [];
+  /** `ProviderRegistryProps.endpointPickerImage`, when set. */
+  private readonly namedEndpointPickerImage?: string;
   /** Field errors of the props (node pools, endpoint picker resources), reported at synth. */
   private readonly propsErrors: FieldError[] = [];
   /** Path of the first deployment that read the registry; changes after that are refused. */
@@ -244,7 +262,9 @@ export class ProviderRegistry extends Construct {
     if (!(scope as any)[REGISTRY_OF_SCOPE]) Object.defineProperty(scope, REGISTRY_OF_SCOPE, { value: this });
     this.gateway = props.gateway;
     this.inferencePoolApiVersion = props.inferencePoolApiVersion ?? InferencePoolApiVersion.V1;
-    this.endpointPickerImage = props.endpointPickerImage ?? DEFAULT_ENDPOINT_PICKER_IMAGE;
+    this.endpointPicker = props.endpointPicker ?? DEFAULT_ENDPOINT_PICKER;
+    this.endpointPickerImage = props.endpointPickerImage ?? endpointPickerImageFor(DEFAULT_ENDPOINT_PICKER_IMAGE, this.endpointPicker, false);
+    this.namedEndpointPickerImage = props.endpointPickerImage;
     this.endpointPickerResources = props.endpointPickerResources;
     this.propsErrors.push(...endpointPickerResourceErrors(props.endpointPickerResources));
     this.podSecurity = props.podSecurity;
@@ -446,8 +466,10 @@ export class ProviderRegistry extends Construct {
     return {
       gateway: this.gateway,
       inferencePoolApiVersion: this.inferencePoolApiVersion,
-      endpointPickerImage: this.endpointPickerImage,
+      // Unnamed, the shipped default: it follows each deployment's generation (endpointPickerImageFor).
+      endpointPickerImage: this.namedEndpointPickerImage ?? DEFAULT_ENDPOINT_PICKER_IMAGE,
       endpointPickerResources: this.endpointPickerResources,
+      endpointPicker: this.endpointPicker,
     };
   }
 

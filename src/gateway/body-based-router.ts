@@ -67,8 +67,9 @@ export interface BodyBasedRouterProps {
 
   /**
    * Container image.
-   * @default BodyBasedRouter.DEFAULT_IMAGE ('registry.k8s.io/gateway-api-inference-extension/bbr:v1.5.0',
-   * the release of the default endpoint picker)
+   * @default BodyBasedRouter.DEFAULT_IMAGE ('registry.k8s.io/gateway-api-inference-extension/bbr:v1.5.0':
+   * the last GAIE release with a body-based router; GAIE v1.6.0 removed it and the llm-d Router,
+   * which took over GAIE's endpoint picker, ships none)
    */
   readonly image?: string;
 

@@ -1,5 +1,6 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
+import { DEFAULT_ENDPOINT_PICKER, defaultEndpointPickerConfig, EndpointPicker, endpointPickerObjectiveGroups } from './endpoint-picker-choice';
 import { checkPortNumber, inferencePoolGroup, InferencePoolApiVersionString, INFERENCE_POOL_V1 } from './inference-pool';
 import type { EndpointPickerResources } from '../api/endpoint-picker-resources';
 import { FieldError, invalid } from '../core/field-error';
@@ -7,7 +8,11 @@ import { k8s } from '../core/kube-api';
 import { compareQuantities, parseQuantity } from '../core/quantity';
 import { defaultImageRef } from '../core/version-matrix';
 
-/** The endpoint picker image AI Runway deploys when neither the provider nor the operator names one. */
+/**
+ * The endpoint picker image deployed when neither the provider nor the operator names one: the
+ * llm-d Router's (AI Runway's `--epp-image` default is GAIE's v1.5 picker, which GAIE v1.6.0
+ * removed; `EndpointPicker.GAIE_V1_5` keeps it).
+ */
 export const DEFAULT_ENDPOINT_PICKER_IMAGE = defaultImageRef('gateway', 'endpoint-picker');
 
 /** gRPC (ext-proc) port of the endpoint picker, and of its Service. */
@@ -17,12 +22,12 @@ export const DEFAULT_ENDPOINT_PICKER_PORT = 9002;
 export const ENDPOINT_PICKER_HEALTH_PORT = 9003;
 
 /**
- * The configuration AI Runway writes when the provider gives none: an EndpointPickerConfig with
- * no plugins, so the endpoint picker runs its built-in default scheduling.
+ * The configuration written when the provider gives none, for the default picker (the llm-d
+ * Router): an EndpointPickerConfig with no plugins, so the picker runs its built-in default
+ * scheduling. AI Runway writes the same in `inference.networking.x-k8s.io/v1alpha1`, which the
+ * llm-d Router deprecates (`defaultEndpointPickerConfig(EndpointPicker.GAIE_V1_5)`).
  */
-export const DEFAULT_ENDPOINT_PICKER_CONFIG = `apiVersion: inference.networking.x-k8s.io/v1alpha1
-kind: EndpointPickerConfig
-`;
+export const DEFAULT_ENDPOINT_PICKER_CONFIG = defaultEndpointPickerConfig(DEFAULT_ENDPOINT_PICKER);
 
 /** Key of the configuration file in the endpoint picker's ConfigMap. */
 export const ENDPOINT_PICKER_CONFIG_FILE = 'default-plugins.yaml';
@@ -111,6 +116,12 @@ export interface EndpointPickerOptions {
    * @default - `defaultEndpointPickerResources()`: requests 250m CPU and 512Mi memory, limits 2 CPUs and 2Gi memory
    */
   readonly resources?: k8s.ResourceRequirements;
+  /**
+   * The generation of the picker `image` runs: decides which API groups' InferenceObjectives and
+   * InferenceModelRewrites its Role lets it read.
+   * @default EndpointPicker.LLMD_ROUTER
+   */
+  readonly endpointPicker?: EndpointPicker;
 }
 
 /** Name of every endpoint picker object of a ModelDeployment. */
@@ -151,19 +162,23 @@ function checkOptions(options: EndpointPickerOptions): void {
   inferencePoolGroup(options.poolApiVersion);
 }
 
-function rules(poolApiVersion: InferencePoolApiVersionString): k8s.PolicyRule[] {
+function rules(poolApiVersion: InferencePoolApiVersionString, endpointPicker: EndpointPicker): k8s.PolicyRule[] {
   const read = ['get', 'watch', 'list'];
   return [
     { apiGroups: [''], resources: ['pods'], verbs: read },
     { apiGroups: [inferencePoolGroup(poolApiVersion)], resources: ['inferencepools'], verbs: read },
     // Leader election, should the picker be run with it.
     { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create', 'get', 'update'] },
-    { apiGroups: ['inference.networking.x-k8s.io'], resources: ['inferenceobjectives', 'inferencemodelrewrites'], verbs: read },
+    ...endpointPickerObjectiveGroups(endpointPicker).map((group) => ({
+      apiGroups: [group], resources: ['inferenceobjectives', 'inferencemodelrewrites'], verbs: read,
+    })),
   ];
 }
 
 /**
- * The picker's arguments (§6.5.3). Two additions, each for a case AI Runway does not have:
+ * The picker's arguments (§6.5.3), the same for both generations: the llm-d Router's picker kept
+ * GAIE's flags (its own Helm chart passes these, and 9003 as `--grpc-health-port`, its default).
+ * Two additions, each for a case AI Runway does not have:
  * - without a namespace, `--pool-namespace` is the pod's own (`$(NAMESPACE)`, expanded by the
  *   kubelet from the env var of the same name), which is where the chart puts the pool;
  * - for a v1alpha2 pool, `--pool-group inference.networking.x-k8s.io` (the picker watches
@@ -226,7 +241,8 @@ function container(options: EndpointPickerOptions): k8s.Container {
  * (`EndpointPicker`), Service (`EndpointPickerService`).
  *
  * - Role: read pods and InferencePools (in the group of `poolApiVersion`), leader-election
- *   leases, read InferenceObjectives and InferenceModelRewrites.
+ *   leases, read InferenceObjectives and InferenceModelRewrites (`llm-d.ai` and
+ *   `inference.networking.x-k8s.io` for the llm-d Router, the latter alone for GAIE v1.5).
  * - ConfigMap: `default-plugins.yaml` = `configData`, or the default when empty.
  * - Deployment: one replica, `Recreate` (two pickers must not serve one pool during a rollout),
  *   130 s termination grace, container `epp` with gRPC ports `grpc` and `grpc-health` (9003),
@@ -259,7 +275,7 @@ export function addEndpointPicker(scope: Construct, options: EndpointPickerOptio
   });
   const role = new k8s.KubeRole(scope, 'EndpointPickerRole', {
     metadata: metadata(options),
-    rules: rules(options.poolApiVersion),
+    rules: rules(options.poolApiVersion, options.endpointPicker ?? DEFAULT_ENDPOINT_PICKER),
   });
   const roleBinding = new k8s.KubeRoleBinding(scope, 'EndpointPickerRoleBinding', {
     metadata: metadata(options),

@@ -1,12 +1,16 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { admitRoutesFrom, referencedGatewayWarning } from './allowed-routes';
+import { addEndpointPicker, DEFAULT_ENDPOINT_PICKER_PORT, endpointPickerResources } from './endpoint-picker';
 import {
-  addEndpointPicker,
-  DEFAULT_ENDPOINT_PICKER_CONFIG,
-  DEFAULT_ENDPOINT_PICKER_PORT,
-  endpointPickerResources,
-} from './endpoint-picker';
+  DEFAULT_ENDPOINT_PICKER,
+  defaultEndpointPickerConfig,
+  EndpointPicker,
+  endpointPickerAnnotationErrors,
+  endpointPickerImageFor,
+  endpointPickerOf,
+  ENDPOINT_PICKER_ANNOTATION,
+} from './endpoint-picker-choice';
 import { addHttpRoute } from './http-route';
 import { addInferencePool, inferencePoolGroup, InferencePoolApiVersionString } from './inference-pool';
 import { MAX_ROUTED_MODEL_NAME_LENGTH, MODEL_NAME_HEADER, routedModelNameSource } from './model-name';
@@ -30,6 +34,12 @@ export interface RoutingDefaults {
   readonly inferencePoolApiVersion: InferencePoolApiVersion;
   readonly endpointPickerImage: string;
   readonly endpointPickerResources?: EndpointPickerResources;
+  /**
+   * The picker generation of deployments that do not choose one (annotation
+   * `inference.cdk8s.io/endpoint-picker`).
+   * @default EndpointPicker.LLMD_ROUTER
+   */
+  readonly endpointPicker?: EndpointPicker;
 }
 
 /** Routing settings a deployment sets for itself, over the registry's. */
@@ -64,6 +74,8 @@ export interface RoutingPlan {
     readonly endpointPickerImage: string;
     readonly endpointPickerConfig: string;
     readonly endpointPickerResources?: EndpointPickerResources;
+    /** The picker generation (its RBAC follows it). */
+    readonly endpointPicker: EndpointPicker;
   };
   readonly httpRoute: boolean;
 }
@@ -92,20 +104,33 @@ export interface RoutingInput {
  *   pool lives in another namespace;
  * - otherwise an InferencePool `<md>` over the provider's serving pods and an endpoint picker
  *   `<md>-epp` (the capability's image, else the registry's; the configuration the provider
- *   chooses from its capability's, else the default configuration);
+ *   chooses from its capability's, else the default configuration) of the generation the
+ *   deployment's annotation `inference.cdk8s.io/endpoint-picker` names, else the registry's
+ *   (`endpointPickerImageFor` says which images follow it). An annotation that picks no picker
+ *   here (routing off, or the provider's own pool) gets a warning: it changes nothing;
  * - an HTTPRoute `<md>` unless `spec.gateway.httpRouteRef` names the user's own, matching the
  *   model name and the name of each LoRA adapter the deployment serves.
  */
-export function planModelRouting(input: RoutingInput): { plan?: RoutingPlan; errors: FieldError[] } {
+export function planModelRouting(input: RoutingInput): { plan?: RoutingPlan; errors: FieldError[]; warnings: string[] } {
   const { md, provider, deployment, defaults } = input;
   const spec = md.spec;
   const view = toResolvedDeployment(md);
   const gateway = deployment.gatewayRef ?? defaults.gateway;
+  const pickerErrors = endpointPickerAnnotationErrors(md.annotations);
+  if (pickerErrors.length > 0) return { errors: pickerErrors, warnings: [] };
+  const chosenPicker = endpointPickerOf(md.annotations);
+  const endpointPicker = chosenPicker ?? defaults.endpointPicker ?? DEFAULT_ENDPOINT_PICKER;
+  const unusedChoice = (why: string): string[] => (chosenPicker === undefined ? [] : [
+    `annotation ${ENDPOINT_PICKER_ANNOTATION}: ${chosenPicker} changes nothing: ${why}; remove the annotation`,
+  ]);
   // resolve() has already written the build-time decision into spec.gateway.enabled.
   const enabled = spec.gateway?.enabled ?? gateway !== undefined;
-  if (!enabled || provider.simulatedBackend(view) !== undefined) return { errors: [] };
+  if (!enabled || provider.simulatedBackend(view) !== undefined) {
+    return { errors: [], warnings: unusedChoice('the deployment is not routed, so no endpoint picker is synthesized') };
+  }
   if (!gateway) {
     return {
+      warnings: [],
       errors: [
         invalid(
           'spec.gateway.enabled',
@@ -133,7 +158,9 @@ export function planModelRouting(input: RoutingInput): { plan?: RoutingPlan; err
 
   let pool: PoolReference;
   let controllerManaged: RoutingPlan['controllerManaged'];
+  const warnings: string[] = [];
   if (capability?.managesInferencePool) {
+    warnings.push(...unusedChoice(`provider "${md.provider}" manages its own InferencePool and endpoint picker`));
     pool = {
       group: inferencePoolGroup(poolApiVersion),
       name: substitute(capability.inferencePoolNamePattern, md) || md.name,
@@ -147,16 +174,20 @@ export function planModelRouting(input: RoutingInput): { plan?: RoutingPlan; err
     } else {
       // The endpoint picker's Service name is the longest derived name: check it before building.
       errors.push(...checkDerivedObjectNames(md.name, [{ kind: 'Service', name: `${md.name}-epp` }]));
+      const providerImage = capability?.endpointPicker?.image;
       controllerManaged = {
         target,
-        endpointPickerImage: capability?.endpointPicker?.image || defaults.endpointPickerImage,
-        endpointPickerConfig: provider.endpointPickerConfig(view, capability?.endpointPicker?.configData) || DEFAULT_ENDPOINT_PICKER_CONFIG,
+        endpointPickerImage: endpointPickerImageFor(providerImage || defaults.endpointPickerImage, endpointPicker, !!providerImage),
+        endpointPickerConfig: provider.endpointPickerConfig(view, capability?.endpointPicker?.configData, endpointPicker)
+          || defaultEndpointPickerConfig(endpointPicker),
         endpointPickerResources: defaults.endpointPickerResources,
+        endpointPicker,
       };
     }
   }
-  if (errors.length > 0) return { errors };
+  if (errors.length > 0) return { errors, warnings: [] };
   return {
+    warnings,
     plan: {
       md,
       namespace,
@@ -204,6 +235,7 @@ export function addModelRouting(scope: Construct, plan: RoutingPlan): ApiObject[
         configData: plan.controllerManaged.endpointPickerConfig,
         resources: endpointPickerResources(plan.controllerManaged.endpointPickerResources),
         port: DEFAULT_ENDPOINT_PICKER_PORT,
+        endpointPicker: plan.controllerManaged.endpointPicker,
       }),
     );
   } else if (pool.namespace !== namespace) {

@@ -13,7 +13,7 @@ import { dnsLabelErrors } from '../schema-validation/kubernetes-names';
 
 /** The `engine` container of a member's pods. */
 export interface ModelplaneContainer {
-  /** Container image, e.g. `vllm/vllm-openai:v0.11.0`. */
+  /** Container image, e.g. `vllm/vllm-openai:v0.33.0`. */
   readonly image: string;
 
   /**

@@ -8,14 +8,16 @@
  * leader pod's DNS name) and `LWS_GROUP_SIZE` (pods in the group), which the scripts read as
  * ordinary environment variables. Other group controllers name them differently (Kthena's
  * `ENTRY_ADDRESS` and `GROUP_SIZE`), so the scripts take the names (`RayGroupEnv`), and the
- * server command the leader ends in (vLLM's API server module, or a provider's own entry point).
+ * server command the leader ends in (`vllm serve`, or a provider's own entry point).
  *
  * The scripts are constants: no user input is ever spliced into shell text. The vLLM arguments
  * (which carry user flags) follow the script as separate argv entries — `sh -c SCRIPT NAME ARG...`
- * makes them the script's `"$@"` — and reach vLLM unchanged through `exec python3 -m vllm.entrypoints.openai.api_server "$@"`, so a
+ * makes them the script's `"$@"` — and reach vLLM unchanged through `exec vllm serve "$@"`, so a
  * value such as `x; rm -rf /` stays one argument. The scripts also avoid `$(` and `$$`: the kubelet
  * expands `$(VAR)` references and `$$` escapes in `command` and `args` before the shell sees them.
  */
+
+import { VLLM_SERVE_COMMAND } from '../providers/common/vllm-serve';
 
 /** Port of the Ray head (GCS) on the leader pod: Ray's default. */
 export const RAY_HEAD_PORT = 6379;
@@ -41,13 +43,11 @@ export interface RayGroupEnv {
 export const LWS_GROUP_ENV: RayGroupEnv = { leaderAddress: LWS_LEADER_ADDRESS_ENV, groupSize: LWS_GROUP_SIZE_ENV };
 
 /**
- * The vLLM server command the leader ends in: the OpenAI API server module, which is what the
- * `vllm/vllm-openai` images of v0.9.1 and v0.11.0 run as their entrypoint. Not `vllm serve`: its
- * parser in those releases refuses `--model` (it takes the model as a positional) with a
- * ValueError, so a leader given our arguments would never start (the engine-parser conformance
- * check, test/engines).
+ * The vLLM server command the leader ends in: `vllm serve`, whose arguments start with the model
+ * as the positional (`../providers/common/vllm-serve` says why not the image's entrypoint or
+ * `--model`).
  */
-export const VLLM_SERVER_COMMAND: readonly string[] = ['python3', '-m', 'vllm.entrypoints.openai.api_server'];
+export const VLLM_SERVER_COMMAND: readonly string[] = VLLM_SERVE_COMMAND;
 
 /**
  * A name or command word spliced into the scripts: environment variable names, and the words of

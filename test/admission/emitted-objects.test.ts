@@ -28,9 +28,9 @@ function errors(spec: string): string[] {
 const VLLM = 'model: {id: microsoft/Phi-4-mini-instruct}\nengine: {type: vllm}\n';
 
 describe('provider.overrides: the merged object is checked against its upstream schema', () => {
-  test('routerMode at the root of a Direct vLLM Deployment', () => {
+  test('routerMode at the root of a Direct vLLM Deployment is refused by the provider, once, before anything is merged', () => {
     expect(errors(`${VLLM}provider: {name: vllm, overrides: {routerMode: kv}}`)).toEqual([
-      'spec.provider.overrides.routerMode: Invalid value: "kv": unknown field (not in the upstream schema; the API server would drop it) (in the synthesized Deployment "phi" at routerMode)',
+      'spec.provider.overrides.routerMode: Forbidden: a Deployment has no root field "routerMode"; vLLM overrides merge into each Deployment, so put fields under "spec"',
     ]);
   });
 

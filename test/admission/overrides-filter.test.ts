@@ -2,13 +2,18 @@ import {
   findForbiddenOverrideKeys,
   SECURITY_SENSITIVE_OVERRIDE_KEYS,
   SIZING_OVERRIDE_KEYS,
+  sizingOverrideMessage,
   validateProviderOverrides,
 } from '../../src/admission/overrides-filter';
 import { FieldErrorKind, formatFieldError } from '../../src/core/field-error';
 
 const security = (key: string) => `overriding "${key}" is not allowed for security reasons`;
+const SOURCES: Record<string, string> = {
+  replicas: 'replica counts come from spec.scaling.replicas (spec.scaling.prefill.replicas and spec.scaling.decode.replicas when disaggregated)',
+  resources: 'container resources come from spec.resources (spec.scaling.prefill and spec.scaling.decode when disaggregated)',
+};
 const sizing = (key: string) =>
-  `overriding "${key}" is not allowed because it can bypass admission resource limits; use spec.resources / spec.scaling instead`;
+  `overriding "${key}" is not allowed anywhere in spec.provider.overrides, for any provider: ${SOURCES[key]}, where admission enforces its limits`;
 
 function summary(overrides: unknown): Array<[string, string]> {
   return validateProviderOverrides(overrides).map((e) => [e.path, e.message]);
@@ -60,6 +65,23 @@ describe('validateProviderOverrides', () => {
   test.each(SIZING_OVERRIDE_KEYS.map((k) => [k]))('fails when overrides contain the sizing key %s', (key) => {
     expect(validateProviderOverrides({ [key]: 3 })).toEqual([
       { path: `spec.provider.overrides.${key}`, kind: FieldErrorKind.FORBIDDEN, message: sizing(key) },
+    ]);
+  });
+
+  test('the sizing keys are exactly replicas and resources, each message saying where the value comes from', () => {
+    expect(SIZING_OVERRIDE_KEYS).toEqual(['replicas', 'resources']);
+    expect(sizingOverrideMessage('replicas')).toContain('spec.scaling.replicas');
+    expect(sizingOverrideMessage('resources')).toContain('come from spec.resources');
+  });
+
+  test.each(SIZING_OVERRIDE_KEYS.map((k) => [k]))('fails when the sizing key %s is deep inside any provider\'s shape', (key) => {
+    // KAITO's inference template, a Dynamo service, a Deployment container: the same rule everywhere.
+    expect(summary({
+      inference: { template: { spec: { containers: [{ name: 'm', [key]: {} }] } } },
+      spec: { services: { VllmWorker: { [key]: 2 } } },
+    })).toEqual([
+      [`spec.provider.overrides.inference.template.spec.containers[0].${key}`, sizing(key)],
+      [`spec.provider.overrides.spec.services.VllmWorker.${key}`, sizing(key)],
     ]);
   });
 

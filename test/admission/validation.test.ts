@@ -1,6 +1,7 @@
 import { checkProviderCompatibility, CompatibilityViolationKind } from '../../src/admission/compatibility';
 import { applyDefaults } from '../../src/admission/defaulting';
 import { extraArgFlagKey, validateEngineArgs, validateImageFields } from '../../src/admission/engine-args';
+import { sizingOverrideMessage } from '../../src/admission/overrides-filter';
 import { validateModelDeployment, validateResolvedEngine } from '../../src/admission/validation';
 import type { SimulatedBackend } from '../../src/api/inference-provider';
 import { FieldError, FieldErrorKind, formatFieldError } from '../../src/core/field-error';
@@ -588,8 +589,7 @@ describe('validateModelDeployment', () => {
       {
         path: 'spec.provider.overrides.worker.replicas',
         kind: FieldErrorKind.FORBIDDEN,
-        message:
-          'overriding "replicas" is not allowed because it can bypass admission resource limits; use spec.resources / spec.scaling instead',
+        message: sizingOverrideMessage('replicas'),
       },
     ]);
   });

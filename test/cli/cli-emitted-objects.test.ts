@@ -36,7 +36,7 @@ describe('synth refuses output the API server would refuse', () => {
 
   test('routerMode merged at the root of a Direct vLLM Deployment', async () => {
     expect(await refused(md('  engine: {type: vllm}\n  provider: {name: vllm, overrides: {routerMode: kv}}\n'))).toEqual([
-      expect.stringMatching(/^error: in\.yaml\[doc 1\]:7:\d+: ModelDeployment a\/phi: spec\.provider\.overrides\.routerMode: Invalid value: "kv": unknown field/),
+      expect.stringMatching(/^error: in\.yaml\[doc 1\]:7:\d+: ModelDeployment a\/phi: spec\.provider\.overrides\.routerMode: Forbidden: a Deployment has no root field "routerMode"/),
     ]);
   });
 

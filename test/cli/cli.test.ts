@@ -366,7 +366,7 @@ describe('cdk8s-inference explain', () => {
     const on = await run('explain', '-f', file('phi.yaml', PHI), '--gateway', 'gateway-system/gw');
     expect(on.stdout).toContain(
       '  routing: HTTPRoute team-a/phi on Gateway gateway-system/gw, model name "microsoft/Phi-4-mini-instruct", ' +
-        'InferencePool team-a/phi + endpoint picker registry.k8s.io/gateway-api-inference-extension/epp:v1.5.0',
+        'InferencePool team-a/phi + endpoint picker ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0',
     );
   });
 

@@ -44,10 +44,10 @@ describe('inputs the fuzzing found', () => {
     expect(out.every((l) => l.startsWith('error: in.yaml[doc 2]: '))).toBe(true);
   });
 
-  test('an invalid pod label that only the ModelDeployment record carries (Dynamo puts pod labels in extraPodMetadata)', async () => {
-    expect(await refused(md('phi', '  provider: {name: dynamo}\n  engine: {type: vllm}\n  resources: {gpu: {count: 1}}\n  podTemplate: {metadata: {labels: {"-x": ok}}}\n'))).toEqual([
-      expect.stringMatching(/^error: in\.yaml\[doc 1\]:\d+:\d+: ModelDeployment a\/phi: spec\.podTemplate\.metadata\.labels\["-x"\]: Invalid value: "ok": label key "-x" is invalid: .*must start and end with an alphanumeric character/),
-    ]);
+  test('an invalid pod label is refused at its spec path, where the v1beta1 DynamoGraphDeployment\'s pod templates carry it', async () => {
+    expect(await refused(md('phi', '  provider: {name: dynamo}\n  engine: {type: vllm}\n  resources: {gpu: {count: 1}}\n  podTemplate: {metadata: {labels: {"-x": ok}}}\n'))).toEqual([0, 1].map((i) =>
+      expect.stringMatching(new RegExp('^error: in\\.yaml\\[doc 1\\]:\\d+:\\d+: ModelDeployment a/phi: spec\\.podTemplate\\.metadata\\.labels\\["-x"\\]: Invalid value: "ok": ' +
+        `label key "-x" is invalid: .*must start and end with an alphanumeric character \\(in the synthesized DynamoGraphDeployment "phi" at spec\\.components\\[${i}\\]`))));
   });
 
   test('an invalid env var name in overrides a provider ignores (KubeRay) is refused in the record', async () => {

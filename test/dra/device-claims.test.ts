@@ -183,6 +183,8 @@ interface Case {
 }
 
 const BETA = { [DYNAMO_API_VERSION]: 'nvidia.com/v1beta1' };
+/** v1alpha1 is on request since Dynamo 1.6.1 became the default runtime. */
+const ALPHA = { [DYNAMO_API_VERSION]: 'nvidia.com/v1alpha1' };
 
 const CASES: Case[] = [
   { title: 'Direct vLLM', provider: 'vllm', disaggregated: false, pods: deploymentPods, claims: { qwen: 'qwen-devices' } },
@@ -202,13 +204,14 @@ const CASES: Case[] = [
     pods: rayPods,
     claims: { 'prefill-workers': 'qwen-prefill-devices', 'decode-workers': 'qwen-decode-devices' },
   },
-  { title: 'Dynamo v1alpha1', provider: 'dynamo', disaggregated: false, pods: dynamoAlphaPods, claims: { VllmWorker: 'qwen-devices' } },
+  { title: 'Dynamo v1alpha1', provider: 'dynamo', disaggregated: false, pods: dynamoAlphaPods, claims: { VllmWorker: 'qwen-devices' }, annotations: ALPHA },
   {
     title: 'Dynamo v1alpha1 disaggregated',
     provider: 'dynamo',
     disaggregated: true,
     pods: dynamoAlphaPods,
     claims: { VllmPrefillWorker: 'qwen-prefill-devices', VllmDecodeWorker: 'qwen-decode-devices' },
+    annotations: ALPHA,
   },
   { title: 'Dynamo v1beta1', provider: 'dynamo', disaggregated: false, pods: dynamoBetaPods, claims: { VllmWorker: 'qwen-devices' }, annotations: BETA },
   {

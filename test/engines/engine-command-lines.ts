@@ -42,9 +42,18 @@ export interface EngineCommandLine {
   readonly role?: 'prefill' | 'decode';
 }
 
-/** The entrypoint of images that set none in the container: `vllm/vllm-openai` v0.9–v0.11 run the OpenAI API server module. */
-const IMAGE_ENTRYPOINTS: ReadonlyArray<{ readonly repository: RegExp; readonly program: readonly string[] }> = [
-  { repository: /^(docker\.io\/)?vllm\/vllm-openai$/, program: ['python3', '-m', 'vllm.entrypoints.openai.api_server'] },
+/**
+ * The entrypoint of images when the container sets no command: `vllm/vllm-openai` runs the OpenAI
+ * API server module up to v0.19 and `vllm serve` from v0.20 on (the ENTRYPOINT of vLLM's
+ * docker/Dockerfile in the 0.9.1, 0.11.0 and 0.33.0 sdists on PyPI; scripts/engine-parsers/README.md).
+ */
+const IMAGE_ENTRYPOINTS: ReadonlyArray<{ readonly repository: RegExp; readonly program: (version: string | undefined) => readonly string[] }> = [
+  {
+    repository: /^(docker\.io\/)?vllm\/vllm-openai$/,
+    program: (version) => (version !== undefined && Number(version.split('.')[0]) === 0 && Number(version.split('.')[1]) < 20
+      ? ['python3', '-m', 'vllm.entrypoints.openai.api_server']
+      : ['vllm', 'serve']),
+  },
 ];
 
 const GPU_RESOURCES = ['nvidia.com/gpu', 'amd.com/gpu'];
@@ -80,8 +89,9 @@ export function engineCommandLines(objects: readonly Json[], where: string): Eng
 function imageEntrypoint(image: string): { program: readonly string[]; parser: EngineCommandLine['parser'] } | undefined {
   const repository = image.split('@')[0].replace(/:[^/:]+$/, '');
   const entry = IMAGE_ENTRYPOINTS.find((e) => e.repository.test(repository));
-  const parser = entry ? parserFor(image, entry.program) : undefined;
-  return entry && parser !== undefined ? { program: entry.program, parser } : undefined;
+  const program = entry?.program(versionOf(image));
+  const parser = program ? parserFor(image, program) : undefined;
+  return program && parser !== undefined ? { program, parser } : undefined;
 }
 
 interface WalkContext {

@@ -28,7 +28,10 @@ test('the corpus covers every provider that starts an engine, and every engine p
   const rows = reportRows(results);
   expect([...new Set(rows.map((r) => r.provider))].sort()).toEqual(expect.arrayContaining(['dynamo', 'flexinfer', 'kthena', 'llmd', 'modelplane', 'vllm']));
   expect([...new Set(rows.map((r) => r.parser))].sort()).toEqual(expect.arrayContaining([
-    'dynamo-1.1.1-sglang', 'dynamo-1.1.1-vllm', 'sglang-0.5.4-launch-server', 'vllm-0.11.0-api-server', 'vllm-0.9.1-api-server',
+    // Today's defaults ...
+    'dynamo-1.6.1-mocker', 'dynamo-1.6.1-sglang', 'dynamo-1.6.1-trtllm', 'dynamo-1.6.1-vllm', 'sglang-0.5.23-launch-server', 'vllm-0.33.0-serve',
+    // ... and the previous ones, pinned (examples/keep-previous-images.ts): `vllm serve <model>` runs on them too.
+    'vllm-0.11.0-serve', 'vllm-0.9.1-serve',
   ]));
   expect(results.length).toBeGreaterThanOrEqual(200);
 });
@@ -47,14 +50,14 @@ test('every matrix command line is accepted by its engine and serves what its re
   expect(failed.map(describeFailure)).toEqual([]);
 });
 
-test('every FlexInfer vllm Model yields the command line FlexInfer would run, judged as the vLLM of its default image', () => {
+test('every FlexInfer vllm Model yields the command line FlexInfer would run, judged as the vLLM of its image', () => {
   const flexinfer = results.filter((r) => r.provider === 'flexinfer');
   const models = [...examples, ...matrix].flatMap((e) => (e.objects ?? []).filter((o) => o?.apiVersion === 'ai.flexinfer/v1alpha2' && o.kind === 'Model' && o.spec?.backend === 'vllm'));
   expect(flexinfer).toHaveLength(models.length);
   expect(flexinfer.length).toBeGreaterThanOrEqual(15);
   for (const r of flexinfer) {
     expect({ source: r.line.source, image: r.line.image, program: r.line.program, parser: r.parser })
-      .toEqual({ source: r.line.source, image: 'vllm/vllm-openai:latest', program: ['vllm', 'serve'], parser: 'vllm-0.11.0-api-server' });
+      .toEqual({ source: r.line.source, image: 'vllm/vllm-openai:v0.33.0', program: ['vllm', 'serve'], parser: 'vllm-0.33.0-serve' });
   }
   // Each setting reaches the command line as the flag it asked for.
   const argvOf = (name: string) => flexinfer.find((r) => r.line.source.startsWith(`matrix/flexinfer/${name}:`))?.line.argv.join(' ');

@@ -29,7 +29,7 @@ describe('FlexInfer vllm backend emulation', () => {
       image: 'vllm/vllm-openai:latest',
       program: ['vllm', 'serve'],
       argv: [...HEAD, '--model', 'Qwen/Qwen3-8B'],
-      parser: 'vllm-0.11.0-api-server',
+      parser: 'vllm-0.33.0-serve',
       gpus: 2,
       nodes: 1,
     }]);
@@ -59,7 +59,7 @@ describe('FlexInfer vllm backend emulation', () => {
       '--max-num-seqs', '64', '--enforce-eager', '--quantization', 'fp8', '--served-model-name', 'chat', '--no-enable-prefix-caching',
       '--enable-auto-tool-choice', '--tool-call-parser', 'hermes', '--disable-log-stats',
     ]);
-    expect(parseArgs(parserDefinition('vllm-0.11.0-api-server'), argv)).toMatchObject({ accepted: true });
+    expect(parseArgs(parserDefinition('vllm-0.33.0-serve'), argv)).toMatchObject({ accepted: true });
   });
 
   test('prefix caching "on" renders nothing; the attention backend is rendered twice', () => {
@@ -84,8 +84,11 @@ describe('FlexInfer vllm backend emulation', () => {
   });
 
   test('an explicit image is run by its entrypoint; images whose program is unknown are unchecked, never dropped', () => {
+    // vLLM's images run the API server module up to v0.19, `vllm serve` from v0.20 on.
     const [pinned] = engineCommandLines([model({ image: 'vllm/vllm-openai:v0.11.0' })], 'x');
     expect(pinned).toMatchObject({ program: ['python3', '-m', 'vllm.entrypoints.openai.api_server'], parser: 'vllm-0.11.0-api-server' });
+    const [current] = engineCommandLines([model({ image: 'vllm/vllm-openai:v0.33.0' })], 'x');
+    expect(current).toMatchObject({ program: ['vllm', 'serve'], parser: 'vllm-0.33.0-serve' });
     const [custom] = engineCommandLines([model({ image: 'example.com/vllm:1' })], 'x');
     expect(custom.parser).toEqual({ unchecked: expect.stringMatching(/^image example.com\/vllm:1: /) });
     const [amd] = engineCommandLines([model({ gpu: { vendor: 'amd', count: 1 } })], 'x');

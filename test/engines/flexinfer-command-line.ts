@@ -42,13 +42,10 @@
  * show 0.19.0, 0.20.0, 0.23.0, each warning that `--model` is deprecated for `vllm serve` and
  * starting anyway); vllm.go itself assumes vLLM ≥ 0.17 ("vLLM 0.17.0+ is V1-only").
  *
- * The parser judging it: there is no parser definition of a vLLM that new in
- * test/fixtures/engine-parsers. The nearest is 0.11.0 (the newest we have), and of its two
- * entrypoints `vllm-0.11.0-api-server`: `vllm-0.11.0-serve` raises on the exact token `--model`
- * that FlexInfer always renders, where the `vllm serve` of the `:latest` image only warns; the two
- * 0.11.0 parsers share every other option. So a `:latest` line is judged as vLLM 0.11.0's, by
- * the API server's parser: flags added after 0.11.0 would be refused here though `:latest` takes
- * them, and flags removed since would pass here though `:latest` refuses them.
+ * The parser judging it: the newest vLLM we have a parser definition of, `vllm-0.33.0-serve`
+ * (the release our own default image carries; its `vllm serve` warns on `--model` and starts, as
+ * the `:latest` logs show). Flags added after 0.33.0 would be refused here though a newer
+ * `:latest` takes them, and flags removed since would pass here though it refuses them.
  *
  * Assumed, being decided by the cluster at run time: the controller's `DEFAULT_VLLM_IMAGE` env
  * var is unset, no GPUProfile adds vLLM defaults, no LoRAAdapter CR names the model, no KV-cache
@@ -70,8 +67,8 @@ export const FLEXINFER_DEFAULT_VLLM_IMAGE = 'vllm/vllm-openai:latest';
 /** [vllm.go] `PortVLLM`, rendered as `--port`. */
 const VLLM_PORT = 8000;
 
-/** See the header: the `:latest` image judged by the nearest parser definition, vLLM 0.11.0's API server. */
-export const LATEST_IMAGE_PARSER = 'vllm-0.11.0-api-server';
+/** See the header: the `:latest` image judged by the newest parser definition, vLLM 0.33.0's `vllm serve`. */
+export const LATEST_IMAGE_PARSER = 'vllm-0.33.0-serve';
 
 /** Whether `o` is a FlexInfer Model. */
 export function isFlexInferModel(o: Json): boolean {

@@ -2,20 +2,35 @@
  * The KubeRay half of the engine conformance check: every RayService's `serveConfigV2` judged by
  * what Ray Serve LLM and vLLM read from it — the application's builder is one `ray.serve.llm`
  * exports, its `args` are fields of the builder's argument model, each LLM config's keys are
- * LLMConfig's and its model's ModelLoadingConfig's (ray 2.55's source:
- * test/fixtures/engine-parsers/ray-2.55.0-serve-llm.json), every `engine_kwargs` key is a field
- * of vLLM's engine arguments (AsyncEngineArgs: vllm-0.11.0-engine-args.json), and the engine's
- * ranks (tensor × pipeline parallel) fit the GPUs of the worker pods Ray places it on.
+ * LLMConfig's and its model's ModelLoadingConfig's (Ray's source:
+ * test/fixtures/engine-parsers/ray-<version>-serve-llm.json), every `engine_kwargs` key is a field
+ * of vLLM's engine arguments (AsyncEngineArgs of the vLLM that Ray release installs:
+ * ray-<version>-engine-args.json), and the engine's ranks (tensor × pipeline parallel) fit the
+ * GPUs of the worker pods Ray places it on. The Ray release is the KubeRay default image's: the
+ * version matrix's kuberay row names its parser (`ray-<version>-serve-llm`), so moving the default
+ * moves the check.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
 import { PARSER_DEFINITIONS_DIR } from './engine-command-lines';
+import { DEFAULT_IMAGES } from '../../src/core/version-matrix';
 
 type Json = any;
 
-const RAY = JSON.parse(fs.readFileSync(path.join(PARSER_DEFINITIONS_DIR, 'ray-2.55.0-serve-llm.json'), 'utf8'));
-const ENGINE_FIELDS: ReadonlySet<string> = new Set(JSON.parse(fs.readFileSync(path.join(PARSER_DEFINITIONS_DIR, 'vllm-0.11.0-engine-args.json'), 'utf8')).fields);
+/** `ray-<version>`: the prefix of the Ray fixtures of the KubeRay default image. */
+function kuberayRayFixturePrefix(): string {
+  const parser = DEFAULT_IMAGES.find((d) => d.provider === 'kuberay' && d.engine === 'vllm')?.parser;
+  const m = /^(ray-\d+\.\d+\.\d+)-serve-llm$/.exec(parser ?? '');
+  if (!m) throw new Error(`the version matrix's kuberay row names parser ${parser}, not ray-<version>-serve-llm`);
+  return m[1];
+}
+
+const RAY_FIXTURES = kuberayRayFixturePrefix();
+const RAY = JSON.parse(fs.readFileSync(path.join(PARSER_DEFINITIONS_DIR, `${RAY_FIXTURES}-serve-llm.json`), 'utf8'));
+const ENGINE_FIELDS: ReadonlySet<string> = new Set(
+  JSON.parse(fs.readFileSync(path.join(PARSER_DEFINITIONS_DIR, `${RAY_FIXTURES}-engine-args.json`), 'utf8')).fields,
+);
 
 /** One RayService's verdict. */
 export interface RayServeResult {

@@ -19,6 +19,11 @@ type Json = any;
 const V1_KV_CONNECTORS: Readonly<Record<string, readonly string[]>> = {
   '0.9.1': ['SharedStorageConnector', 'P2pNcclConnector', 'LMCacheConnectorV1', 'NixlConnector', 'MultiConnector'],
   '0.11.0': ['SharedStorageConnector', 'P2pNcclConnector', 'LMCacheConnectorV1', 'NixlConnector', 'MultiConnector', 'OffloadingConnector'],
+  '0.33.0': [
+    'ExampleConnector', 'ExampleHiddenStatesConnector', 'LMCacheConnectorV1', 'LMCacheMPConnector', 'NixlConnector', 'NixlPullConnector',
+    'NixlPushConnector', 'MultiConnector', 'HiSparseConnector', 'MoRIIOConnector', 'OffloadingConnector', 'DecodeBenchConnector',
+    'MooncakeConnector', 'MooncakeStoreConnector', 'FlexKVConnectorV1', 'SimpleCPUOffloadConnector', 'HF3FSKVConnector',
+  ],
 };
 
 /** The engine a parser belongs to, for the names of its settings. */
@@ -92,7 +97,10 @@ export function specMismatches(
     const decodeWorker = values.disaggregation_mode === 'decode' || line.role === 'decode';
     if (engine.enablePrefixCaching === true && values.disable_radix_cache === true && !decodeWorker) out.push('prefix caching asked on, radix cache off');
     if (engine.enablePrefixCaching === false && values.disable_radix_cache !== true) out.push('prefix caching asked off, radix cache on');
-    if (engine.enforceEager === true && values.disable_cuda_graph !== true) out.push('eager mode asked, CUDA graphs on');
+    // SGLang 0.5.2x: no CUDA graphs is both phases' backend `disabled` (or the deprecated --disable-cuda-graph).
+    const noCudaGraphs = values.disable_cuda_graph === true ||
+      (values.cuda_graph_backend_decode === 'disabled' && values.cuda_graph_backend_prefill === 'disabled');
+    if (engine.enforceEager === true && !noCudaGraphs) out.push('eager mode asked, CUDA graphs on');
     if (engine.trustRemoteCode === true && values.trust_remote_code !== true) out.push('trust-remote-code asked, not set');
     if (engine.contextLength !== undefined && num(values.context_length) !== Number(engine.contextLength)) {
       out.push(`context length ${engine.contextLength} asked, context_length ${values.context_length}`);

@@ -61,6 +61,7 @@ import { exampleEntries, synthesizeExample } from './examples';
 import { KubeApiError, KubeClient, KubeObject, refOf, waitFor } from './kube-client';
 import { fieldDifferences, formatDifferences } from './object-diff';
 import { ModelDeploymentController } from '../../src/api/model-deployment-controller';
+import { upstreamCrdNames } from '../../src/controller/compatibility/upstream-crds';
 import { dependencyKinds, ROUTING_KINDS } from '../../src/controller/runtime/watched-kinds';
 import { defaultProviderCatalog } from '../../src/providers/shipped-providers';
 import { upstreamDir } from '../../src/schema-validation/upstream-schemas';
@@ -619,7 +620,8 @@ function readKinds(): Array<{ group: string; resource: string }> {
   const kinds = [
     ...catalog.entries.flatMap((e) => catalog.provider(e.name)?.emittedKinds() ?? []),
     ...ROUTING_KINDS,
-    ...dependencyKinds(catalog),
+    // The CRDs are read by name only (crdChecks).
+    ...dependencyKinds(catalog).filter((k) => k.objectName === undefined),
   ];
   const out = new Map<string, { group: string; resource: string }>();
   for (const k of kinds) {
@@ -636,6 +638,10 @@ function allowedChecks(): AccessCheck[] {
   }
   checks.push({ verb: 'patch', group: AIRUNWAY, resource: 'modeldeployments', subresource: 'status', namespace: RECORD_NS, name: 'any-record' });
   for (const k of readKinds()) for (const verb of ['get', 'list', 'watch']) checks.push({ verb, group: k.group, resource: k.resource });
+  // IncompatibleUpstream: each CRD of a kind a record can hold, by name (list and watch with a metadata.name field selector).
+  for (const name of upstreamCrdNames(defaultProviderCatalog())) {
+    for (const verb of ['get', 'list', 'watch']) checks.push({ verb, group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions', name });
+  }
   checks.push(
     { verb: 'create', resource: 'events', namespace: RECORD_NS },
     { verb: 'patch', resource: 'events', namespace: RECORD_NS },
@@ -686,7 +692,10 @@ function deniedChecks(): AccessCheck[] {
     { verb: 'impersonate', resource: 'users' },
     { verb: 'impersonate', resource: 'serviceaccounts', namespace: NS },
     { verb: 'list', group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' },
+    { verb: 'watch', group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' },
+    { verb: 'get', group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions', name: 'modeldeployments.airunway.ai' },
     { verb: 'update', group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions', name: 'modeldeployments.airunway.ai' },
+    { verb: 'update', group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions', name: 'httproutes.gateway.networking.k8s.io' },
     { verb: 'create', group: 'rbac.authorization.k8s.io', resource: 'clusterroles' },
     { verb: 'update', group: 'rbac.authorization.k8s.io', resource: 'clusterroles', name: CONTROLLER },
     { verb: 'create', group: 'rbac.authorization.k8s.io', resource: 'rolebindings', namespace: NS },
@@ -835,6 +844,14 @@ describe('3. least privilege, by the real RBAC authorizer', () => {
       [{ verb: 'get', group: 'coordination.k8s.io', resource: 'leases', namespace: NS, name: 'another-lease' }, false, () => sa.get(otherLeaseRef)],
       [{ verb: 'list', group: 'coordination.k8s.io', resource: 'leases', namespace: NS }, false, () => sa.list({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: NS })],
       [{ verb: 'list', resource: 'namespaces' }, false, () => sa.list({ apiVersion: 'v1', kind: 'Namespace' })],
+      // The controller's CRD informers: list and watch one CRD by a metadata.name field selector, which resourceNames authorizes.
+      [{ verb: 'list', group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions', name: 'httproutes.gateway.networking.k8s.io' }, true,
+        () => sa.request('GET', CRD_PATH, { query: { fieldSelector: 'metadata.name=httproutes.gateway.networking.k8s.io' } })],
+      [{ verb: 'watch', group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions', name: 'httproutes.gateway.networking.k8s.io' }, true,
+        () => sa.request('GET', CRD_PATH, { query: { watch: 'true', timeoutSeconds: 1, fieldSelector: 'metadata.name=httproutes.gateway.networking.k8s.io' } })],
+      [{ verb: 'list', group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' }, false, () => sa.request('GET', CRD_PATH)],
+      [{ verb: 'get', group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions', name: 'modeldeployments.airunway.ai' }, false,
+        () => sa.request('GET', `${CRD_PATH}/modeldeployments.airunway.ai`)],
     ];
     const disagreements: string[] = [];
     for (const [check, expected, attempt] of attempts) {

@@ -155,18 +155,18 @@ export function providerCases(): ProviderCase[] {
       alongside: [{ source: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'llmd-pd-prefill' }, statuses: deploymentStatuses(1) }],
     },
     {
-      title: 'dynamo (DynamoGraphDeployment v1alpha1)',
+      title: 'dynamo (DynamoGraphDeployment v1alpha1, by annotation)',
       name: 'dynamo-a',
-      props: { metadata: { name: 'dynamo-a' }, model: { id: 'Qwen/Qwen3-8B' }, provider: { name: 'dynamo' }, engine: { engineType: EngineType.VLLM }, resources: gpu },
+      props: { metadata: { name: 'dynamo-a', annotations: { 'inference.cdk8s.io/dynamo-api-version': 'nvidia.com/v1alpha1' } }, model: { id: 'Qwen/Qwen3-8B' }, provider: { name: 'dynamo' }, engine: { engineType: EngineType.VLLM }, resources: gpu },
       source: { apiVersion: 'nvidia.com/v1alpha1', kind: 'DynamoGraphDeployment', name: 'dynamo-a' },
       statuses: dynamoStatuses('dynamo-a', 'v1alpha1'),
       runningReady: 2,
     },
     {
-      title: 'dynamo (DynamoGraphDeployment v1beta1, by annotation)',
+      title: 'dynamo (DynamoGraphDeployment v1beta1, the default)',
       name: 'dynamo-b',
       props: {
-        metadata: { name: 'dynamo-b', annotations: { 'inference.cdk8s.io/dynamo-api-version': 'nvidia.com/v1beta1' } },
+        metadata: { name: 'dynamo-b' },
         model: { id: 'Qwen/Qwen3-8B' },
         provider: { name: 'dynamo' },
         engine: { engineType: EngineType.VLLM },

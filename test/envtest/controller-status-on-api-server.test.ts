@@ -329,7 +329,11 @@ describe('2. gateway', () => {
     let now = await steps.step('record created after its objects, nothing reported yet', () => createAll(client, recordsOf(objects)),
       gatewayReady('False', 'GatewayNotReported'));
     expect(now.get('qwen').status.phase).toBe('Deploying');
-    expect(now.get('qwen').status.gateway).toEqual({ modelName: 'qwen3-8b', gatewayNamespace: GW_NS });
+    expect(now.get('qwen').status.gateway).toEqual({ modelName: 'qwen3-8b', gatewayName: GW_NAME, gatewayNamespace: GW_NS });
+    // AI Runway's newer status fields survive the API server (our CRD carries them): the pool by its uid.
+    const livePool = await client.get<any>(pool);
+    expect(now.get('qwen').status.provider.inferencePoolRef).toEqual({ ...pool, uid: livePool.metadata.uid });
+    expect(now.get('qwen').status.provider.requestRef).toMatchObject({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'qwen', namespace: NS, uid: expect.any(String) });
 
     now = await steps.step('model server running', () => setStatus(client, { ...DEPLOYMENT, namespace: NS, name: 'qwen' }, deploymentStatuses(1).running), phases({ qwen: 'Running' }));
     expect(statusCondition(now.get('qwen'), 'GatewayReady')).toMatchObject({ status: 'False', reason: 'GatewayNotReported' });
@@ -338,7 +342,7 @@ describe('2. gateway', () => {
       addresses: [{ type: 'IPAddress', value: '10.0.0.7' }],
       conditions: [cond('Accepted', 'True', 'Accepted', 'Resource accepted'), cond('Programmed', 'True', 'Programmed', 'Resource programmed')],
     }), (n) => n.get('qwen')?.status?.gateway?.endpoint === '10.0.0.7' || `status.gateway ${JSON.stringify(n.get('qwen')?.status?.gateway)}`);
-    expect(now.get('qwen').status.gateway).toEqual({ endpoint: '10.0.0.7', modelName: 'qwen3-8b', gatewayNamespace: GW_NS });
+    expect(now.get('qwen').status.gateway).toEqual({ endpoint: '10.0.0.7', modelName: 'qwen3-8b', gatewayName: GW_NAME, gatewayNamespace: GW_NS });
 
     now = await steps.step('route accepted with its references resolved', () => setStatus(client, route, routeStatus(cond('ResolvedRefs', 'True', 'ResolvedRefs', 'All references resolved'))),
       gatewayReady('True', 'GatewayConfigured'));

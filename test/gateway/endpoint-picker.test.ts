@@ -9,8 +9,15 @@ import {
   ENDPOINT_PICKER_HEALTH_PORT,
   EndpointPickerOptions,
 } from '../../src/gateway/endpoint-picker';
+import { defaultEndpointPickerConfig, EndpointPicker } from '../../src/gateway/endpoint-picker-choice';
 import { INFERENCE_POOL_V1, INFERENCE_POOL_V1ALPHA2, InferencePoolApiVersionString } from '../../src/gateway/inference-pool';
-import { LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG, LLMD_ENDPOINT_PICKER_CONFIG } from '../../src/providers/llmd/config';
+import {
+  LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG,
+  LLMD_ENDPOINT_PICKER_CONFIG,
+  LLMD_GAIE_V1_5_DISAGGREGATED_ENDPOINT_PICKER_CONFIG,
+  LLMD_GAIE_V1_5_ENDPOINT_PICKER_CONFIG,
+  LLMD_PD_NON_CACHED_TOKENS,
+} from '../../src/providers/llmd/config';
 import { commonLabels } from '../support/expected-manifests';
 import { expectValidManifests } from '../support/schema-validator';
 
@@ -69,7 +76,7 @@ describe('addEndpointPicker', () => {
       synth(options({
         namespace: undefined,
         poolApiVersion: INFERENCE_POOL_V1ALPHA2,
-        image: 'ghcr.io/llm-d/llm-d-inference-scheduler:v0.6.0',
+        image: 'ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0',
         configData: LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG,
       })).manifests,
     ).toMatchSnapshot();
@@ -106,17 +113,21 @@ describe('addEndpointPicker', () => {
   });
 
   describe('Role', () => {
-    test('reads pods and v1 InferencePools, manages leases, reads objectives and rewrites', () => {
+    const objectives = (group: string) => ({ apiGroups: [group], resources: ['inferenceobjectives', 'inferencemodelrewrites'], verbs: ['get', 'watch', 'list'] });
+
+    test('reads pods and v1 InferencePools, manages leases, reads the llm-d Router\'s and GAIE\'s objectives and rewrites', () => {
       expect(find(synth().manifests, 'Role').rules).toEqual([
         { apiGroups: [''], resources: ['pods'], verbs: ['get', 'watch', 'list'] },
         { apiGroups: ['inference.networking.k8s.io'], resources: ['inferencepools'], verbs: ['get', 'watch', 'list'] },
         { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create', 'get', 'update'] },
-        {
-          apiGroups: ['inference.networking.x-k8s.io'],
-          resources: ['inferenceobjectives', 'inferencemodelrewrites'],
-          verbs: ['get', 'watch', 'list'],
-        },
+        objectives('llm-d.ai'),
+        objectives('inference.networking.x-k8s.io'),
       ]);
+    });
+
+    test('the GAIE v1.5 picker reads objectives and rewrites in GAIE\'s group only', () => {
+      const rules = find(synth(options({ endpointPicker: EndpointPicker.GAIE_V1_5 })).manifests, 'Role').rules;
+      expect(rules.filter((r: any) => r.resources.includes('inferenceobjectives'))).toEqual([objectives('inference.networking.x-k8s.io')]);
     });
 
     test('reads InferencePools in the x-k8s.io group for a v1alpha2 pool', () => {
@@ -143,7 +154,7 @@ describe('addEndpointPicker', () => {
     test('holds the two-line default configuration when configData is empty', () => {
       expect(find(synth().manifests, 'ConfigMap').data).toEqual({ 'default-plugins.yaml': DEFAULT_ENDPOINT_PICKER_CONFIG });
       expect(DEFAULT_ENDPOINT_PICKER_CONFIG.trimEnd().split('\n')).toEqual([
-        'apiVersion: inference.networking.x-k8s.io/v1alpha1',
+        'apiVersion: llm-d.ai/v1alpha1',
         'kind: EndpointPickerConfig',
       ]);
     });
@@ -176,7 +187,7 @@ describe('addEndpointPicker', () => {
     test('has one container epp with the image, IfNotPresent, ports, env and config mount', () => {
       const container = eppContainer(synth().manifests);
       expect(container.name).toBe('epp');
-      expect(container.image).toBe('registry.k8s.io/gateway-api-inference-extension/epp:v1.5.0');
+      expect(container.image).toBe('ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0');
       expect(container.imagePullPolicy).toBe('IfNotPresent');
       expect(container.ports).toEqual([
         { name: 'grpc', containerPort: 9002 },
@@ -308,15 +319,51 @@ describe('addEndpointPicker', () => {
 });
 
 describe('endpoint picker configurations', () => {
-  test('the default is an EndpointPickerConfig with nothing else', () => {
-    expect(YAML.parse(DEFAULT_ENDPOINT_PICKER_CONFIG)).toEqual({
+  test('the default is an EndpointPickerConfig with nothing else, in llm-d.ai for the llm-d Router and GAIE\'s group for v1.5', () => {
+    expect(YAML.parse(DEFAULT_ENDPOINT_PICKER_CONFIG)).toEqual({ apiVersion: 'llm-d.ai/v1alpha1', kind: 'EndpointPickerConfig' });
+    expect(YAML.parse(defaultEndpointPickerConfig(EndpointPicker.GAIE_V1_5))).toEqual({
       apiVersion: 'inference.networking.x-k8s.io/v1alpha1',
       kind: 'EndpointPickerConfig',
     });
   });
 
-  test('llm-d disaggregated: P/D plugins and a prefill and a decode profile scoring prefix-cache hits', () => {
+  const profiles = ['prefill', 'decode'].map((role) => ({
+    name: role,
+    plugins: [
+      { pluginRef: `${role}-filter` },
+      { pluginRef: 'max-score-picker' },
+      { pluginRef: 'prefix-cache-scorer', weight: 2 },
+    ],
+  }));
+
+  test('llm-d disaggregated (llm-d Router): the disaggregation handler with a prefix-based decider, a prefill and a decode profile', () => {
     expect(YAML.parse(LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG)).toEqual({
+      apiVersion: 'llm-d.ai/v1alpha1',
+      kind: 'EndpointPickerConfig',
+      plugins: [
+        { type: 'prefix-cache-scorer' },
+        { type: 'prefill-filter' },
+        { type: 'decode-filter' },
+        { type: 'max-score-picker' },
+        { type: 'prefix-based-pd-decider', parameters: { nonCachedTokens: LLMD_PD_NON_CACHED_TOKENS } },
+        { type: 'disagg-profile-handler', parameters: { deciders: { prefill: 'prefix-based-pd-decider' } } },
+      ],
+      schedulingProfiles: profiles,
+    });
+    // 0 is the decider's default and turns disaggregation off.
+    expect(LLMD_PD_NON_CACHED_TOKENS).toBeGreaterThan(0);
+  });
+
+  test('llm-d aggregated: the same plugins in both generations, only the group differs', () => {
+    const router = YAML.parse(LLMD_ENDPOINT_PICKER_CONFIG);
+    const gaie = YAML.parse(LLMD_GAIE_V1_5_ENDPOINT_PICKER_CONFIG);
+    expect(router.apiVersion).toBe('llm-d.ai/v1alpha1');
+    expect(gaie.apiVersion).toBe('inference.networking.x-k8s.io/v1alpha1');
+    expect({ ...router, apiVersion: undefined }).toEqual({ ...gaie, apiVersion: undefined });
+  });
+
+  test('llm-d disaggregated (GAIE v1.5): the inference scheduler\'s P/D handler and prefill header handler', () => {
+    expect(YAML.parse(LLMD_GAIE_V1_5_DISAGGREGATED_ENDPOINT_PICKER_CONFIG)).toEqual({
       apiVersion: 'inference.networking.x-k8s.io/v1alpha1',
       kind: 'EndpointPickerConfig',
       plugins: [
@@ -339,11 +386,21 @@ describe('endpoint picker configurations', () => {
   });
 
   test('every plugin a profile references is declared', () => {
-    for (const config of [LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG, LLMD_ENDPOINT_PICKER_CONFIG]) {
+    const configs = [
+      LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG,
+      LLMD_ENDPOINT_PICKER_CONFIG,
+      LLMD_GAIE_V1_5_DISAGGREGATED_ENDPOINT_PICKER_CONFIG,
+      LLMD_GAIE_V1_5_ENDPOINT_PICKER_CONFIG,
+    ];
+    for (const config of configs) {
       const parsed = YAML.parse(config);
-      const declared = new Set(parsed.plugins.map((p: any) => p.type));
+      const declared = new Set(parsed.plugins.map((p: any) => p.name ?? p.type));
       for (const profile of parsed.schedulingProfiles) {
         for (const ref of profile.plugins) expect(declared).toContain(ref.pluginRef);
+      }
+      // A decider a handler names is declared as well.
+      for (const p of parsed.plugins) {
+        for (const decider of Object.values(p.parameters?.deciders ?? {})) expect(declared).toContain(decider);
       }
     }
   });

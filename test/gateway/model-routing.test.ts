@@ -13,7 +13,13 @@ import {
   ServingMode,
 } from '../../src';
 import { DEFAULT_ENDPOINT_PICKER_CONFIG } from '../../src/gateway/endpoint-picker';
-import { LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG } from '../../src/providers/llmd/config';
+import { defaultEndpointPickerConfig, EndpointPicker, ENDPOINT_PICKER_ANNOTATION } from '../../src/gateway/endpoint-picker-choice';
+import {
+  LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG,
+  LLMD_ENDPOINT_PICKER_CONFIG,
+  LLMD_GAIE_V1_5_DISAGGREGATED_ENDPOINT_PICKER_CONFIG,
+  LLMD_GAIE_V1_5_ENDPOINT_PICKER_CONFIG,
+} from '../../src/providers/llmd/config';
 import { expectValidManifests } from '../support/schema-validator';
 
 const GATEWAY = GatewayRef.fromName('inference-gateway', 'gateway-system');
@@ -78,7 +84,7 @@ describe('gateway routing of a ModelDeployment', () => {
     expect(route.spec.rules[0].matches[0].headers).toEqual([{ type: 'Exact', name: 'X-Gateway-Model-Name', value: 'Qwen/Qwen3-0.6B' }]);
     expect(route.spec.rules[0].backendRefs).toEqual([{ group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'qwen', namespace: 'team-a' }]);
     expect(find(manifests, 'ConfigMap').data['default-plugins.yaml']).toBe(DEFAULT_ENDPOINT_PICKER_CONFIG);
-    expect(find(manifests, 'Deployment', 'qwen-epp').spec.template.spec.containers[0].image).toBe('registry.k8s.io/gateway-api-inference-extension/epp:v1.5.0');
+    expect(find(manifests, 'Deployment', 'qwen-epp').spec.template.spec.containers[0].image).toBe('ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0');
   });
 
   test('a referenced Gateway in another namespace gets a warning about allowedRoutes', () => {
@@ -149,7 +155,7 @@ describe('gateway routing of a ModelDeployment', () => {
 
   test('llm-d uses its endpoint picker image and configuration; prefill/decode gets the P/D configuration', () => {
     const aggregated = synth({ model: { id: 'Qwen/Qwen3-8B' }, provider: { name: 'llmd' }, engine: { engineType: EngineType.VLLM }, resources: { gpu: { count: 1 } } }).manifests;
-    expect(find(aggregated, 'Deployment', 'qwen-epp').spec.template.spec.containers[0].image).toBe('ghcr.io/llm-d/llm-d-inference-scheduler:v0.6.0');
+    expect(find(aggregated, 'Deployment', 'qwen-epp').spec.template.spec.containers[0].image).toBe('ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0');
     expect(find(aggregated, 'ConfigMap').data['default-plugins.yaml']).toContain('decode-filter');
 
     const pd = synth({
@@ -245,5 +251,98 @@ describe('gateway routing of a ModelDeployment', () => {
     expect(errors).toEqual([
       `metadata.name: Invalid value: "${name}": derived Service name "${name}-epp" is 64 characters long, more than the 63 allowed; use a shorter ModelDeployment name`,
     ]);
+  });
+});
+
+describe('the endpoint picker generation (EndpointPicker, annotation inference.cdk8s.io/endpoint-picker)', () => {
+  const LLMD: ModelDeploymentProps = { model: { id: 'Qwen/Qwen3-8B' }, provider: { name: 'llmd' }, engine: { engineType: EngineType.VLLM }, resources: { gpu: { count: 1 } } };
+  const LLMD_PD: ModelDeploymentProps = {
+    ...LLMD,
+    resources: undefined,
+    servingMode: ServingMode.DISAGGREGATED,
+    scaling: { prefill: { gpu: { count: 1 } }, decode: { gpu: { count: 1 } } },
+  };
+  const ROUTER = 'ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0';
+  const GAIE = 'registry.k8s.io/gateway-api-inference-extension/epp:v1.5.0';
+  const SCHEDULER = 'ghcr.io/llm-d/llm-d-inference-scheduler:v0.6.0';
+
+  function picker(manifests: any[]): { image: string; config: string; objectiveGroups: string[] } {
+    const role = find(manifests, 'Role');
+    return {
+      image: find(manifests, 'Deployment', 'qwen-epp').spec.template.spec.containers[0].image,
+      config: find(manifests, 'ConfigMap').data['default-plugins.yaml'],
+      objectiveGroups: role.rules.filter((r: any) => r.resources.includes('inferenceobjectives')).flatMap((r: any) => r.apiGroups),
+    };
+  }
+  const annotated = (props: ModelDeploymentProps, value: string): ModelDeploymentProps => ({
+    ...props,
+    metadata: { annotations: { [ENDPOINT_PICKER_ANNOTATION]: value } },
+  });
+
+  test.each([
+    ['vllm', VLLM, { image: ROUTER, config: DEFAULT_ENDPOINT_PICKER_CONFIG }, { image: GAIE, config: defaultEndpointPickerConfig(EndpointPicker.GAIE_V1_5) }],
+    ['llm-d', LLMD, { image: ROUTER, config: LLMD_ENDPOINT_PICKER_CONFIG }, { image: SCHEDULER, config: LLMD_GAIE_V1_5_ENDPOINT_PICKER_CONFIG }],
+    ['llm-d P/D', LLMD_PD, { image: ROUTER, config: LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG }, { image: SCHEDULER, config: LLMD_GAIE_V1_5_DISAGGREGATED_ENDPOINT_PICKER_CONFIG }],
+  ] as const)('%s: the llm-d Router by default; GAIE v1.5 from the registry or the annotation', (_, props, router, gaie) => {
+    const byDefault = synth(props);
+    expect(byDefault.errors).toEqual([]);
+    expect(picker(byDefault.manifests)).toEqual({ ...router, objectiveGroups: ['llm-d.ai', 'inference.networking.x-k8s.io'] });
+    const fromRegistry = synth(props, { gateway: GATEWAY, endpointPicker: EndpointPicker.GAIE_V1_5 });
+    expect(fromRegistry.errors).toEqual([]);
+    expectValidManifests(fromRegistry.manifests);
+    expect(picker(fromRegistry.manifests)).toEqual({ ...gaie, objectiveGroups: ['inference.networking.x-k8s.io'] });
+    // The annotation wins over the registry, both ways.
+    expect(picker(synth(annotated(props, 'gaie-v1.5')).manifests)).toEqual(picker(fromRegistry.manifests));
+    expect(picker(synth(annotated(props, 'llmd-router'), { gateway: GATEWAY, endpointPicker: EndpointPicker.GAIE_V1_5 }).manifests))
+      .toEqual(picker(byDefault.manifests));
+  });
+
+  test('the registry\'s image follows its generation unless named', () => {
+    const registry = (props: ConstructorParameters<typeof ProviderRegistry>[2]) => new ProviderRegistry(Testing.app(), 'Providers', props);
+    expect(registry({}).endpointPickerImage).toBe(ROUTER);
+    expect(registry({ endpointPicker: EndpointPicker.GAIE_V1_5 }).endpointPickerImage).toBe(GAIE);
+    expect(registry({ endpointPicker: EndpointPicker.GAIE_V1_5 }).endpointPicker).toBe(EndpointPicker.GAIE_V1_5);
+    expect(registry({ endpointPicker: EndpointPicker.GAIE_V1_5, endpointPickerImage: 'example.com/epp:1.0.0' }).endpointPickerImage).toBe('example.com/epp:1.0.0');
+  });
+
+  test('a named image and configuration are kept whatever the generation; only the RBAC follows it', () => {
+    const custom = new InferenceProviderConfig({
+      name: 'vllm',
+      engines: [{
+        engineType: EngineType.VLLM,
+        gpuSupport: true,
+        gateway: { endpointPickerImage: 'example.com/picker:2.0.0', endpointPickerConfig: 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins: []\n' },
+      }],
+    });
+    for (const endpointPicker of [EndpointPicker.LLMD_ROUTER, EndpointPicker.GAIE_V1_5]) {
+      const { manifests, errors } = synth(VLLM, { gateway: GATEWAY, endpointPicker, providerConfigs: [custom] });
+      expect(errors).toEqual([]);
+      const p = picker(manifests);
+      expect(p.image).toBe('example.com/picker:2.0.0');
+      expect(p.config).toContain('plugins: []');
+      expect(p.objectiveGroups).toContain('inference.networking.x-k8s.io');
+      expect(p.objectiveGroups.includes('llm-d.ai')).toBe(endpointPicker === EndpointPicker.LLMD_ROUTER);
+    }
+    // An older shipped image a user names is kept too.
+    const named = synth(VLLM, { gateway: GATEWAY, endpointPickerImage: GAIE });
+    expect(picker(named.manifests).image).toBe(GAIE);
+  });
+
+  test('an annotation that is no generation is a field error naming the allowed values', () => {
+    const { errors } = synth(annotated(VLLM, 'gaie-v1.6'));
+    expect(errors.join('\n')).toContain(`metadata.annotations["${ENDPOINT_PICKER_ANNOTATION}"]`);
+    expect(errors.join('\n')).toContain('gaie-v1.6');
+    expect(errors.join('\n')).toContain('"llmd-router", "gaie-v1.5"');
+  });
+
+  test('an annotation that picks no picker gets a warning (routing off; a provider\'s own pool)', () => {
+    const off = synth(annotated(VLLM, 'gaie-v1.5'), {});
+    expect(off.errors).toEqual([]);
+    expect(off.md.warnings.join('\n')).toContain('not routed');
+    const dynamo = synth(annotated({ model: { id: 'Qwen/Qwen3-8B' }, engine: { engineType: EngineType.SGLANG }, resources: { gpu: { count: 1 } } }, 'gaie-v1.5'));
+    expect(dynamo.errors).toEqual([]);
+    expect(dynamo.md.warnings.join('\n')).toMatch(/endpoint-picker: gaie-v1.5 changes nothing: provider "dynamo" manages its own InferencePool/);
+    // Without the annotation, no such warning.
+    expect(synth(VLLM, {}).md.warnings.join('\n')).not.toContain(ENDPOINT_PICKER_ANNOTATION);
   });
 });

@@ -161,14 +161,16 @@ describe('Dynamo', () => {
 
   test('v1alpha1 behind a Gateway cannot meet "restricted" (its frontendSidecar has no securityContext): an error naming the way out', () => {
     const spec = { provider: { name: 'dynamo' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } };
-    const refused = synthManifest(deployment(spec, { [POD_SECURITY]: 'restricted' }), undefined, true);
+    // v1alpha1 is on request (v1beta1 is the default for Dynamo 1.6.1).
+    const alpha = { 'inference.cdk8s.io/dynamo-api-version': 'nvidia.com/v1alpha1' };
+    const refused = synthManifest(deployment(spec, { ...alpha, [POD_SECURITY]: 'restricted' }), undefined, true);
     expect(refused.errors).toEqual([expect.stringMatching(
       /^metadata\.annotations\["inference\.cdk8s\.io\/pod-security"\]: Invalid value: "restricted": Dynamo nvidia\.com\/v1alpha1 behind a Gateway cannot meet "restricted": its frontendSidecar has no securityContext field.*Use nvidia\.com\/v1beta1 \(annotation inference\.cdk8s\.io\/dynamo-api-version: nvidia\.com\/v1beta1\) or the "baseline" level$/,
     )]);
     // The same level from the registry is refused the same way; without a Gateway, or at baseline, v1alpha1 is fine.
-    expect(synthManifest(deployment(spec), PodSecurityLevel.RESTRICTED, true).errors).toHaveLength(1);
-    expect(synthManifest(deployment(spec, { [POD_SECURITY]: 'restricted' })).errors).toEqual([]);
-    expect(synthManifest(deployment(spec), undefined, true).errors).toEqual([]);
+    expect(synthManifest(deployment(spec, alpha), PodSecurityLevel.RESTRICTED, true).errors).toHaveLength(1);
+    expect(synthManifest(deployment(spec, { ...alpha, [POD_SECURITY]: 'restricted' })).errors).toEqual([]);
+    expect(synthManifest(deployment(spec, alpha), undefined, true).errors).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { Chart, Testing } from 'cdk8s';
-import { DynamoProvider, ModelDeployment, ProviderRegistry } from '../../src';
+import { DynamoApiVersion, DynamoProvider, ModelDeployment, ProviderRegistry } from '../../src';
 import { run, tempFolderPerTest } from '../support/cli-run';
 
 /** A chart under a registry with the given allow setting. */
@@ -96,7 +96,8 @@ describe('provider overrides may not weaken a pod below baseline', () => {
 
   test('reaches a Dynamo main container through extraPodSpec', () => {
     const app = Testing.app();
-    new ProviderRegistry(app, 'Providers', { providers: [new DynamoProvider()] });
+    // v1alpha1 (on request since Dynamo 1.6.1's v1beta1 default), the shape the overrides use.
+    new ProviderRegistry(app, 'Providers', { providers: [new DynamoProvider({ apiVersion: DynamoApiVersion.V1ALPHA1 })] });
     const c = new Chart(app, 'test', { namespace: 'ml' });
     new ModelDeployment(c, 'dyn', {
       model: { id: 'Qwen/Qwen3-0.6B' },

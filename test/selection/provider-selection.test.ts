@@ -370,14 +370,14 @@ describe('shipped provider configs (§2.6)', () => {
       dynamo: [dynamoPool, dynamoPool, dynamoPool],
       kaito: [undefined, { ignoresServedName: true }],
       kuberay: [undefined],
-      llmd: [{ endpointPicker: { image: 'ghcr.io/llm-d/llm-d-inference-scheduler:v0.6.0', configData: LLMD_ENDPOINT_PICKER_CONFIG } }],
+      llmd: [{ endpointPicker: { image: 'ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0', configData: LLMD_ENDPOINT_PICKER_CONFIG } }],
       vllm: [undefined],
     });
   });
 
   test("llm-d's endpoint picker config", () => {
     expect(parseYaml(LLMD_ENDPOINT_PICKER_CONFIG)).toEqual({
-      apiVersion: 'inference.networking.x-k8s.io/v1alpha1',
+      apiVersion: 'llm-d.ai/v1alpha1',
       kind: 'EndpointPickerConfig',
       plugins: [
         { type: 'prefix-cache-scorer' },

@@ -97,14 +97,14 @@ export function describeModelServerImage({ harness, container }: DeploymentProvi
   });
 }
 
-/** Registers: the vllm container's name, entrypoint and port, and its resources when none are requested. */
+/** Registers: the vllm container's name, command (`vllm serve`) and port, and its resources when none are requested. */
 export function modelServerContainerCases({ harness, container }: DeploymentProviderSubject): void {
   const { synthOf } = harness;
 
-  test('is named vllm, uses the image entrypoint and exposes http 8000', () => {
+  test('is named vllm, runs `vllm serve` and exposes http 8000', () => {
     const c = container(synthOf());
     expect(c.name).toBe('vllm');
-    expect(c.command).toBeUndefined();
+    expect(c.command).toEqual(['vllm', 'serve']);
     expect(c.ports).toEqual([{ name: 'http', containerPort: 8000, protocol: 'TCP' }]);
   });
 

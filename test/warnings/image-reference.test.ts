@@ -44,9 +44,9 @@ describe('movingTagReason', () => {
 
 describe('pinnedDefaultFor', () => {
   test('suggests the pinned default of the same repository, never a moving one', () => {
-    expect(pinnedDefaultFor('vllm/vllm-openai:latest')).toBe('vllm/vllm-openai:v0.11.0');
-    expect(pinnedDefaultFor('lmsysorg/sglang:dev')).toBe('lmsysorg/sglang:v0.5.4');
-    expect(pinnedDefaultFor('nvcr.io/nvidia/ai-dynamo/vllm-runtime:main')).toBe('nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.1.1');
+    expect(pinnedDefaultFor('vllm/vllm-openai:latest')).toBe('vllm/vllm-openai:v0.33.0');
+    expect(pinnedDefaultFor('lmsysorg/sglang:dev')).toBe('lmsysorg/sglang:v0.5.23');
+    expect(pinnedDefaultFor('nvcr.io/nvidia/ai-dynamo/vllm-runtime:main')).toBe('nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.1');
     expect(pinnedDefaultFor('ghcr.io/team/server:latest')).toBeUndefined();
   });
 });

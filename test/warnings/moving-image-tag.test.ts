@@ -23,7 +23,7 @@ describe('moving image tags chosen by the author', () => {
     const warnings = warningsOf(manifest({ engine: { type: 'vllm', image: 'vllm/vllm-openai:latest' } }));
     expect(warnings).toEqual([
       'spec.engine.image "vllm/vllm-openai:latest" is a moving image (tag "latest" follows the latest builds): a new node or a rescheduled pod ' +
-        'may pull another build than the one you tested; pin it, e.g. vllm/vllm-openai:v0.11.0 (the version cdk8s-inference uses by default), ' +
+        'may pull another build than the one you tested; pin it, e.g. vllm/vllm-openai:v0.33.0 (the version cdk8s-inference uses by default), ' +
         'or a digest (vllm/vllm-openai@sha256:...); or annotate the deployment inference.cdk8s.io/allow-moving-image-tag: "true" if that is intended',
     ]);
   });

@@ -1,5 +1,5 @@
 import { Clock, jitter, sleep } from './clock';
-import { errorFromStatus, isGone, isNotFound, KubeApi, ResourceKind, WatchHandle } from './kube-api';
+import { errorFromStatus, isGone, isNotFound, KubeApi, ResourceKind, statusCodeOf, WatchHandle } from './kube-api';
 import { errorText, Logger } from './logger';
 import { kindKey, metaOf } from './object-key';
 
@@ -33,12 +33,21 @@ export interface InformerOptions {
   readonly namespace?: string;
   /** Only objects with these labels. @default - all */
   readonly labelSelector?: string;
+  /** Only objects these fields select (`metadata.name=x`). @default - all */
+  readonly fieldSelector?: string;
   readonly clock: Clock;
   readonly logger: Logger;
   /** Called for every change of the cache, after the cache changed. */
   readonly onEvent: (event: InformerEvent) => void;
   /** Called when the state changes (`synced` after the first list, `absent`, ...). */
   readonly onStateChange?: (state: InformerState) => void;
+  /**
+   * A list refused with 403 Forbidden counts as the kind not served (an empty, synced cache, a new
+   * attempt every `absentRetryMs`): for a read the controller can do without (the CRDs it judges
+   * records against), so a controller not granted it still runs. @default false (403 is retried
+   * with backoff, and the cache never syncs)
+   */
+  readonly forbiddenAsAbsent?: boolean;
   /** Wait between list attempts while the kind is not served. @default 60_000 */
   readonly absentRetryMs?: number;
   /** First reconnect delay after a failure, doubled up to `maxBackoffMs`. @default 800 */
@@ -151,9 +160,11 @@ export class Informer {
         await this.relist(!first);
       } catch (e) {
         if (this.stopped) return;
-        if (isNotFound(e)) {
+        const forbidden = this.options.forbiddenAsAbsent === true && statusCodeOf(e) === 403;
+        if (isNotFound(e) || forbidden) {
           if (this.currentState !== 'absent') {
-            this.log.info('kind is not served (CRD not installed?); skipping it and retrying periodically', { retrySeconds: this.absentRetryMs / 1000 });
+            const why = forbidden ? 'not allowed to read it (RBAC)' : 'kind is not served (CRD not installed?)';
+            this.log.info(`${why}; skipping it and retrying periodically`, { retrySeconds: this.absentRetryMs / 1000, ...(forbidden && { error: errorText(e) }) });
           } else {
             this.log.debug('kind is still not served');
           }
@@ -197,6 +208,7 @@ export class Informer {
         const page = await this.options.api.list(this.options.kind, {
           namespace: this.options.namespace,
           labelSelector: this.options.labelSelector,
+          fieldSelector: this.options.fieldSelector,
           limit: this.options.pageSize ?? 500,
           continue: cont,
         });
@@ -261,6 +273,7 @@ export class Informer {
         {
           namespace: this.options.namespace,
           labelSelector: this.options.labelSelector,
+          fieldSelector: this.options.fieldSelector,
           resourceVersion: this.resourceVersion,
           allowWatchBookmarks: true,
           timeoutSeconds,

@@ -20,6 +20,8 @@ export interface SelectOptions {
   readonly namespace?: string;
   /** A label selector, e.g. `airunway.ai/managed-by=airunway`. @default - every object */
   readonly labelSelector?: string;
+  /** A field selector, e.g. `metadata.name=x` (one object, which RBAC `resourceNames` can authorize). @default - every object */
+  readonly fieldSelector?: string;
 }
 
 export interface ListOptions extends SelectOptions {

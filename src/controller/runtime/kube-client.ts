@@ -50,6 +50,7 @@ export class KubeClient implements KubeApi {
   public async list(kind: ResourceKind, options: ListOptions): Promise<ObjectList> {
     const body = await this.json('GET', resourcePath(kind, options.namespace), {
       labelSelector: options.labelSelector,
+      fieldSelector: options.fieldSelector,
       limit: options.limit !== undefined ? String(options.limit) : undefined,
       continue: options.continue,
     });
@@ -95,6 +96,7 @@ export class KubeClient implements KubeApi {
     const query = {
       watch: 'true',
       labelSelector: options.labelSelector,
+      fieldSelector: options.fieldSelector,
       resourceVersion: options.resourceVersion || undefined,
       allowWatchBookmarks: options.allowWatchBookmarks ? 'true' : undefined,
       timeoutSeconds: String(options.timeoutSeconds),

@@ -49,21 +49,25 @@ export class ObjectCache {
   public constructor(private readonly options: ObjectCacheOptions) {}
 
   /**
-   * Caches `kind` (once); starts its informer at once if the cache is running. Of each object the
-   * cache keeps `kind.cachedFields` only, when given, with its string values pooled.
+   * Caches `kind` (once; once per `objectName` when it names one); starts its informer at once if
+   * the cache is running. Of each object the cache keeps `kind.cachedFields` only, when given,
+   * then `kind.transform` of it, with its string values pooled.
    */
   public add(kind: WatchedKind): Informer {
-    const key = kindKey(kind);
+    const key = cacheKey(kind, kind.objectName);
     const existing = this.informers.get(key);
     if (existing) return existing.informer;
     const paths = kind.cachedFields && parseFieldPaths(kind.cachedFields);
+    const transform = kind.transform ?? ((obj: any) => obj);
     const informer = new Informer({
       ...this.options.tuning,
       api: this.options.api,
       kind,
-      namespace: this.options.namespace,
+      namespace: kind.clusterScoped ? undefined : this.options.namespace,
       labelSelector: kind.labelSelector,
-      transform: (obj) => this.strings.internValues(paths ? pruneToFields(obj, paths) : obj),
+      ...(kind.objectName !== undefined && { fieldSelector: `metadata.name=${kind.objectName}` }),
+      ...(kind.optional && { forbiddenAsAbsent: true }),
+      transform: (obj) => this.strings.internValues(transform(paths ? pruneToFields(obj, paths) : obj)),
       clock: this.options.clock,
       logger: this.options.logger,
       onEvent: (event) => this.options.onEvent(kind, event),
@@ -112,11 +116,16 @@ export class ObjectCache {
     await Promise.all([...this.informers.values()].map((e) => e.informer.whenSynced()));
   }
 
-  /** Reads the object `ref` names from the caches. */
+  /** Reads the object `ref` names from the caches (the cache of its name, if there is one, else of its kind). */
   public lookup(ref: ObjectRef): CacheLookup {
-    const entry = this.informers.get(kindKey(ref));
+    const entry = this.informers.get(cacheKey(ref, ref.name)) ?? this.informers.get(kindKey(ref));
     if (!entry || !entry.informer.hasSynced) return { ready: false };
-    if (this.options.namespace !== undefined && ref.namespace !== this.options.namespace) return { ready: true };
+    if (!entry.kind.clusterScoped && this.options.namespace !== undefined && ref.namespace !== this.options.namespace) return { ready: true };
     return { ready: true, object: entry.informer.get(ref.namespace, ref.name) };
   }
+}
+
+/** `apiVersion kind`, or `apiVersion kind name` for the cache of one object. */
+function cacheKey(kind: { readonly apiVersion: string; readonly kind: string }, name: string | undefined): string {
+  return name === undefined ? kindKey(kind) : `${kindKey(kind)} ${name}`;
 }

@@ -42,7 +42,7 @@ export async function runController(options: ControllerOptions, hooks: ProcessHo
     leaderElect: options.leaderElect,
     setOwnerReferences: options.setOwnerReferences,
     ...(options.leaderElect && { lease: `${leaderElectionNamespace}/${options.leaderElectionId}`, identity }),
-    watchedKinds: kinds.map((k) => `${k.apiVersion} ${k.kind}`),
+    watchedKinds: kinds.map((k) => `${k.apiVersion} ${k.kind}${k.objectName !== undefined ? ` ${k.objectName}` : ''}`),
   });
 
   const manager = new Manager({

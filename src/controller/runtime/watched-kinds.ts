@@ -8,6 +8,8 @@ import { LABEL_MANAGED_BY, LABEL_RENDERED_BY, MANAGED_BY_VALUE, RENDERED_BY_VALU
 import { PIPELINE_EMITTED_KINDS } from '../../core/pipeline-kinds';
 import { ROUTING_STATUS_KINDS } from '../../gateway/routing-kinds';
 import type { ProviderCatalog } from '../../selection/provider-catalog';
+import { compactCrd, CRD_API_VERSION, CRD_KIND, CRD_RESOURCE } from '../compatibility/crd-compatibility';
+import { upstreamCrdNames } from '../compatibility/upstream-crds';
 import { statusReadFields } from '../status/status-read-fields';
 
 /** A kind the controller caches, which of its objects, and what of each. */
@@ -19,6 +21,35 @@ export interface WatchedKind extends ResourceKind {
    * reads), as dotted paths. @default - the whole object
    */
   readonly cachedFields?: readonly string[];
+  /** A cluster-scoped kind: listed and looked up without a namespace, even when the controller watches one. @default false */
+  readonly clusterScoped?: boolean;
+  /**
+   * Only the object of this name (a `metadata.name` field selector, which RBAC `resourceNames`
+   * authorizes); each name of a kind is then a cache of its own. @default - every object
+   */
+  readonly objectName?: string;
+  /** What the cache keeps of each object, applied after `cachedFields`. @default - the object */
+  readonly transform?: (obj: any) => any;
+  /** A read the controller can do without: 403 Forbidden leaves the cache empty instead of unsynced (`forbiddenAsAbsent`). @default false */
+  readonly optional?: boolean;
+}
+
+/**
+ * The CustomResourceDefinitions a record's custom resources are judged against
+ * (`IncompatibleUpstream`): one cache per CRD of a kind the catalog or the pipeline emits, each
+ * keeping only what decides pruning (`compactCrd`).
+ */
+export function upstreamCrdKinds(catalog: ProviderCatalog): WatchedKind[] {
+  return upstreamCrdNames(catalog).map((objectName) => withCachedFields({
+    apiVersion: CRD_API_VERSION,
+    kind: CRD_KIND,
+    resource: CRD_RESOURCE,
+    clusterScoped: true,
+    objectName,
+    transform: compactCrd,
+    // A controller granted only namespaced Roles (with --namespace) cannot read CRDs: it then judges no record's CRDs.
+    optional: true,
+  }));
 }
 
 /** `kind` with the fields the status logic reads of it, when it declares them. */
@@ -67,11 +98,11 @@ export function statusSourceKinds(catalog: ProviderCatalog): WatchedKind[] {
   return [...out.values()].sort((a, b) => (kindKey(a) < kindKey(b) ? -1 : 1));
 }
 
-/** Every kind the controller caches besides the records: status sources, then routing. */
+/** Every kind the controller caches besides the records: status sources, then routing, then the upstream CRDs. */
 export function dependencyKinds(catalog: ProviderCatalog): WatchedKind[] {
   const out = new Map<string, WatchedKind>();
   for (const k of [...statusSourceKinds(catalog), ...ROUTING_KINDS]) if (!out.has(kindKey(k))) out.set(kindKey(k), k);
-  return [...out.values()];
+  return [...out.values(), ...upstreamCrdKinds(catalog)];
 }
 
 /**

@@ -10,6 +10,11 @@ export const CONDITION_ENGINE_SELECTED = 'EngineSelected';
 export const CONDITION_PROVIDER_SELECTED = 'ProviderSelected';
 export const CONDITION_READY = 'Ready';
 export const CONDITION_GATEWAY_READY = 'GatewayReady';
+/**
+ * A provider controller's condition in AI Runway; ours writes it only as `False/IncompatibleUpstream`
+ * (the objects are applied by someone else, so their creation is not ours to report).
+ */
+export const CONDITION_RESOURCE_CREATED = 'ResourceCreated';
 
 /** `metav1.Condition.message` is at most this long (characters). */
 export const MAX_CONDITION_MESSAGE_LENGTH = 32768;

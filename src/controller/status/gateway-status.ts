@@ -3,7 +3,7 @@
  * InferencePool it routes to and the Gateway it attaches to (core spec §6.9, §6.11).
  */
 import { CONDITION_GATEWAY_READY, DesiredCondition } from './conditions';
-import { describeRef, ObjectRef, RecordingLookup } from './object-ref';
+import { describeRef, LiveObjectRef, liveRef, ObjectRef, RecordingLookup } from './object-ref';
 import type { ValidRecord } from './record-deployment';
 import { isJsonObject } from '../../core/json-object';
 import { MODEL_NAME_HEADER } from '../../gateway/model-name';
@@ -32,6 +32,8 @@ export const GATEWAY_CONFIGURED_MESSAGE = 'InferencePool and HTTPRoute created';
 export interface GatewayStatus {
   readonly endpoint?: string;
   readonly modelName?: string;
+  /** The parent Gateway (the route's first parentRef): AI Runway's newer status names it beside its namespace. */
+  readonly gatewayName?: string;
   readonly gatewayNamespace?: string;
 }
 
@@ -40,6 +42,11 @@ export interface GatewayOutcome {
   readonly condition: DesiredCondition;
   /** Undefined when the route was not found (nothing is known about where the model is served). */
   readonly status?: GatewayStatus;
+  /**
+   * `status.provider.inferencePoolRef`: the InferencePool the route sends to (ours, or the one
+   * the provider manages, e.g. Dynamo's `<md>-pool`), when it exists.
+   */
+  readonly inferencePool?: LiveObjectRef;
 }
 
 /**
@@ -72,7 +79,8 @@ export function isRouted(record: ValidRecord): boolean {
  * 7. otherwise True/`GatewayConfigured`/`InferencePool and HTTPRoute created`.
  *
  * `status.gateway` is written whenever the route exists: the Gateway's first non-empty
- * `status.addresses[].value`, the route's `X-Gateway-Model-Name` match and the Gateway namespace.
+ * `status.addresses[].value`, the route's `X-Gateway-Model-Name` match and the Gateway's name and
+ * namespace (when the route has a Gateway parent).
  */
 export function gatewayOutcome(record: ValidRecord, lookup: RecordingLookup): GatewayOutcome {
   const { deployment } = record;
@@ -96,12 +104,18 @@ export function gatewayOutcome(record: ValidRecord, lookup: RecordingLookup): Ga
   }
   const gateway = asObject(lookup.get(gatewayRef));
   const endpoint = gateway ? gatewayAddress(gateway) : undefined;
-  const status: GatewayStatus = { ...(endpoint && { endpoint }), ...(modelName && { modelName }), gatewayNamespace: gatewayRef.namespace };
-  const result = (condition: DesiredCondition): GatewayOutcome => ({ condition, status });
-
+  const status: GatewayStatus = {
+    ...(endpoint && { endpoint }),
+    ...(modelName && { modelName }),
+    gatewayName: gatewayRef.name,
+    gatewayNamespace: gatewayRef.namespace,
+  };
   const poolRef = inferencePoolBackend(routeSpec, namespace);
+  const pool = poolRef ? asObject(lookup.get(poolRef)) : undefined;
+  const inferencePool = poolRef && liveRef(poolRef, pool);
+  const result = (condition: DesiredCondition): GatewayOutcome => ({ condition, status, ...(inferencePool && { inferencePool }) });
+
   if (!poolRef) return result(notReady(REASON_INFERENCE_POOL_FAILED, `${describeRef(routeRef)} routes to no InferencePool`));
-  const pool = asObject(lookup.get(poolRef));
   if (!pool) return result(notReady(REASON_INFERENCE_POOL_FAILED, `${describeRef(poolRef)} (${poolRef.apiVersion}) not found`));
   if (!gateway) return result(notReady(REASON_NO_GATEWAY, `${describeRef(gatewayRef)} not found`));
 

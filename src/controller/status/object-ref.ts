@@ -2,7 +2,10 @@
  * The objects a record's status is computed from, and how the reconciler reads them.
  */
 
-/** An object the record depends on. namespace is always set (the record's, unless a reference names another). */
+/**
+ * An object the record depends on. namespace is always set (the record's, unless a reference
+ * names another), and empty for a cluster-scoped object (a CustomResourceDefinition).
+ */
 export interface ObjectRef {
   readonly apiVersion: string;
   readonly kind: string;
@@ -13,9 +16,28 @@ export interface ObjectRef {
 /** Reads an object from the caches; undefined when it does not exist (or its kind is not served). */
 export type ObjectLookup = (ref: ObjectRef) => any | undefined;
 
-/** `Kind namespace/name` for messages. */
+/** `Kind namespace/name` (`Kind name` when cluster-scoped) for messages. */
 export function describeRef(ref: ObjectRef): string {
-  return `${ref.kind} ${ref.namespace}/${ref.name}`;
+  return ref.namespace === '' ? `${ref.kind} ${ref.name}` : `${ref.kind} ${ref.namespace}/${ref.name}`;
+}
+
+/**
+ * `status.provider.requestRef` / `workloadRef` / `inferencePoolRef`: an object that exists, as
+ * the API server names it (its uid tells a re-created object from the one before).
+ */
+export interface LiveObjectRef {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace: string;
+  readonly uid: string;
+}
+
+/** The reference to `ref`'s object `found`; undefined when it was not found or has no uid (a ref never has an empty uid). */
+export function liveRef(ref: ObjectRef, found: unknown): LiveObjectRef | undefined {
+  const uid = (found as { metadata?: { uid?: unknown } } | undefined)?.metadata?.uid;
+  if (typeof uid !== 'string' || uid === '') return undefined;
+  return { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, namespace: ref.namespace, uid };
 }
 
 /**

@@ -3,9 +3,10 @@
  * there is nothing to map yet.
  */
 import { CONDITION_READY, DesiredCondition, isValidReason } from './conditions';
-import { describeRef, ObjectRef, RecordingLookup } from './object-ref';
+import { describeRef, LiveObjectRef, liveRef, ObjectRef, RecordingLookup } from './object-ref';
 import { errorText, ValidRecord } from './record-deployment';
 import { isJsonObject } from '../../core/json-object';
+import { apiGroupOf } from '../compatibility/upstream-fields';
 
 /** Phases a provider's mapping may report. */
 const PROVIDER_PHASES = ['Pending', 'Deploying', 'Running', 'Failed'] as const;
@@ -13,6 +14,24 @@ type ProviderPhase = (typeof PROVIDER_PHASES)[number];
 
 const CONDITION_STATUSES = ['True', 'False', 'Unknown'] as const;
 const MAX_INT32 = 2147483647;
+
+/**
+ * What `status.provider.requestRef` and `workloadRef` name. requestRef is the upstream object the
+ * provider asks for: its status source (`statusSource`: a DynamoGraphDeployment, RayService,
+ * Workspace, ModelServing, flexinfer Model or modelplane ModelDeployment; the Deployment or
+ * LeaderWorkerSet of the providers that run the engine themselves, the decode Deployment of a
+ * disaggregated llm-d deployment). workloadRef is the object that runs the model server pods:
+ * the same object when its kind creates pods itself (these kinds); otherwise the pods belong to
+ * objects the operator creates under names of its choosing (Dynamo's component deployments,
+ * KubeRay's RayCluster, KAITO's workload, a modelplane target cluster), which the controller
+ * neither reads nor is granted, and workloadRef is left out.
+ */
+export const POD_OWNING_KINDS: ReadonlySet<string> = new Set([
+  'apps/Deployment',
+  'apps/StatefulSet',
+  'leaderworkerset.x-k8s.io/LeaderWorkerSet',
+  'workload.serving.volcano.sh/ModelServing',
+]);
 
 /** `Ready` reasons of the cases where the provider's mapping does not run. */
 export const REASON_RESOURCE_NOT_FOUND = 'ResourceNotFound';
@@ -36,6 +55,10 @@ export interface ProviderOutcome {
   readonly endpoint?: { readonly service?: string; readonly port?: number };
   /** `status.provider.resourceName` / `resourceKind`: the status source, when there is one. */
   readonly resource?: { readonly name: string; readonly kind: string };
+  /** `status.provider.requestRef`: the status source, when it exists. */
+  readonly request?: LiveObjectRef;
+  /** `status.provider.workloadRef`: the status source when it runs the pods itself (`POD_OWNING_KINDS`), when it exists. */
+  readonly workload?: LiveObjectRef;
   /** The `Ready` condition. */
   readonly ready: DesiredCondition;
 }
@@ -69,12 +92,16 @@ export function providerOutcome(record: ValidRecord, lookup: RecordingLookup): P
     return { phase: 'Failed', message, replicas: desiredOnly, ready: ready('False', REASON_STATUS_SOURCE_FAILED, message) };
   }
 
-  const resource = { name: ref.name, kind: ref.kind };
   const upstream = lookup.get(ref);
   if (upstream === undefined) {
     const message = `waiting for ${describeRef(ref)} (${ref.apiVersion}) to be created`;
+    const resource = { name: ref.name, kind: ref.kind };
     return { phase: 'Pending', message, replicas: desiredOnly, resource, ready: ready('False', REASON_RESOURCE_NOT_FOUND, message) };
   }
+  const request = liveRef(ref, upstream);
+  const workload = request && POD_OWNING_KINDS.has(`${apiGroupOf(request.apiVersion)}/${request.kind}`) ? request : undefined;
+  const resource = { name: ref.name, kind: ref.kind };
+  const refs = { ...(request && { request }), ...(workload && { workload }) };
   let additional: unknown[];
   try {
     additional = [];
@@ -83,19 +110,19 @@ export function providerOutcome(record: ValidRecord, lookup: RecordingLookup): P
       const found = lookup.get(extra);
       if (found === undefined) {
         const message = `waiting for ${describeRef(extra)} (${extra.apiVersion}) to be created`;
-        return { phase: 'Pending', message, replicas: desiredOnly, resource, ready: ready('False', REASON_RESOURCE_NOT_FOUND, message) };
+        return { phase: 'Pending', message, replicas: desiredOnly, resource, ...refs, ready: ready('False', REASON_RESOURCE_NOT_FOUND, message) };
       }
       additional.push(found);
     }
   } catch (e) {
     const message = `provider ${provider.name} could not name the objects to observe: ${errorText(e)}`;
-    return { phase: 'Failed', message, replicas: desiredOnly, resource, ready: ready('False', REASON_STATUS_SOURCE_FAILED, message) };
+    return { phase: 'Failed', message, replicas: desiredOnly, resource, ...refs, ready: ready('False', REASON_STATUS_SOURCE_FAILED, message) };
   }
   try {
-    return { ...checkedReport(provider.mapStatuses(upstream, additional)), resource };
+    return { ...checkedReport(provider.mapStatuses(upstream, additional)), resource, ...refs };
   } catch (e) {
     const message = `cannot read the status of ${describeRef(ref)}: ${errorText(e)}`;
-    return { phase: 'Failed', message, replicas: desiredOnly, resource, ready: ready('False', REASON_STATUS_MAPPING_FAILED, message) };
+    return { phase: 'Failed', message, replicas: desiredOnly, resource, ...refs, ready: ready('False', REASON_STATUS_MAPPING_FAILED, message) };
   }
 }
 
@@ -130,7 +157,7 @@ function checkedRef(source: unknown, namespace: string): ObjectRef {
 }
 
 /** A provider's report in the shape the status schema holds; throws on what it cannot hold. */
-function checkedReport(report: unknown): Omit<ProviderOutcome, 'resource'> {
+function checkedReport(report: unknown): Omit<ProviderOutcome, 'resource' | 'request' | 'workload'> {
   if (!isJsonObject(report)) throw new Error('the provider returned no status report');
   const phase = report.phase;
   if (!PROVIDER_PHASES.includes(phase as ProviderPhase)) throw new Error(`the provider reported an unknown phase ${JSON.stringify(phase)}`);

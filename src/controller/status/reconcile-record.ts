@@ -5,6 +5,7 @@ import {
   CONDITION_ENGINE_SELECTED,
   CONDITION_GATEWAY_READY,
   CONDITION_PROVIDER_SELECTED,
+  CONDITION_RESOURCE_CREATED,
   CONDITION_VALIDATED,
   DesiredCondition,
   removeStatusCondition,
@@ -17,6 +18,7 @@ import { ObjectLookup, ObjectRef, RecordingLookup } from './object-ref';
 import { providerOutcome } from './provider-outcome';
 import { readRecord, ValidRecord } from './record-deployment';
 import { statusPatch } from './status-patch';
+import { REASON_INCOMPATIBLE_UPSTREAM, upstreamIncompatibility } from './upstream-compatibility';
 import { isJsonObject } from '../../core/json-object';
 import type { ProviderCatalog } from '../../selection/provider-catalog';
 import { EXPLICIT_PROVIDER_REASON } from '../../selection/provider-selection';
@@ -56,9 +58,15 @@ export interface RecordReconcile {
  *   every error, phase `Failed`, message `Validation failed: <errors>`; the other fields and
  *   conditions stay as stored (AI Runway patches only these) and nothing is looked up.
  * - A valid record → `Validated`, `EngineSelected`, `ProviderSelected` True; phase, message,
- *   replicas, endpoint, `status.provider.resourceName/Kind` and `Ready` from the provider
- *   (`providerOutcome`); when routed, `GatewayReady` and `status.gateway` (`gatewayOutcome`),
- *   otherwise neither.
+ *   replicas, endpoint, `status.provider.resourceName/Kind`, `requestRef`, `workloadRef` and
+ *   `Ready` from the provider (`providerOutcome`); when routed, `GatewayReady`, `status.gateway`
+ *   and `status.provider.inferencePoolRef` (`gatewayOutcome`), otherwise none of them.
+ * - A valid record whose custom resources an installed CRD does not take (it does not serve
+ *   their apiVersion, or lacks a field they set: `upstreamIncompatibility`) → phase `Failed`,
+ *   `ResourceCreated=False` and `Ready=False`, both reason `IncompatibleUpstream`, with a
+ *   message naming kind, apiVersion and field paths. Once the CRDs take them, the
+ *   `ResourceCreated` condition written for it (reason `IncompatibleUpstream`) is removed; a
+ *   `ResourceCreated` of any other reason is someone else's and kept.
  *
  * Conditions of other types already stored are kept untouched, in place.
  */
@@ -76,7 +84,7 @@ export function reconcileRecord(record: any, catalog: ProviderCatalog, lookup: O
     const read = readRecord(record, catalog);
     status = read.errors !== undefined
       ? invalidStatus(stored, read.errors, generation, now)
-      : validStatus(stored, read, recording, generation, now);
+      : validStatus(stored, read, catalog, recording, generation, now);
   }
   const rawStatus = isJsonObject(record) ? record.status : undefined;
   const patch = statusPatch(rawStatus, status);
@@ -105,6 +113,7 @@ function invalidStatus(
 function validStatus(
   stored: Record<string, unknown>,
   record: ValidRecord,
+  catalog: ProviderCatalog,
   lookup: RecordingLookup,
   generation: number | undefined,
   now: Date,
@@ -113,6 +122,7 @@ function validStatus(
   const outcome = providerOutcome(record, lookup);
   const routed = isRouted(record);
   const gateway = routed ? gatewayOutcome(record, lookup) : undefined;
+  const incompatible = upstreamIncompatibility(record, catalog, lookup);
 
   const engineExplicit = deployment.engineSelectedReason === EXPLICIT_ENGINE_REASON;
   const providerExplicit = deployment.providerSelectedReason === EXPLICIT_PROVIDER_REASON;
@@ -127,7 +137,14 @@ function validStatus(
   set(providerExplicit
     ? condition(CONDITION_PROVIDER_SELECTED, 'True', REASON_EXPLICIT_SELECTION, 'Provider explicitly specified in spec')
     : condition(CONDITION_PROVIDER_SELECTED, 'True', REASON_AUTO_SELECTED, `Provider ${deployment.providerName} auto-selected`));
-  set(outcome.ready);
+  if (incompatible) {
+    set(incompatible.resourceCreated);
+    set(incompatible.ready);
+  } else {
+    const ours = conditions.find((c) => c.type === CONDITION_RESOURCE_CREATED && c.reason === REASON_INCOMPATIBLE_UPSTREAM);
+    if (ours) conditions = removeStatusCondition(conditions, CONDITION_RESOURCE_CREATED);
+    set(outcome.ready);
+  }
   if (gateway) set(gateway.condition);
   else conditions = removeStatusCondition(conditions, CONDITION_GATEWAY_READY);
 
@@ -137,12 +154,15 @@ function validStatus(
   return {
     ...others,
     ...observed(generation),
-    phase: outcome.phase,
-    message: truncateText(outcome.message),
+    phase: incompatible ? 'Failed' : outcome.phase,
+    message: truncateText(incompatible ? incompatible.message : outcome.message),
     provider: {
       name: deployment.providerName,
       selectedReason: deployment.providerSelectedReason,
       ...(outcome.resource && { resourceName: outcome.resource.name, resourceKind: outcome.resource.kind }),
+      ...(outcome.request && { requestRef: { ...outcome.request } }),
+      ...(outcome.workload && { workloadRef: { ...outcome.workload } }),
+      ...(gateway?.inferencePool && { inferencePoolRef: { ...gateway.inferencePool } }),
     },
     engine: { type: deployment.engineType, selectedReason: deployment.engineSelectedReason },
     replicas: { ...outcome.replicas },

@@ -14,6 +14,7 @@ import { ANNOTATION_ENGINE_REASON, ANNOTATION_PROVIDER_REASON } from '../../core
 import { resolvedServingMode } from '../../core/model-deployment-object';
 import { resolveModelDeployment } from '../../core/resolve';
 import type { ProviderCatalog } from '../../selection/provider-catalog';
+import { ANNOTATION_UPSTREAM_FIELDS, decodeUpstreamFields } from '../compatibility/upstream-fields';
 
 /** A record that passed re-validation: the deployment as providers see it, and its provider. */
 export interface ValidRecord {
@@ -38,7 +39,8 @@ export interface InvalidRecord {
  *    (defaulting, validation, engine and provider selection, the provider's own checks), with the
  *    recorded `spec.gateway.enabled` kept as it is;
  * 3. the recorded `spec.engine.type` and `spec.provider.name` (which the synth writes) must be
- *    present and equal what selection picks now.
+ *    present and equal what selection picks now;
+ * 4. the `inference.cdk8s.io/upstream-fields` annotation, when present, must be readable.
  *
  * The deployment carries the record's spec, serving mode (aggregated when unset) and the
  * selection reasons of the `inference.cdk8s.io/*-selected-reason` annotations (else those of
@@ -106,6 +108,11 @@ function readChecked(record: unknown, catalog: ProviderCatalog): ValidRecord | I
     errors.push(required('spec.provider.name', `a rendered record names its provider (the synth writes the selected one; selection now picks ${JSON.stringify(resolved.provider)}: ${resolved.providerReason})`));
   } else if (recordedProvider !== resolved.provider) {
     errors.push(invalid('spec.provider.name', recordedProvider, `selection now picks ${JSON.stringify(resolved.provider)} (${resolved.providerReason})`));
+  }
+  const upstreamFields = decodeUpstreamFields(md.annotations?.[ANNOTATION_UPSTREAM_FIELDS]);
+  if (upstreamFields.error !== undefined) {
+    errors.push(invalid(`metadata.annotations[${JSON.stringify(ANNOTATION_UPSTREAM_FIELDS)}]`, md.annotations?.[ANNOTATION_UPSTREAM_FIELDS],
+      `${upstreamFields.error}: the synth writes it (what the rendered custom resources need of their CRDs); remove it or render the record again`));
   }
   if (errors.length > 0) return failed(errors);
 

@@ -132,6 +132,13 @@ export const STATUS_READ_FIELDS: readonly StatusReadFields[] = [
     fields: ['status.parents', 'status.parent'],
     readBy: 'controller/status/gateway-status.ts',
   },
+  {
+    group: 'apiextensions.k8s.io',
+    kind: 'CustomResourceDefinition',
+    // Of each schema only the keywords that decide pruning are kept (compactCrd, the cache's transform).
+    fields: ['spec.group', 'spec.names.kind', 'spec.names.plural', 'spec.versions.*.name', 'spec.versions.*.served', 'spec.versions.*.schema'],
+    readBy: 'controller/compatibility/crd-compatibility.ts (IncompatibleUpstream)',
+  },
 ];
 
 /**

@@ -11,7 +11,7 @@
  * | trustRemoteCode    | spec.engine.trustRemoteCode       | `--trust-remote-code`        | `--trust-remote-code`        | –                            | –        |
  * | prefixCachingOn    | spec.engine.enablePrefixCaching   | `--enable-prefix-caching`    | (default)                    | –                            | –        |
  * | prefixCachingOff   | enablePrefixCaching: false        | `--no-enable-prefix-caching` | `--disable-radix-cache`      | –                            | –        |
- * | enforceEager       | spec.engine.enforceEager          | `--enforce-eager`            | `--disable-cuda-graph`       | –                            | –        |
+ * | enforceEager       | spec.engine.enforceEager          | `--enforce-eager`            | `--cuda-graph-backend-{decode,prefill} disabled` | –          | –        |
  * | tensorParallelSize | GPU count (derived per provider)  | `--tensor-parallel-size <n>` | `--tensor-parallel-size <n>` | `--tensor-parallel-size <n>` | –        |
  *
  * (– : not expressible; (default): what the engine does unless told otherwise; the engine gets no
@@ -28,7 +28,9 @@
  * - SGLang (Dynamo's `dynamo.sglang` worker, which takes SGLang's server arguments): the model
  *   is `--model-path`, the context length `--context-length`, tensor parallelism
  *   `--tensor-parallel-size` (alias `--tp-size`). Its prefix cache is the radix cache, on unless
- *   `--disable-radix-cache`, so "on" renders nothing; its eager mode is `--disable-cuda-graph`.
+ *   `--disable-radix-cache`, so "on" renders nothing; its eager mode is no CUDA graphs for either
+ *   phase, `--cuda-graph-backend-decode disabled --cuda-graph-backend-prefill disabled` (SGLang
+ *   0.5.2x deprecates `--disable-cuda-graph` for these, naming them as its replacement).
  *   AI Runway renders `--enable-prefix-caching` and `--enforce-eager` for SGLang, which SGLang's
  *   parser refuses ("unrecognized arguments": the worker never starts; README, "Where we
  *   differ").
@@ -55,6 +57,7 @@
  * tensor-parallel size). Whether the resulting tensor × pipeline parallel size fits the GPUs of
  * each pod is checked in `./parallelism`.
  */
+import type { EngineArgumentTable } from './generated/engine-arguments';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
 import type { EngineName } from '../../core/model-deployment-object';
 
@@ -90,6 +93,12 @@ export type EngineFlagRule =
   | { readonly kind: 'value'; readonly flag: string }
   /** `<flag>` alone. */
   | { readonly kind: 'switch'; readonly flag: string }
+  /**
+   * Fixed `<flag> <value>` pairs, in order (one setting that takes several options); `fallback`,
+   * the switch an engine release without the first option takes instead (an older release, known
+   * from its argument table).
+   */
+  | { readonly kind: 'options'; readonly options: readonly (readonly [string, string])[]; readonly fallback?: string }
   /** No flag: the engine does what the setting asks unless told otherwise. */
   | { readonly kind: 'engineDefault'; readonly reason: string }
   /** No flag: the engine cannot take the setting on its command line. */
@@ -97,6 +106,7 @@ export type EngineFlagRule =
 
 const value = (flag: string): EngineFlagRule => ({ kind: 'value', flag });
 const onOff = (flag: string): EngineFlagRule => ({ kind: 'switch', flag });
+const options = (pairs: (readonly [string, string])[], fallback?: string): EngineFlagRule => ({ kind: 'options', options: pairs, fallback });
 const none = (reason: string): EngineFlagRule => ({ kind: 'notExpressible', reason });
 const engineDefault = (reason: string): EngineFlagRule => ({ kind: 'engineDefault', reason });
 
@@ -123,8 +133,8 @@ export const ENGINE_FLAG_TABLE: Readonly<Record<EngineName, Readonly<Record<Engi
     // SGLang's prefix cache is its radix cache, on unless --disable-radix-cache: "on" is its default.
     prefixCachingOn: engineDefault('SGLang caches prefixes (its radix cache) unless --disable-radix-cache'),
     prefixCachingOff: onOff('--disable-radix-cache'),
-    // SGLang's eager mode: no CUDA graphs.
-    enforceEager: onOff('--disable-cuda-graph'),
+    // SGLang's eager mode: no CUDA graphs in either phase (`--disable-cuda-graph` before 0.5.2x).
+    enforceEager: options([['--cuda-graph-backend-decode', 'disabled'], ['--cuda-graph-backend-prefill', 'disabled']], '--disable-cuda-graph'),
     tensorParallelSize: value('--tensor-parallel-size'),
   },
   trtllm: {
@@ -160,7 +170,8 @@ export function engineFlagRule(engine: EngineName, setting: EngineSetting): Engi
  */
 export function engineFlagKey(engine: EngineName, setting: EngineSetting): string | undefined {
   const rule = engineFlagRule(engine, setting);
-  return rule.kind === 'notExpressible' || rule.kind === 'engineDefault' ? undefined : rule.flag.replace(/^--/, '');
+  if (rule.kind === 'notExpressible' || rule.kind === 'engineDefault') return undefined;
+  return (rule.kind === 'options' ? rule.options[0][0] : rule.flag).replace(/^--/, '');
 }
 
 /**
@@ -168,7 +179,7 @@ export function engineFlagKey(engine: EngineName, setting: EngineSetting): strin
  * switch (any `value` is ignored), `[]` when the engine cannot express it. Throws when a value
  * flag gets no value.
  */
-export function engineFlag(engine: EngineName, setting: EngineSetting, val?: string | number): string[] {
+export function engineFlag(engine: EngineName, setting: EngineSetting, val?: string | number, table?: EngineArgumentTable): string[] {
   const rule = engineFlagRule(engine, setting);
   switch (rule.kind) {
     case 'notExpressible':
@@ -176,6 +187,10 @@ export function engineFlag(engine: EngineName, setting: EngineSetting, val?: str
       return [];
     case 'switch':
       return [rule.flag];
+    case 'options':
+      // An engine release whose parser lacks the options (known from its table) takes the fallback.
+      if (rule.fallback && table && !table.options[rule.options[0][0]]) return [rule.fallback];
+      return rule.options.flat();
     case 'value':
       if (val === undefined) throw new Error(`${engine} flag ${rule.flag} (${setting}) needs a value`);
       return [rule.flag, String(val)];
@@ -224,10 +239,10 @@ export function specEngineSetting(spec: ModelDeploymentSpec, setting: SpecEngine
 }
 
 /** The tokens of `setting` as `spec` sets it for `engine`; `[]` when unset or not expressible. */
-export function specEngineFlag(spec: ModelDeploymentSpec, engine: EngineName, setting: SpecEngineSetting): string[] {
+export function specEngineFlag(spec: ModelDeploymentSpec, engine: EngineName, setting: SpecEngineSetting, table?: EngineArgumentTable): string[] {
   const val = specEngineSetting(spec, setting);
   if (val === undefined) return [];
-  return engineFlag(engine, setting, val === true ? undefined : val);
+  return engineFlag(engine, setting, val === true ? undefined : val, table);
 }
 
 /**
@@ -240,12 +255,13 @@ export function specEngineFlags(
   engine: EngineName,
   settings: readonly SpecEngineSetting[],
   explicit: ReadonlySet<string> = new Set(),
+  table?: EngineArgumentTable,
 ): string[] {
   const out: string[] = [];
   for (const setting of settings) {
     const key = engineFlagKey(engine, setting);
     if (key !== undefined && explicit.has(key)) continue;
-    out.push(...specEngineFlag(spec, engine, setting));
+    out.push(...specEngineFlag(spec, engine, setting, table));
   }
   return out;
 }

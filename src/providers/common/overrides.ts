@@ -29,6 +29,27 @@ export function validateOverrideKeys(
     .map((key) => forbidden(`${PROVIDER_OVERRIDES_PATH}.${key}`, `overriding ${JSON.stringify(key)} is not allowed`));
 }
 
+/**
+ * The root keys of `overrides` that are neither in `allowedRoots` nor blocked (`validateOverrideKeys`
+ * reports those): one Forbidden error per key at `spec.provider.overrides.<key>`, worded by
+ * `message`, which names the key and what the provider accepts. A root the provider's object has
+ * no field for would be dropped by the API server (or make it refuse the object), so the
+ * override would silently do nothing. Non-object overrides yield nothing here.
+ */
+export function unknownOverrideRootErrors(
+  overrides: unknown,
+  allowedRoots: readonly string[],
+  message: (key: string) => string,
+): FieldError[] {
+  if (!isJsonObject(overrides)) return [];
+  return Object.keys(overrides)
+    .filter((key) => !allowedRoots.includes(key) && !BLOCKED_OVERRIDE_KEYS.includes(key))
+    .map((key) => forbidden(`${PROVIDER_OVERRIDES_PATH}.${key}`, message(key)));
+}
+
+/** The one root a Deployment-based provider's overrides may name. */
+export const DEPLOYMENT_OVERRIDABLE_ROOT_KEYS: readonly string[] = ['spec'];
+
 /** Pod labels that tie a Deployment-based provider's pods to its Deployment selector, Service and InferencePool. */
 export const PROTECTED_POD_LABELS: readonly string[] = [LABEL_DEPLOYMENT, 'app', LABEL_MODEL_DEPLOYMENT];
 
@@ -55,6 +76,7 @@ function has(obj: Record<string, unknown>, key: string): boolean {
  * Deployment (llm-d, Direct vLLM): `validateOverrideKeys`, then the ones that keep the merged
  * Deployment valid and its pods selected, each closing a certain failure at apply time:
  *
+ * - no root key but `spec` (a Deployment has no other field they could set);
  * - no `spec.selector` (it must match the pod labels the provider sets, which its Service selects);
  * - no non-object `spec`, `spec.template`, `spec.template.metadata` or `.labels` (each would
  *   replace what the provider renders wholesale), nor, unless the provider refuses pod-spec
@@ -67,7 +89,11 @@ function has(obj: Record<string, unknown>, key: string): boolean {
  * A `null` for `spec.selector` or `spec.template` falls under the first two rules.
  */
 export function validateDeploymentOverrides(overrides: unknown, rules: DeploymentOverrideRules): FieldError[] {
-  const errors = validateOverrideKeys(overrides);
+  const errors = [
+    ...validateOverrideKeys(overrides),
+    ...unknownOverrideRootErrors(overrides, DEPLOYMENT_OVERRIDABLE_ROOT_KEYS, (key) =>
+      `a Deployment has no root field ${JSON.stringify(key)}; ${rules.displayName} overrides merge into each Deployment, so put fields under "spec"`),
+  ];
   if (!isJsonObject(overrides) || !has(overrides, 'spec')) return errors;
   const path = `${PROVIDER_OVERRIDES_PATH}.spec`;
   const blocked = rules.podSpecBlockedMessage;

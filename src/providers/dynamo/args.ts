@@ -8,6 +8,7 @@ import { SpecEngineSetting, specEngineFlags, tensorParallelFlag } from '../commo
 import { invalidEngineArgKeyError, isValidEngineArgKey, namedEngineFlags, NIXL_KV_TRANSFER_CONFIG, sortedEngineArgKeys } from '../common/engine-flags';
 import { engineArgumentTable, switchValueErrors } from '../common/engine-switches';
 import type { EngineArgumentTable } from '../common/generated/engine-arguments';
+import { removedEngineFlagErrors } from '../common/retired-engine-flags';
 
 
 /**
@@ -29,19 +30,27 @@ export const MOCKER_COMMAND: readonly string[] = ['python3', '-m', 'dynamo.mocke
 
 /**
  * The Dynamo transformer's key check of `spec.engine.args` (the same rule as llm-d and Direct
- * vLLM): one error per invalid key, in sorted key order, at `spec.engine.args.<key>`.
+ * vLLM): one error per invalid key, in sorted key order, at `spec.engine.args.<key>`; then the
+ * switch values, against the worker of `dynamoVersion`'s runtime.
  */
-export function dynamoArgKeyErrors(spec: ModelDeploymentSpec): FieldError[] {
+export function dynamoArgKeyErrors(spec: ModelDeploymentSpec, dynamoVersion: string = DYNAMO_VERSION): FieldError[] {
   const engine = spec.engine?.type ?? 'vllm';
+  const table = dynamoWorkerArguments(engine, dynamoVersion);
+  const release = table ? table.parser.split('-')[1] : dynamoVersion;
   return [
     ...sortedEngineArgKeys(spec).filter((key) => !isValidEngineArgKey(key)).map(invalidEngineArgKeyError),
-    ...switchValueErrors(spec, dynamoWorkerArguments(engine), `Dynamo ${DYNAMO_VERSION}'s dynamo.${engine} worker`),
+    ...switchValueErrors(spec, table, `Dynamo ${release}'s dynamo.${engine} worker`),
+    // The default runtime's table knows what the runtimes we defaulted to before took; another's has no such list.
+    ...removedEngineFlagErrors(spec, table, `Dynamo ${release}'s dynamo.${engine} worker`),
   ];
 }
 
-/** The options of the default runtime's worker for `engine` (its real parser's), for `engine.args` switches. */
-export function dynamoWorkerArguments(engine: string): EngineArgumentTable | undefined {
-  return engineArgumentTable(`dynamo-${DYNAMO_VERSION}-${engine}`);
+/**
+ * The options of the `engine` worker (its real parser's), for `engine.args` switches: those of
+ * the runtime `dynamoVersion` when its parser was extracted, else the default runtime's.
+ */
+export function dynamoWorkerArguments(engine: string, dynamoVersion: string = DYNAMO_VERSION): EngineArgumentTable | undefined {
+  return engineArgumentTable(`dynamo-${dynamoVersion}-${engine}`) ?? engineArgumentTable(`dynamo-${DYNAMO_VERSION}-${engine}`);
 }
 
 /** What a worker's arguments depend on besides the spec. */
@@ -52,6 +61,8 @@ export interface DynamoWorkerArgsOptions {
   readonly multiNode?: MultiNodeLayout;
   /** The tensor parallel size of a single-pod worker (`dynamoDerivedTensorParallel`). */
   readonly derivedTensorParallel?: number;
+  /** The runtime's tag, whose worker's switch forms `engine.args` take. @default DYNAMO_VERSION */
+  readonly dynamoVersion?: string;
 }
 
 /** Engines Dynamo has a worker for (`dynamo.<engine>`). */
@@ -70,7 +81,7 @@ const DYNAMO_SETTINGS: readonly SpecEngineSetting[] = [
  *    id is empty: the engine then reports it); 2. the served model name when set; 3. the context
  *    length (nothing for TensorRT-LLM); 4. trust-remote-code when true, 5. prefix caching in both
  *    states (vLLM `--enable-prefix-caching`/`--no-enable-prefix-caching`, SGLang
- *    `--disable-radix-cache` when off), 6. eager mode when true (SGLang `--disable-cuda-graph`),
+ *    `--disable-radix-cache` when off), 6. eager mode when true (SGLang: no CUDA graphs, the engine flag table's),
  *    nothing of 4–6 for TensorRT-LLM;
  * 7. for a worker of a multi-node replica, the layout's `--tensor-parallel-size` and
  *    `--pipeline-parallel-size`, each unless `engine.args` sets it (`dynamoLayoutFlags`); for a
@@ -86,15 +97,16 @@ const DYNAMO_SETTINGS: readonly SpecEngineSetting[] = [
  * `--served-model-name` only. Expects a spec `validateDynamo` accepted (valid `engine.args` keys).
  */
 export function dynamoEngineArgs(spec: ModelDeploymentSpec, engine: string, options: DynamoWorkerArgsOptions = {}): string[] {
-  const { role, multiNode, derivedTensorParallel } = options;
+  const { role, multiNode, derivedTensorParallel, dynamoVersion } = options;
   const worker = WORKER_ENGINES.find((name) => name === engine);
+  // The runtime's own table: an older runtime's engine gets the spelling it takes (SGLang's eager mode).
   const out = worker
-    ? specEngineFlags(spec, worker, DYNAMO_SETTINGS)
+    ? specEngineFlags(spec, worker, DYNAMO_SETTINGS, new Set(), dynamoWorkerArguments(worker, dynamoVersion))
     : specEngineFlags(spec, 'vllm', ['model', 'servedModelName']);
   if (multiNode) {out.push(...dynamoLayoutFlags(spec, engine, multiNode));} else if (worker && derivedTensorParallel) {
     out.push(...tensorParallelFlag(worker, derivedTensorParallel, new Set(Object.keys(spec.engine?.args ?? {}))));
   }
-  out.push(...namedEngineFlags(spec, engine === 'vllm' ? new Set([DROPPED_VLLM_ARG]) : undefined, dynamoWorkerArguments(engine)));
+  out.push(...namedEngineFlags(spec, engine === 'vllm' ? new Set([DROPPED_VLLM_ARG]) : undefined, dynamoWorkerArguments(engine, dynamoVersion)));
   if (role) {
     out.push('--disaggregation-mode', role);
     if (engine === 'vllm') out.push('--kv-transfer-config', NIXL_KV_TRANSFER_CONFIG);

@@ -1,8 +1,9 @@
 import type { k8s } from 'cdk8s-plus-34';
 import { DisaggregationRole, dynamoEngineArgs, mockerArgs, MOCKER_COMMAND, workerCommand } from './args';
-import { DynamoImages, dynamoWorkerImage } from './images';
+import { DynamoImages, dynamoWorkerImage, hasSemverTag } from './images';
 import { dynamoMultiNode } from './multi-node';
 import type { DynamoTypedOverrides } from './overrides';
+import { formatRuntimeVersion, isV1Beta1Runtime, RuntimeVersion } from './runtime-version';
 import {
   DECODE_WORKER_SERVICE,
   EPP_SERVICE,
@@ -125,8 +126,13 @@ export interface DynamoComponent {
   readonly tolerations?: readonly k8s.Toleration[];
   readonly podMetadata?: DynamoPodMetadata;
   readonly frontendSidecar?: DynamoFrontendSidecar;
-  /** EPP `EndpointPickerConfig` (JSON). */
+  /** EPP `EndpointPickerConfig` (JSON), for the Go endpoint picker of runtimes before 1.5. */
   readonly eppConfig?: Record<string, unknown>;
+  /**
+   * `MAJOR.MINOR.PATCH` of the runtime the main image runs, for an image whose tag is no semantic
+   * version (Dynamo's admission cannot read it from the tag then).
+   */
+  readonly runtimeVersionOverride?: string;
   /** DRA claims of the worker pods; their GPUs are then not in `resources`. */
   readonly deviceClaims?: PodDeviceClaims;
   /**
@@ -153,6 +159,13 @@ export interface DynamoGraph {
 export interface DynamoGraphSettings {
   readonly images: DynamoImages;
   readonly overrides: DynamoTypedOverrides;
+  /**
+   * The runtime version the graph is for (`dynamoVersion` as a semantic version); unknown (a
+   * tag that is none) counts as a current runtime. @default - unknown
+   */
+  readonly runtime?: RuntimeVersion;
+  /** The runtime's tag, for the workers' switch forms. @default DYNAMO_VERSION */
+  readonly dynamoVersion?: string;
 }
 
 /**
@@ -274,6 +287,7 @@ function worker(md: ResolvedModelDeployment, settings: DynamoGraphSettings, w: W
         role: w.disaggregation,
         multiNode: w.multiNode,
         derivedTensorParallel: w.multiNode ? undefined : dynamoDerivedTensorParallel(md, w.name, w.resources.limits.gpu ?? 0),
+        dynamoVersion: settings.dynamoVersion,
       }),
     env: workerEnv(md, w.disaggregation),
     ...(secret && { envFromSecret: secret }),
@@ -381,9 +395,14 @@ export function eppConfig(disaggregated: boolean): Record<string, unknown> {
   };
 }
 
-/** `Epp` (gateway on): the endpoint picker, told whether decode may fall back and disaggregation is enforced. */
+/**
+ * `Epp` (gateway on): the endpoint picker, told whether decode may fall back and disaggregation is
+ * enforced. Before Dynamo 1.5 it is the Go endpoint picker, configured by `eppConfig`; from 1.5 on
+ * the native one, which has no such configuration (AI Runway writes none then).
+ */
 function eppService(md: ResolvedModelDeployment, settings: DynamoGraphSettings): DynamoComponent {
   const disaggregated = md.mode === 'disaggregated';
+  const legacyEpp = settings.runtime !== undefined && !isV1Beta1Runtime(settings.runtime);
   const podMetadata = podMetadataOf(md);
   return {
     name: EPP_SERVICE,
@@ -396,7 +415,7 @@ function eppService(md: ResolvedModelDeployment, settings: DynamoGraphSettings):
     ],
     volumeMounts: [],
     ...(podMetadata && { podMetadata }),
-    eppConfig: eppConfig(disaggregated),
+    ...(legacyEpp && { eppConfig: eppConfig(disaggregated) }),
   };
 }
 
@@ -423,13 +442,27 @@ function frontendService(md: ResolvedModelDeployment, settings: DynamoGraphSetti
 }
 
 /**
+ * A component whose main image has no semantic-version tag (`:latest`, a digest alone, a custom
+ * build's tag) gets `runtimeVersionOverride`, the runtime it is rendered for: Dynamo's admission
+ * (1.5 and later) reads a component's runtime version from the tag and refuses the component when
+ * it cannot. Not for a runtime below 1.5, whose operator neither asks for the field nor may know
+ * it (a strict apply would refuse it). An unknown runtime sets none (the translator warns).
+ */
+function withRuntimeVersionOverride(c: DynamoComponent, runtime: RuntimeVersion | undefined): DynamoComponent {
+  if (runtime === undefined || !isV1Beta1Runtime(runtime) || hasSemverTag(c.image)) return c;
+  return { ...c, runtimeVersionOverride: formatRuntimeVersion(runtime) };
+}
+
+/**
  * The plan of the deployment's DynamoGraphDeployment. Throws the transformer's errors for a
  * disaggregated spec without `scaling`, `scaling.prefill` or `scaling.decode`, and for an invalid
  * `engine.args` key (`validateDynamo` reports them as field errors first).
  */
 export function buildDynamoGraph(md: ResolvedModelDeployment, settings: DynamoGraphSettings): DynamoGraph {
   const front = gatewayEnabled(md) ? eppService(md, settings) : frontendService(md, settings);
-  const components = [front, ...workers(md, settings)].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const components = [front, ...workers(md, settings)]
+    .map((c) => withRuntimeVersionOverride(c, settings.runtime))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return {
     backendFramework: md.engine,
     claimNames: storageVolumesOf(md.spec).map((v) => resolvedClaimName(md.name, v)),

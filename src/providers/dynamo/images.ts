@@ -1,3 +1,4 @@
+import { parseRuntimeVersion } from './runtime-version';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { defaultImageOf } from '../../core/version-matrix';
@@ -19,7 +20,7 @@ export interface DynamoImages {
   readonly mocker: string;
 }
 
-/** The default images tagged `version` (AI Runway's defaults for `1.1.1`). */
+/** The default images tagged `version` (the version matrix's Dynamo repositories). */
 export function dynamoImages(version: string = DYNAMO_VERSION): DynamoImages {
   const image = (component: string) => `${defaultImageOf('dynamo', component).repository}:${version}`;
   return {
@@ -53,16 +54,20 @@ export function dynamoWorkerImage(md: ResolvedModelDeployment, images: DynamoIma
   return imageOverride(md.spec) ?? defaultWorkerImage(md.engine, images);
 }
 
-const SEMVER_TAG = /^v?\d+\.\d+\.\d+/;
+/** The tag of an image reference (`repo:tag@digest` → `tag`), undefined when it has none. */
+export function imageTag(image: string): string | undefined {
+  const withoutDigest = image.split('@')[0];
+  const lastSlash = withoutDigest.lastIndexOf('/');
+  const colon = withoutDigest.indexOf(':', lastSlash + 1);
+  return colon >= 0 ? withoutDigest.slice(colon + 1) : undefined;
+}
 
 /**
- * True when the image reference carries a tag that starts with a semantic version (`1.1.1`,
+ * True when the image reference carries a tag that starts with a semantic version (`1.6.1`,
  * `v0.9.0-cuda12`). Dynamo's admission (1.5 and later) derives a component's runtime version
  * from that tag and otherwise requires `runtimeVersionOverride`.
  */
 export function hasSemverTag(image: string): boolean {
-  const withoutDigest = image.split('@')[0];
-  const lastSlash = withoutDigest.lastIndexOf('/');
-  const colon = withoutDigest.indexOf(':', lastSlash + 1);
-  return colon >= 0 && SEMVER_TAG.test(withoutDigest.slice(colon + 1));
+  const tag = imageTag(image);
+  return tag !== undefined && parseRuntimeVersion(tag) !== undefined;
 }

@@ -3,7 +3,15 @@ import type { Construct } from 'constructs';
 import { dynamoProviderConfig } from './config';
 import { isMocker } from './services';
 import { reconcileDynamoGraphDeploymentStatus } from './status';
-import { DYNAMO_API_VERSION_ANNOTATION, DYNAMO_DISPLAY_NAME, dynamoApiVersionOf, DynamoSettings, dynamoWarnings, validateDynamo } from './validation';
+import {
+  DYNAMO_API_VERSION_ANNOTATION,
+  DYNAMO_DISPLAY_NAME,
+  dynamoApiVersionOf,
+  DynamoSettings,
+  dynamoSettingsErrors,
+  dynamoWarnings,
+  validateDynamo,
+} from './validation';
 import { DeploymentFeature } from '../../api/deployment-feature';
 import { EngineType } from '../../api/engine';
 import { InferenceProvider, SimulatedBackend } from '../../api/inference-provider';
@@ -11,7 +19,7 @@ import { InferenceProviderConfig } from '../../api/inference-provider-config';
 import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
 import type { DeploymentDescription, ResolvedDeployment } from '../../api/resolved-deployment';
 import { ServingMode } from '../../api/serving';
-import type { FieldError } from '../../core/field-error';
+import { FieldError, formatFieldError } from '../../core/field-error';
 import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
 import { JOB_KIND, PERSISTENT_VOLUME_CLAIM_KIND } from '../common/kinds';
 import { toStatusReport } from '../common/reconciled-status';
@@ -20,9 +28,9 @@ import { toStatusReport } from '../common/reconciled-status';
  * DynamoGraphDeployment API versions the Dynamo provider can emit.
  */
 export enum DynamoApiVersion {
-  /** What AI Runway emits (`spec.services` map); still served by Dynamo, deprecated. */
+  /** The graphs of Dynamo before 1.5 (`spec.services` map); still served by Dynamo, deprecated. */
   V1ALPHA1 = 'nvidia.com/v1alpha1',
-  /** Dynamo's storage version (`spec.components` list). */
+  /** Dynamo's storage version since 1.5 (`spec.components` list); needs a runtime of 1.5.0 or later. */
   V1BETA1 = 'nvidia.com/v1beta1',
 }
 
@@ -32,14 +40,18 @@ export enum DynamoApiVersion {
 export interface DynamoProviderProps {
   /**
    * DynamoGraphDeployment version for every deployment; one deployment may choose its own with
-   * the annotation `inference.cdk8s.io/dynamo-api-version`.
-   * @default DynamoApiVersion.V1ALPHA1
+   * the annotation `inference.cdk8s.io/dynamo-api-version`. V1BETA1 needs a runtime
+   * (`dynamoVersion`) of 1.5.0 or later; V1ALPHA1 is for clusters on Dynamo before 1.5.
+   * @default - V1BETA1 when `dynamoVersion` is 1.5.0 or later (or no version), V1ALPHA1 below
    */
   readonly apiVersion?: DynamoApiVersion;
 
   /**
-   * Tag of the default NVIDIA Dynamo images (vLLM/SGLang/TensorRT-LLM runtimes, frontend).
-   * @default '1.1.1'
+   * Tag of the default NVIDIA Dynamo images (vLLM/SGLang/TensorRT-LLM runtimes, frontend,
+   * mocker), and, when it is a semantic version, the runtime the graphs are rendered for: below
+   * 1.5.0 they are v1alpha1 by default and the endpoint picker gets `eppConfig` (the Go picker);
+   * it is also the `runtimeVersionOverride` of a component whose image tag is no version.
+   * @default '1.6.1'
    */
   readonly dynamoVersion?: string;
 
@@ -73,6 +85,8 @@ export class DynamoProvider extends InferenceProvider {
       modelDownloadImage: props.modelDownloadImage,
       modelDownloadJobTtlSeconds: props.modelDownloadJobTtl?.toSeconds(),
     };
+    const errors = dynamoSettingsErrors(this.settings);
+    if (errors.length > 0) throw new Error(`invalid DynamoProvider props:\n${errors.map(formatFieldError).join('\n')}`);
   }
 
   public validate(deployment: ResolvedDeployment): FieldError[] {
@@ -128,12 +142,15 @@ export class DynamoProvider extends InferenceProvider {
   }
 
   /**
-   * The DynamoGraphDeployment version, when these settings chose one other than the default and
-   * the deployment did not: the controller then reads the version the synth wrote.
+   * The DynamoGraphDeployment version, when these settings chose it (`apiVersion`) or chose one
+   * other than the default settings would (an older `dynamoVersion`) and the deployment did not:
+   * the controller, which runs with the default settings, then reads the version the synth wrote.
    */
   public recordAnnotations(deployment: ResolvedDeployment): { [key: string]: string } {
-    const chosen = this.settings.apiVersion;
-    if (chosen === undefined || DYNAMO_API_VERSION_ANNOTATION in deployment.annotations) return {};
+    if (DYNAMO_API_VERSION_ANNOTATION in deployment.annotations) return {};
+    const md = fromResolvedDeployment(deployment);
+    const chosen = dynamoApiVersionOf(md, this.settings);
+    if (this.settings.apiVersion === undefined && chosen === dynamoApiVersionOf(md)) return {};
     return { [DYNAMO_API_VERSION_ANNOTATION]: chosen };
   }
 

@@ -4,10 +4,11 @@ import { DROPPED_VLLM_ARG } from './args';
 import { buildDynamoGraph, DynamoGraph, dynamoLabels } from './graph';
 import { dynamoImages, DYNAMO_VERSION, hasSemverTag } from './images';
 import { applyDgdOverrides, DynamoTypedOverrides, parseTypedOverrides } from './overrides';
+import { isV1Beta1Runtime, parseRuntimeVersion } from './runtime-version';
 import { gatewayEnabled, isMocker } from './services';
 import { v1alpha1Spec } from './v1alpha1';
 import { v1beta1Spec } from './v1beta1';
-import { DYNAMO_DISPLAY_NAME, dynamoApiVersionOf, DynamoSettings, shapeOf } from './validation';
+import { DYNAMO_DISPLAY_NAME, dynamoApiVersionOf, dynamoRuntimeOf, DynamoSettings, shapeOf } from './validation';
 import { Warnings } from '../../api/warnings';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { DynamoGraphDeployment, DynamoGraphDeploymentV1Beta1 } from '../../imports/nvidia.com';
@@ -15,7 +16,13 @@ import { addManagedClaims } from '../../storage/managed-claim';
 import { addModelDownloadJob, DEFAULT_MODEL_DOWNLOAD_IMAGE } from '../../storage/model-download-job';
 import { isJsonObject } from '../common/unstructured';
 
-function warnAboutIgnoredSettings(dgd: ApiObject, md: ResolvedModelDeployment, graph: DynamoGraph, typed: DynamoTypedOverrides): void {
+function warnAboutIgnoredSettings(
+  dgd: ApiObject,
+  md: ResolvedModelDeployment,
+  graph: DynamoGraph,
+  typed: DynamoTypedOverrides,
+  dynamoVersion: string,
+): void {
   const engine = md.spec.engine ?? {};
   if ((engine.extraArgs?.length ?? 0) > 0) {
     Warnings.add(dgd, `${DYNAMO_DISPLAY_NAME} ignores spec.engine.extraArgs (as AI Runway does); set worker flags in spec.engine.args`);
@@ -32,11 +39,14 @@ function warnAboutIgnoredSettings(dgd: ApiObject, md: ResolvedModelDeployment, g
     Warnings.add(dgd, 'overrides epp.* configure the Epp service, which a deployment without the gateway does not have');
   }
   const overridesText = JSON.stringify(md.spec.provider?.overrides ?? {});
-  if (!overridesText.includes('"runtimeVersionOverride"')) {
+  const runtime = parseRuntimeVersion(dynamoVersion);
+  // Below 1.5 the operator reads no runtime version from the tag: nothing to warn about.
+  if (!overridesText.includes('"runtimeVersionOverride"') && (runtime === undefined || isV1Beta1Runtime(runtime))) {
+    // The graph sets the override from the runtime version; without one, nothing can.
     for (const c of graph.components) {
-      if (!hasSemverTag(c.image)) {
-        Warnings.add(dgd, `image ${JSON.stringify(c.image)} of service ${c.name} has no semantic-version tag; Dynamo 1.5+ admission then requires ` +
-          'runtimeVersionOverride (set it through spec.provider.overrides)');
+      if (!hasSemverTag(c.image) && c.runtimeVersionOverride === undefined) {
+        Warnings.add(dgd, `image ${JSON.stringify(c.image)} of service ${c.name} has no semantic-version tag, nor has dynamoVersion ` +
+          `${JSON.stringify(dynamoVersion)}; Dynamo 1.5+ admission then requires runtimeVersionOverride (set it through spec.provider.overrides)`);
       }
     }
   }
@@ -62,14 +72,16 @@ export function translateDynamo(scope: Construct, md: ResolvedModelDeployment, s
   const shape = shapeOf(dynamoApiVersionOf(md, settings));
   const overrides = md.spec.provider?.overrides;
   const { typed } = parseTypedOverrides(overrides);
-  const graph = buildDynamoGraph(md, { images: dynamoImages(settings.dynamoVersion ?? DYNAMO_VERSION), overrides: typed });
+  const dynamoVersion = settings.dynamoVersion ?? DYNAMO_VERSION;
+  const runtime = dynamoRuntimeOf(settings);
+  const graph = buildDynamoGraph(md, { images: dynamoImages(dynamoVersion), overrides: typed, dynamoVersion, ...(runtime && { runtime }) });
   const labels = dynamoLabels(md);
   const metadata = { name: md.name, ...(md.namespace !== undefined && { namespace: md.namespace }), labels };
   const dgd: ApiObject = shape === 'v1beta1'
     ? new DynamoGraphDeploymentV1Beta1(scope, 'DynamoGraphDeployment', { metadata, spec: v1beta1Spec(graph) })
     : new DynamoGraphDeployment(scope, 'DynamoGraphDeployment', { metadata, spec: v1alpha1Spec(graph) });
   if (isJsonObject(overrides)) applyDgdOverrides(dgd, overrides, shape);
-  warnAboutIgnoredSettings(dgd, md, graph, typed);
+  warnAboutIgnoredSettings(dgd, md, graph, typed, dynamoVersion);
 
   const objects: ApiObject[] = [dgd, ...addManagedClaims(scope, md, labels)];
   const job = addModelDownloadJob(scope, md, {

@@ -12,7 +12,7 @@ import { PodSecurityLevel } from '../../policy/pod-security-level';
 import { modelServerPodSecurityContext, restrictedVolumes, secureModelServerContainer } from '../common/model-server-security';
 
 /*
- * nvidia.com/v1alpha1 (what AI Runway emits): `spec.services` is a map of service key to service;
+ * nvidia.com/v1alpha1 (the graphs of Dynamo before 1.5): `spec.services` is a map of service key to service;
  * pod settings are per-service fields (`resources`, `envFromSecret`, `volumeMounts`,
  * `frontendSidecar`) plus `extraPodSpec` (a PodSpec with a `mainContainer`); claims are declared
  * in `spec.pvcs` and mounted by name through `volumeMounts`.
@@ -118,6 +118,7 @@ export function v1alpha1Service(c: DynamoComponent, level: PodSecurityLevel = Po
       },
     }),
     ...(c.eppConfig && { eppConfig: { config: c.eppConfig as unknown as DynamoGraphDeploymentSpecServicesEppConfigConfig } }),
+    ...(c.runtimeVersionOverride && { runtimeVersionOverride: c.runtimeVersionOverride }),
   };
 }
 

@@ -31,7 +31,8 @@ import { secureModelServerPod } from '../common/model-server-security';
  *   declared explicitly, which Dynamo accepts as its own);
  * - `frontendSidecar: {image, args, envFromSecret}` → a `sidecar-frontend` container in the pod
  *   template, named by `frontendSidecar`;
- * - `eppConfig`, `replicas`, `multinode` (multi-node replicas, or overrides) → the same fields of the component;
+ * - `eppConfig`, `runtimeVersionOverride`, `replicas`, `multinode` (multi-node replicas, or overrides) → the same
+ *   fields of the component;
  *   `sharedMemory` → `sharedMemorySize` (neither is set: Dynamo's default /dev/shm applies);
  * - `spec.envs` → `spec.env`.
  */
@@ -116,6 +117,7 @@ export function v1beta1Component(
     ...(c.frontendSidecar && { frontendSidecar: FRONTEND_SIDECAR_CONTAINER }),
     ...(cache && { compilationCache: { pvcName: cache.claimName, ...(cache.mountPath !== undefined && { mountPath: cache.mountPath }) } }),
     ...(c.eppConfig && { eppConfig: { config: c.eppConfig as unknown as DynamoGraphDeploymentV1Beta1SpecComponentsEppConfigConfig } }),
+    ...(c.runtimeVersionOverride && { runtimeVersionOverride: c.runtimeVersionOverride }),
   };
 }
 

@@ -1,6 +1,8 @@
 import { dynamoArgKeyErrors } from './args';
+import { DYNAMO_VERSION } from './images';
 import { dynamoMultiNode, dynamoMultiNodeErrors } from './multi-node';
 import { DgdShape, dynamoOverrideErrors, dynamoOverrideShapeErrors } from './overrides';
+import { DYNAMO_V1BETA1_MIN_RUNTIME, isV1Beta1Runtime, parseRuntimeVersion, RuntimeVersion } from './runtime-version';
 import { DECODE_WORKER_SERVICE, gatewayEnabled, generatedServiceNames, isMocker, PREFILL_WORKER_SERVICE, WORKER_SERVICE } from './services';
 import { FieldError, invalid, notSupported, required } from '../../core/field-error';
 import type { GpuSpec } from '../../core/generated/model-deployment-spec';
@@ -28,9 +30,9 @@ export const DYNAMO_DISPLAY_NAME = 'Dynamo';
  * over the provider's `apiVersion` setting.
  */
 export const DYNAMO_API_VERSION_ANNOTATION = 'inference.cdk8s.io/dynamo-api-version';
-/** `nvidia.com/v1alpha1`: what AI Runway emits (deprecated upstream, still served). */
+/** `nvidia.com/v1alpha1`: the graphs of Dynamo before 1.5 (deprecated upstream, still served). */
 export const DYNAMO_V1ALPHA1 = 'nvidia.com/v1alpha1';
-/** `nvidia.com/v1beta1`: Dynamo's storage version. */
+/** `nvidia.com/v1beta1`: Dynamo's storage version since 1.5. */
 export const DYNAMO_V1BETA1 = 'nvidia.com/v1beta1';
 /** The DynamoGraphDeployment versions this provider emits. */
 export const DYNAMO_API_VERSIONS: readonly string[] = [DYNAMO_V1ALPHA1, DYNAMO_V1BETA1];
@@ -57,12 +59,13 @@ function annotatedApiVersion(md: ResolvedModelDeployment): string | undefined {
 export interface DynamoSettings {
   /**
    * DynamoGraphDeployment version for deployments without the version annotation.
-   * @default DYNAMO_V1ALPHA1 (AI Runway's)
+   * @default DYNAMO_V1BETA1 when the runtime (`dynamoVersion`) is 1.5.0 or later or no version, else DYNAMO_V1ALPHA1
    */
   readonly apiVersion?: string;
   /**
-   * Tag of the default Dynamo images (worker runtimes, endpoint picker, mocker).
-   * @default DYNAMO_VERSION ('1.1.1')
+   * Tag of the default Dynamo images (worker runtimes, endpoint picker, mocker), and the
+   * runtime version the graph is rendered for when it is a semantic version.
+   * @default DYNAMO_VERSION (the version matrix's Dynamo release, '1.6.1')
    */
   readonly dynamoVersion?: string;
   /**
@@ -78,11 +81,39 @@ export interface DynamoSettings {
 }
 
 /**
+ * The Dynamo runtime version the provider renders for: `dynamoVersion` (else the default
+ * release) when it is a semantic version, undefined for any other tag.
+ */
+export function dynamoRuntimeOf(settings: DynamoSettings = {}): RuntimeVersion | undefined {
+  return parseRuntimeVersion(settings.dynamoVersion ?? DYNAMO_VERSION);
+}
+
+/**
  * The DynamoGraphDeployment version of a deployment: its annotation (which `validateDynamo` has
- * checked), else the provider's setting, else v1alpha1 (AI Runway's).
+ * checked), else the provider's setting, else by the runtime (AI Runway's rule): v1beta1 from
+ * Dynamo 1.5.0 (and for a runtime tag that is no version), v1alpha1 below.
  */
 export function dynamoApiVersionOf(md: ResolvedModelDeployment, settings: DynamoSettings = {}): string {
-  return annotatedApiVersion(md) ?? settings.apiVersion ?? DYNAMO_V1ALPHA1;
+  return annotatedApiVersion(md) ?? settings.apiVersion ?? (isV1Beta1Runtime(dynamoRuntimeOf(settings)) ? DYNAMO_V1BETA1 : DYNAMO_V1ALPHA1);
+}
+
+/** Why v1beta1 cannot be rendered for the runtime `dynamoVersion`, or undefined when it can. */
+function v1beta1RuntimeProblem(settings: DynamoSettings): string | undefined {
+  if (isV1Beta1Runtime(dynamoRuntimeOf(settings))) return undefined;
+  return `${DYNAMO_V1BETA1} needs a Dynamo runtime of ${DYNAMO_V1BETA1_MIN_RUNTIME} or later, and dynamoVersion is ` +
+    `${JSON.stringify(settings.dynamoVersion ?? DYNAMO_VERSION)}: use ${DYNAMO_V1ALPHA1}, or a dynamoVersion of ${DYNAMO_V1BETA1_MIN_RUNTIME} or later`;
+}
+
+/**
+ * Errors in the provider's own settings, at the prop's name: an `apiVersion` it does not emit,
+ * and v1beta1 for a runtime before Dynamo 1.5.0.
+ */
+export function dynamoSettingsErrors(settings: DynamoSettings): FieldError[] {
+  const { apiVersion } = settings;
+  if (apiVersion === undefined) return [];
+  if (!DYNAMO_API_VERSIONS.includes(apiVersion)) return [notSupported('apiVersion', apiVersion, DYNAMO_API_VERSIONS)];
+  const problem = apiVersion === DYNAMO_V1BETA1 ? v1beta1RuntimeProblem(settings) : undefined;
+  return problem ? [invalid('apiVersion', apiVersion, problem)] : [];
 }
 
 function apiVersionAnnotationError(value: string): FieldError {
@@ -134,7 +165,8 @@ function compatibilityErrors(md: ResolvedModelDeployment): FieldError[] {
  * The Dynamo controller's rejections and the errors its transformer would raise, as field
  * errors, so they fail the synth at their path:
  *
- * - an annotation `inference.cdk8s.io/dynamo-api-version` that names no supported version;
+ * - an annotation `inference.cdk8s.io/dynamo-api-version` that names no supported version, or
+ *   v1beta1 when the provider's runtime (`dynamoVersion`) is older than Dynamo 1.5.0;
  * - llama.cpp (`Dynamo does not support llamacpp engine`); no GPU, i.e. neither
  *   `resources.gpu.count > 0` nor, disaggregated, `scaling.prefill.gpu.count > 0`
  *   (`Dynamo requires GPU (set resources.gpu.count > 0)`); disaggregated without `scaling`,
@@ -155,8 +187,10 @@ export function validateDynamo(md: ResolvedModelDeployment, settings: DynamoSett
   const annotated = annotatedApiVersion(md);
   const annotationValid = annotated === undefined || DYNAMO_API_VERSIONS.includes(annotated);
   if (!annotationValid) errors.push(apiVersionAnnotationError(annotated!));
+  const runtimeProblem = annotated === DYNAMO_V1BETA1 ? v1beta1RuntimeProblem(settings) : undefined;
+  if (runtimeProblem) errors.push(invalid(ANNOTATION_PATH, annotated, runtimeProblem));
   errors.push(...compatibilityErrors(md));
-  errors.push(...dynamoArgKeyErrors(md.spec));
+  errors.push(...dynamoArgKeyErrors(md.spec, settings.dynamoVersion));
   const overrides = md.spec.provider?.overrides;
   errors.push(...dynamoOverrideErrors(overrides, { names: generatedServiceNames(md) }));
   if (annotationValid) errors.push(...dynamoOverrideShapeErrors(overrides, shapeOf(dynamoApiVersionOf(md, settings))));

@@ -23,6 +23,7 @@ import { gpuTypeOf, isMigGpuType } from '../../core/gpu-type';
 import { imageOverride, resolvedClaimName } from '../../core/model-deployment-object';
 import { checkDerivedObjectNames } from '../../core/object-names';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { defaultImageRef } from '../../core/version-matrix';
 import {
   GPU_VENDOR_NODE_LABEL,
   MAX_GPU_COUNT,
@@ -335,6 +336,16 @@ function overrideErrors(md: ResolvedModelDeployment): FieldError[] {
  * - LiteLLM and service labels from annotations;
  * - env, the Hugging Face token and raw flags are refused: a Model has no field for them.
  */
+/**
+ * The vLLM image of a Model that names none, by GPU vendor: on NVIDIA the version matrix's vLLM
+ * release, since FlexInfer's own choice there is the moving `vllm/vllm-openai:latest`; otherwise
+ * none, so FlexInfer keeps choosing by the vendor and architecture it detects (the CUDA image
+ * would not run on an AMD node, and `auto` may be one).
+ */
+function defaultVllmImage(vendor: string | undefined): string | undefined {
+  return vendor === 'nvidia' ? defaultImageRef('flexinfer', 'vllm') : undefined;
+}
+
 export function planFlexInferModel(
   md: ResolvedModelDeployment,
   options: FlexInferTargetOptions = {},
@@ -395,7 +406,7 @@ export function planFlexInferModel(
     out.warnings.push('requests routed by the Gateway do not count as demand in a shared GPU group (only flexinfer-proxy records activity), so they do not bring this model back when another member holds the GPU');
   }
 
-  const image = imageOverride(spec) ?? (md.engine === 'llamacpp' ? options.llamaCppImage : options.vllmImage);
+  const image = imageOverride(spec) ?? (md.engine === 'llamacpp' ? options.llamaCppImage : options.vllmImage ?? defaultVllmImage(gpu.vendor));
   if (!image && md.engine === 'vllm' && gpu.vendor === 'amd') {
     out.warnings.push("FlexInfer's built-in vLLM images for AMD gfx110x and gfx906 GPUs point at a private registry (registry.harbor.lan); set engine.image, or the FlexInferProvider vllmImage");
   }

@@ -23,7 +23,7 @@ export interface FlexInferProviderProps {
   /**
    * Image of vllm Models whose deployment names no image (`engine.image`). Recommended on AMD:
    * FlexInfer's built-in vLLM images for gfx110x and gfx906 point at a private registry.
-   * @default - FlexInfer picks the image for the GPU vendor and architecture it detects
+   * @default - 'vllm/vllm-openai:v0.33.0' (the version matrix's vLLM) on NVIDIA GPUs; otherwise FlexInfer picks the image for the vendor and architecture it detects
    */
   readonly vllmImage?: string;
 

@@ -3,7 +3,7 @@ import { FieldError, forbidden, invalid, required } from '../../core/field-error
 import { gpuTypeOf } from '../../core/gpu-type';
 import { imageOverride } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import { BLOCKED_OVERRIDE_KEYS, PROVIDER_OVERRIDES_PATH, validateOverrideKeys } from '../common/overrides';
+import { PROVIDER_OVERRIDES_PATH, unknownOverrideRootErrors, validateOverrideKeys } from '../common/overrides';
 import { isJsonObject } from '../common/unstructured';
 
 /*
@@ -16,10 +16,36 @@ import { isJsonObject } from '../common/unstructured';
 export const KAITO_DISPLAY_NAME = 'KAITO';
 
 /**
- * Root fields of a `kaito.sh/v1beta1` Workspace that overrides may set. The Workspace has no
- * `spec`: `resource`, `inference` and `tuning` sit at the object root.
+ * Root fields of a `kaito.sh/v1beta1` Workspace that overrides may set, as AI Runway's KAITO
+ * provider accepts them. The Workspace has no `spec`: its fields sit at the object root. Its
+ * third one, `tuning`, is not among them: a Workspace either serves a model (`inference`) or
+ * fine-tunes one (`tuning`), and the Workspace of a deployment serves.
  */
-export const WORKSPACE_OVERRIDABLE_ROOT_KEYS: readonly string[] = ['resource', 'inference', 'tuning'];
+export const WORKSPACE_OVERRIDABLE_ROOT_KEYS: readonly string[] = ['resource', 'inference'];
+
+/**
+ * Fields under an allowed root that overrides may not set either, each with where its value
+ * comes from (`resource.count`, the node count, is `spec.scaling.replicas`).
+ */
+export const WORKSPACE_BLOCKED_OVERRIDE_FIELDS: Readonly<Record<string, string>> = {
+  'resource.count': 'the Workspace\'s node count comes from spec.scaling.replicas, where admission enforces its limits',
+};
+
+const quotedRoots = WORKSPACE_OVERRIDABLE_ROOT_KEYS.map((k) => JSON.stringify(k)).join(' and ');
+
+/** Why a root other than `resource` and `inference` is refused, when there is more to say than that. */
+const UNKNOWN_ROOT_REASONS: Readonly<Record<string, string>> = {
+  spec: 'a Workspace has no spec: resource and inference sit at its root',
+  tuning: 'a Workspace either serves a model (inference) or fine-tunes one (tuning), and the Workspace of a ModelDeployment serves',
+};
+
+/** The message of a root key KAITO's overrides do not accept. */
+export function kaitoUnknownOverrideRoot(key: string): string {
+  // Own keys only: a root named "constructor" must not find Object's.
+  const known = Object.prototype.hasOwnProperty.call(UNKNOWN_ROOT_REASONS, key) ? UNKNOWN_ROOT_REASONS[key] : undefined;
+  const reason = known ?? `a Workspace has no root field ${JSON.stringify(key)}; the API server would drop it`;
+  return `KAITO overrides accept only the root keys ${quotedRoots} (they merge into the Workspace root), not ${JSON.stringify(key)}: ${reason}`;
+}
 
 /** Controller rejection of disaggregated serving. */
 export const KAITO_DISAGGREGATED_NOT_SUPPORTED = 'KAITO does not support disaggregated serving mode';
@@ -57,8 +83,10 @@ export function kaitoEngineNotSupported(engine: string): string {
  *   name, and KAITO has no preset without a name;
  * - overrides naming apiVersion/kind/metadata/status → `spec.provider.overrides.<key>`
  *   (`overriding "<key>" is not allowed`);
- * - (ours) overrides naming a root key the Workspace does not have (typically `spec`) →
- *   `spec.provider.overrides.<key>`: the API server would silently drop it;
+ * - overrides naming any other root key than `resource` and `inference` (`spec`, `tuning`, a
+ *   typo) → `spec.provider.overrides.<key>`; `resource` or `inference` given as a non-object
+ *   (it would replace, or with `null` delete, what the provider renders) → their path;
+ *   `resource.count` → `spec.provider.overrides.resource.count` (`kaitoOverrideErrors`);
  * - (ours) GPUs requested (`spec.resources.gpu.count > 0`) of a type other than
  *   `nvidia.com/gpu` → `spec.resources.gpu.type`: AI Runway's KAITO drops the type silently and
  *   the pods get NVIDIA GPUs.
@@ -87,16 +115,34 @@ export function validateKaito(md: ResolvedModelDeployment): FieldError[] {
   if (engine === 'vllm' && !md.spec.model.id) {
     errors.push(required('spec.model.id', "KAITO's vLLM preset is named by the model id; set spec.model.id"));
   }
-  const overrides = md.spec.provider?.overrides;
-  errors.push(...validateOverrideKeys(overrides));
-  if (isJsonObject(overrides)) {
-    for (const key of Object.keys(overrides)) {
-      if (BLOCKED_OVERRIDE_KEYS.includes(key) || WORKSPACE_OVERRIDABLE_ROOT_KEYS.includes(key)) continue;
-      errors.push(forbidden(
-        `${PROVIDER_OVERRIDES_PATH}.${key}`,
-        `a KAITO Workspace has no root field ${JSON.stringify(key)} (resource, inference and tuning sit at the object root, there is no spec); the API server would drop it`,
-      ));
-    }
+  errors.push(...kaitoOverrideErrors(md.spec.provider?.overrides));
+  return errors;
+}
+
+/**
+ * KAITO's rules for `spec.provider.overrides` (after admission's, which refuse `replicas` and
+ * `resources` at any depth): the blocked top-level keys; only the roots `resource` and
+ * `inference`, each an object when given (a non-object would replace the rendered block, and
+ * KAITO applies a `null` by deleting it); and no field of {@link WORKSPACE_BLOCKED_OVERRIDE_FIELDS}.
+ */
+export function kaitoOverrideErrors(overrides: unknown): FieldError[] {
+  const errors = [
+    ...validateOverrideKeys(overrides),
+    ...unknownOverrideRootErrors(overrides, WORKSPACE_OVERRIDABLE_ROOT_KEYS, kaitoUnknownOverrideRoot),
+  ];
+  if (!isJsonObject(overrides)) return errors;
+  for (const root of WORKSPACE_OVERRIDABLE_ROOT_KEYS) {
+    if (!Object.prototype.hasOwnProperty.call(overrides, root) || isJsonObject(overrides[root])) continue;
+    errors.push(forbidden(
+      `${PROVIDER_OVERRIDES_PATH}.${root}`,
+      `overriding ${JSON.stringify(root)} with a non-object is not allowed: it would replace (a null would delete) the Workspace's whole ${root} block; override its fields instead`,
+    ));
+  }
+  for (const [field, source] of Object.entries(WORKSPACE_BLOCKED_OVERRIDE_FIELDS)) {
+    const [root, leaf] = field.split('.');
+    const parent = overrides[root];
+    if (!isJsonObject(parent) || !Object.prototype.hasOwnProperty.call(parent, leaf)) continue;
+    errors.push(forbidden(`${PROVIDER_OVERRIDES_PATH}.${field}`, `overriding ${JSON.stringify(field)} is not allowed: ${source}`));
   }
   return errors;
 }

@@ -17,6 +17,8 @@ import {
   sortedEngineArgKeys,
 } from '../common/engine-flags';
 import { engineArgumentTable, switchValueErrors } from '../common/engine-switches';
+import { removedEngineFlagErrors } from '../common/retired-engine-flags';
+import { VLLM_SERVE_COMMAND, vllmServeModel } from '../common/vllm-serve';
 
 /** Address the engine binds: SGLang's own default is loopback, which no other pod reaches. */
 export const KTHENA_ENGINE_HOST = '0.0.0.0';
@@ -31,9 +33,9 @@ export const KTHENA_ENGINE_PORT = 8000;
  */
 export const KTHENA_VLLM_KV_TRANSFER_CONFIG = NIXL_KV_TRANSFER_CONFIG;
 
-/** The engine command of each engine: module entry points, so any image with the engine works. */
+/** The engine command of each engine, set by us so any image with the engine works: `vllm serve`, SGLang's server module. */
 export const KTHENA_ENGINE_COMMANDS: Readonly<Record<'vllm' | 'sglang', readonly string[]>> = {
-  vllm: ['python3', '-m', 'vllm.entrypoints.openai.api_server'],
+  vllm: VLLM_SERVE_COMMAND,
   sglang: ['python3', '-m', 'sglang.launch_server'],
 };
 
@@ -117,18 +119,24 @@ export function kthenaArgErrors(md: ResolvedModelDeployment): FieldError[] {
   });
   const engine = md.engine === 'sglang' ? 'sglang' : 'vllm';
   errors.push(...switchValueErrors(md.spec, KTHENA_ENGINE_ARGUMENTS[engine], engine === 'sglang' ? 'SGLang' : 'vLLM'));
+  errors.push(...removedEngineFlagErrors(md.spec, KTHENA_ENGINE_ARGUMENTS[engine], kthenaEngineName(engine)));
   return errors;
 }
 
 /**
  * The structured settings each engine takes on its command line, in order, through the shared
  * flag table: SGLang's radix (prefix) cache is on by default, so only "off" has a flag, and its
- * eager mode is `--disable-cuda-graph`.
+ * eager mode is no CUDA graphs (the engine flag table's).
  */
 const SETTINGS: Readonly<Record<'vllm' | 'sglang', readonly SpecEngineSetting[]>> = {
-  vllm: ['model', 'servedModelName', 'contextLength', 'trustRemoteCode', 'prefixCachingOn', 'prefixCachingOff', 'enforceEager'],
+  vllm: ['servedModelName', 'contextLength', 'trustRemoteCode', 'prefixCachingOn', 'prefixCachingOff', 'enforceEager'],
   sglang: ['model', 'servedModelName', 'contextLength', 'trustRemoteCode', 'prefixCachingOff', 'enforceEager'],
 };
+
+/** The default image's engine and release, for messages (`SGLang v0.5.23`). */
+export function kthenaEngineName(engine: 'vllm' | 'sglang'): string {
+  return engine === 'sglang' ? `SGLang ${KTHENA_DEFAULT_SGLANG_IMAGE.replace(/^.*:/, '')}` : `vLLM ${KTHENA_DEFAULT_VLLM_IMAGE.replace(/^.*:/, '')}`;
+}
 
 /** The options of the default images' engines (their real parsers'), for `engine.args` switches. */
 export const KTHENA_ENGINE_ARGUMENTS = {
@@ -139,9 +147,10 @@ export const KTHENA_ENGINE_ARGUMENTS = {
 /**
  * The engine arguments of one role's entry container:
  *
- * 1. `--host 0.0.0.0 --port 8000`;
- * 2. the structured settings through the shared flag table (`SETTINGS`), vLLM rendering both
- *    prefix-caching states and SGLang only "off"; then SGLang's `--disable-cuda-graph` for eager
+ * 1. vLLM: the model as `vllm serve`'s positional; then `--host 0.0.0.0 --port 8000`;
+ * 2. the structured settings through the shared flag table (`SETTINGS`: SGLang's `--model-path`
+ *    first), vLLM rendering both
+ *    prefix-caching states and SGLang only "off"; then SGLang's no-CUDA-graph options for eager
  *    mode;
  * 3. `--tensor-parallel-size <gpus>` when the role's pod has more than one GPU; for a multi-node
  *    role, the layout's tensor and pipeline parallel sizes and the Ray executor instead
@@ -158,7 +167,8 @@ export const KTHENA_ENGINE_ARGUMENTS = {
 export function renderKthenaArgs(md: ResolvedModelDeployment, role: KthenaRolePlan): string[] {
   const engine = md.engine === 'sglang' ? 'sglang' : 'vllm';
   const explicit = explicitEngineFlagKeys(md.spec);
-  const out = ['--host', KTHENA_ENGINE_HOST, '--port', String(KTHENA_ENGINE_PORT)];
+  // vLLM: `vllm serve <model>` (../common/vllm-serve); the provider owns the model flags, so never explicit.
+  const out = [...(engine === 'vllm' ? vllmServeModel(md.spec, explicit) : []), '--host', KTHENA_ENGINE_HOST, '--port', String(KTHENA_ENGINE_PORT)];
   out.push(...specEngineFlags(md.spec, engine, SETTINGS[engine], explicit));
   out.push(...(role.layout ? multiNodeVllmFlags(role.layout, explicit) : tensorParallelFlag(engine, role.gpuCount, explicit)));
   if (md.mode === 'disaggregated') {

@@ -1,6 +1,6 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
-import { KTHENA_ENGINE_PORT } from './args';
+import { KTHENA_ENGINE_PORT, KTHENA_ENGINE_ARGUMENTS, kthenaEngineName } from './args';
 import { KTHENA_DEFAULT_SCHEDULER, kthenaProviderConfig } from './config';
 import { KTHENA_DEFAULT_SGLANG_IMAGE, KTHENA_DEFAULT_VLLM_IMAGE, KthenaEngineImages } from './images';
 import { kthenaServesLora } from './lora';
@@ -20,6 +20,7 @@ import { imageProblem } from '../../kthena/checks';
 import { dnsSubdomainErrors } from '../../schema-validation/kubernetes-names';
 import { PERSISTENT_VOLUME_CLAIM_KIND, SERVICE_KIND } from '../common/kinds';
 import { toStatusReport } from '../common/reconciled-status';
+import { deprecatedEngineFlagWarnings } from '../common/retired-engine-flags';
 
 const MODEL_SERVING_API_VERSION = 'workload.serving.volcano.sh/v1alpha1';
 const NETWORKING_API_VERSION = 'networking.serving.volcano.sh/v1alpha1';
@@ -38,13 +39,13 @@ export interface KthenaProviderProps {
 
   /**
    * vLLM image of deployments that name none (`spec.engine.image`, `spec.image`).
-   * @default 'vllm/vllm-openai:v0.11.0'
+   * @default 'vllm/vllm-openai:v0.33.0'
    */
   readonly vllmImage?: string;
 
   /**
    * SGLang image of deployments that name none (`spec.engine.image`, `spec.image`).
-   * @default 'lmsysorg/sglang:v0.5.4'
+   * @default 'lmsysorg/sglang:v0.5.23'
    */
   readonly sglangImage?: string;
 }
@@ -85,7 +86,10 @@ export class KthenaProvider extends InferenceProvider {
 
   /** GPUs a role's engine layout leaves idle, and DRA claims left to a scheduler other than kube-scheduler (`kthenaWarnings`). */
   public warnings(deployment: ResolvedDeployment): string[] {
-    return kthenaWarnings(fromResolvedDeployment(deployment), this.schedulerName);
+    const md = fromResolvedDeployment(deployment);
+    const engine = md.engine === 'sglang' ? 'sglang' : 'vllm';
+    const deprecated = deprecatedEngineFlagWarnings(md.spec, KTHENA_ENGINE_ARGUMENTS[engine], kthenaEngineName(engine));
+    return [...kthenaWarnings(md, this.schedulerName), ...deprecated];
   }
 
   /** Its entry pod templates are full pod specs: `spec.resourceClaims` and the engine container's `resources.claims`. */

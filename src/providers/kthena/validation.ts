@@ -77,7 +77,7 @@ function modelErrors(md: ResolvedModelDeployment): FieldError[] {
   if (!id) {
     return [required(
       'spec.model.id',
-      `Kthena starts ${md.engine} with the model (${md.engine === 'sglang' ? '--model-path' : '--model'}); ` +
+      `Kthena starts ${md.engine} with the model (${md.engine === 'sglang' ? '--model-path' : 'vllm serve <model>'}); ` +
         'with a custom source, set spec.model.id to the model path or id inside the image',
     )];
   }

@@ -10,7 +10,7 @@ export const KUBERAY_DEFAULT_IMAGE = defaultImageRef('kuberay', 'vllm');
 
 /**
  * The vLLM argument table (`common/generated/engine-arguments`) that types the Serve config's
- * `engine_kwargs`. The ray-llm 2.55 image requires vLLM >= 0.18.0 (ray's `llm` extra); the names
- * of vLLM's engine arguments are the ones of the newest release whose parser is extracted here.
+ * `engine_kwargs`: the vLLM release the default image carries (ray[llm]==2.60.0 pins vLLM 0.29.0;
+ * its parser is read from the ray-2.60.0 venv, scripts/engine-parsers/engines.py).
  */
-export const KUBERAY_VLLM_ARGUMENTS_ID = 'vllm-0.11.0';
+export const KUBERAY_VLLM_ARGUMENTS_ID = 'vllm-0.29.0';

@@ -236,11 +236,6 @@ export function kuberayWorkerGroupSpecs(md: ResolvedModelDeployment): RayService
   return workerGroupPlans(md).map((plan) => workerGroupSpec(md, plan));
 }
 
-function hasOverrides(overrides: unknown): boolean {
-  if (overrides === undefined || overrides === null) return false;
-  return !(typeof overrides === 'object' && !Array.isArray(overrides) && Object.keys(overrides).length === 0);
-}
-
 /**
  * Creates the RayService for `md` as the child `RayService` of `scope` (named and namespaced
  * like the deployment), then one PVC per managed storage volume, and returns them in that order.
@@ -256,9 +251,9 @@ function hasOverrides(overrides: unknown): boolean {
  * - `engine.extraArgs`, `enforceEager`, a disabled prefix cache and the tensor parallel size
  *   derived from the worker GPUs reach vLLM (see `kuberayEngineTokens`);
  * - env on the head and the workers (see {@link kuberayEnv});
- * - `spec.provider.overrides` stay unsupported, as upstream, but not silently: a warning is
- *   recorded (the RayService's final JSON remains reachable with `addJsonPatch`). They are not
- *   rejected, so a spec AI Runway accepts still synthesizes;
+ * - `spec.provider.overrides` stay unsupported, as upstream, but not silently: the provider's
+ *   warnings name them (`./overrides`; the RayService's final JSON remains reachable with
+ *   `addJsonPatch`). They are not rejected, so a spec AI Runway accepts still synthesizes;
  * - the Serve application is Ray Serve LLM's (`./serve-config`): upstream names a module no image
  *   ships; disaggregated mode serves prefill and decode engines with NIXL KV transfer behind Ray
  *   Serve LLM's P/D router, on the two worker groups upstream renders (upstream serves one
@@ -280,12 +275,6 @@ export function translateKubeRay(scope: Construct, md: ResolvedModelDeployment):
       },
     },
   });
-  if (hasOverrides(md.spec.provider?.overrides)) {
-    Warnings.add(
-      rayService,
-      `${KUBERAY_DISPLAY_NAME} does not support spec.provider.overrides; they are ignored (patch the RayService with addJsonPatch instead)`,
-    );
-  }
   const imageWarning = amdOnCudaImageWarning(KUBERAY_DISPLAY_NAME, KUBERAY_DEFAULT_IMAGE, md);
   if (imageWarning) Warnings.add(rayService, imageWarning);
   return [rayService, ...addManagedClaims(scope, md, commonLabels(md))];

@@ -1,6 +1,7 @@
 import { kuberayEngineKwargs } from './args';
 import { kuberayAutoscalingErrors } from './autoscaling';
 import { kuberayLayout, kuberayMultiNode, kuberayMultiNodeErrors } from './multi-node';
+import { kuberayIgnoredOverridesWarning } from './overrides';
 import { AGGREGATED_WORKER_GROUP, kuberayGpusPerWorker, workerGroupPlans } from './worker-groups';
 import { FieldError, invalid, required } from '../../core/field-error';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
@@ -46,7 +47,7 @@ function hasGpu(md: ResolvedModelDeployment): boolean {
  *   (disaggregated, where admission forbids the top-level count and the prefill count is what
  *   the rule looks at); Required when the count is absent, Invalid when it is 0.
  *
- * Overrides are not validated: KubeRay does not apply them (see `translateKubeRay`).
+ * Overrides are not validated: KubeRay does not apply them, and `kuberayWarnings` names them.
  */
 export function validateKubeRay(md: ResolvedModelDeployment): FieldError[] {
   const errors: FieldError[] = [];
@@ -122,9 +123,12 @@ export function kuberayParallelism(md: ResolvedModelDeployment): ParallelismFind
 }
 
 /**
- * KubeRay's warnings about a deployment it accepts: a multi-node annotation that made no replica
- * span worker pods, and GPUs a worker pod's layout leaves idle.
+ * KubeRay's warnings about a deployment it accepts: overrides it ignores
+ * (`kuberayIgnoredOverridesWarning`), a multi-node annotation that made no replica span worker
+ * pods, and GPUs a worker pod's layout leaves idle. Warnings of the provider rather than of the
+ * RayService, so the CLI's validate and the controller's record check report them too.
  */
 export function kuberayWarnings(md: ResolvedModelDeployment): string[] {
-  return [...kuberayMultiNode(md)?.warnings ?? [], ...kuberayParallelism(md).warnings];
+  const overrides = kuberayIgnoredOverridesWarning(md.spec.provider?.overrides);
+  return [...overrides ? [overrides] : [], ...kuberayMultiNode(md)?.warnings ?? [], ...kuberayParallelism(md).warnings];
 }

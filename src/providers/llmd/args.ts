@@ -6,6 +6,7 @@ import type { MultiNodeLayout } from '../../multinode/layout';
 import { multiNodeVllmFlags } from '../../multinode/vllm-flags';
 import { engineFlag, specEngineFlag, specEngineFlags, tensorParallelFlag } from '../common/engine-flag-table';
 import {
+  explicitEngineFlagKeys,
   invalidEngineArgKeyError,
   isValidEngineArgKey,
   namedEngineFlags,
@@ -13,6 +14,8 @@ import {
   sortedEngineArgKeys,
 } from '../common/engine-flags';
 import { engineArgumentTable, switchValueErrors } from '../common/engine-switches';
+import { removedEngineFlagErrors } from '../common/retired-engine-flags';
+import { vllmServeModel } from '../common/vllm-serve';
 
 /**
  * Port the llm-d vLLM server listens on: vLLM's own default, which llm-d never passes. The
@@ -22,6 +25,9 @@ export const LLMD_VLLM_PORT = 8000;
 
 /** The options of the default image's vLLM (its real parser's), for `engine.args` switches. */
 export const LLMD_VLLM_ARGUMENTS = engineArgumentTable(`vllm-${LLMD_DEFAULT_IMAGE.replace(/^.*:v/, '')}`);
+
+/** The default image's vLLM, for messages (`vLLM v0.33.0`). */
+export const LLMD_VLLM_NAME = `vLLM ${LLMD_DEFAULT_IMAGE.replace(/^.*:/, '')}`;
 
 /**
  * `--kv-transfer-config` of both disaggregated llm-d roles: NIXL, each side able to send and
@@ -70,7 +76,8 @@ export function llmdArgErrors(spec: ModelDeploymentSpec): FieldError[] {
       errors.push(invalid(`spec.engine.extraArgs[${i}]`, token, llmdPortExtraArgMessage(token)));
     }
   });
-  errors.push(...switchValueErrors(spec, LLMD_VLLM_ARGUMENTS, `vLLM ${LLMD_DEFAULT_IMAGE.replace(/^.*:/, '')}`));
+  errors.push(...switchValueErrors(spec, LLMD_VLLM_ARGUMENTS, LLMD_VLLM_NAME));
+  errors.push(...removedEngineFlagErrors(spec, LLMD_VLLM_ARGUMENTS, LLMD_VLLM_NAME));
   return errors;
 }
 
@@ -93,9 +100,10 @@ export interface LlmdArgsOptions {
 }
 
 /**
- * The vLLM server arguments of an llm-d container, in AI Runway's order:
+ * The `vllm serve` arguments of an llm-d container, in AI Runway's order with the model as the
+ * positional (`../common/vllm-serve`):
  *
- * 1. `--model <id>`; 2. `--served-model-name` if set; 3. `--max-model-len` if contextLength is
+ * 1. the model id; 2. `--served-model-name` if set; 3. `--max-model-len` if contextLength is
  * set (0 included); 4. `--trust-remote-code` if true; 5. `--enable-prefix-caching`, or
  * `--no-enable-prefix-caching` when it is false; 6. `--enforce-eager` if true;
  * 7. `--tensor-parallel-size <n>` when the container has more than one GPU;
@@ -117,7 +125,7 @@ export interface LlmdArgsOptions {
  */
 export function renderLlmdArgs(spec: ModelDeploymentSpec, options: LlmdArgsOptions): string[] {
   const engine = spec.engine ?? {};
-  const out = specEngineFlags(spec, 'vllm', ['model', 'servedModelName', 'contextLength', 'trustRemoteCode']);
+  const out = [...vllmServeModel(spec, explicitEngineFlagKeys(spec)), ...specEngineFlags(spec, 'vllm', ['servedModelName', 'contextLength', 'trustRemoteCode'])];
   // Always one of the two states: unset counts as on (the CRD default).
   out.push(...engineFlag('vllm', engine.enablePrefixCaching === false ? 'prefixCachingOff' : 'prefixCachingOn'));
   out.push(...specEngineFlag(spec, 'vllm', 'enforceEager'));

@@ -1,7 +1,7 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
-import { LLMD_VLLM_PORT } from './args';
-import { LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG, LLMD_ENDPOINT_PICKER_CONFIG, llmdProviderConfig } from './config';
+import { LLMD_VLLM_PORT, LLMD_VLLM_ARGUMENTS, LLMD_VLLM_NAME } from './args';
+import { llmdEndpointPickerConfig, llmdProviderConfig } from './config';
 import { LLMD_DISPLAY_NAME, llmdWarnings, validateLlmd } from './validation';
 import { DeploymentFeature } from '../../api/deployment-feature';
 import { InferenceProvider, InferencePoolTarget, ScaleTargetRef } from '../../api/inference-provider';
@@ -11,31 +11,57 @@ import type { ResolvedDeployment } from '../../api/resolved-deployment';
 import { ServingMode } from '../../api/serving';
 import type { FieldError } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
-import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
+import { fromResolvedDeployment, ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { withProviderImage } from '../common/provider-image';
+import { DEFAULT_ENDPOINT_PICKER, EndpointPicker } from '../../gateway/endpoint-picker-choice';
 import { isMultiNodeComponent, servingComponents } from '../../multinode/layout';
 import { LEADER_POD_LABELS, LEADER_WORKER_SET_KIND } from '../../multinode/leader-worker-set-kind';
 import { reconcileLeaderWorkerSetStatus } from '../../multinode/leader-worker-set-status';
 import { reconcileDeploymentStatus } from '../common/deployment-status';
 import { DEPLOYMENT_KIND, SERVICE_KIND } from '../common/kinds';
 import { combineComponentReports, toStatusReport } from '../common/reconciled-status';
+import { deprecatedEngineFlagWarnings } from '../common/retired-engine-flags';
 import { servingWorkloadRef } from '../common/serving-workload';
+
+/**
+ * Settings of the llm-d provider.
+ */
+export interface LlmdProviderProps {
+  /**
+   * Image of the vLLM containers of deployments that name none (`spec.engine.image`,
+   * `spec.image`): how a team keeps its vLLM release across a library upgrade that moves the
+   * default (README, "Pinning images"). Deployments are then checked and rendered as if they
+   * named it.
+   * @default 'vllm/vllm-openai:v0.33.0' (the version matrix's vLLM)
+   */
+  readonly image?: string;
+}
 
 /**
  * llm-d (`llmd`): vLLM Deployments and Services, aggregated or split into prefill and decode
  * workers with KV-cache transfer, routed by llm-d's inference scheduler.
  */
 export class LlmdProvider extends InferenceProvider {
-  public constructor() {
+  private readonly image?: string;
+
+  public constructor(props: LlmdProviderProps = {}) {
     super({ config: InferenceProviderConfig._fromEntry(llmdProviderConfig()), displayName: LLMD_DISPLAY_NAME });
+    this.image = props.image;
+  }
+
+  /** The deployment as this provider renders it: with the provider's image when it names none. */
+  private resolved(deployment: ResolvedDeployment): ResolvedModelDeployment {
+    return withProviderImage(fromResolvedDeployment(deployment), this.image);
   }
 
   public validate(deployment: ResolvedDeployment): FieldError[] {
-    return validateLlmd(fromResolvedDeployment(deployment));
+    return validateLlmd(this.resolved(deployment));
   }
 
   /** GPUs a component's vLLM layout leaves idle (`llmdParallelism`). */
   public warnings(deployment: ResolvedDeployment): string[] {
-    return llmdWarnings(fromResolvedDeployment(deployment));
+    const md = this.resolved(deployment);
+    return [...llmdWarnings(md), ...deprecatedEngineFlagWarnings(md.spec, LLMD_VLLM_ARGUMENTS, LLMD_VLLM_NAME)];
   }
 
   /** Its Deployments' pods carry the claims: `spec.resourceClaims` and the serving container's `resources.claims`. */
@@ -71,7 +97,7 @@ export class LlmdProvider extends InferenceProvider {
     // and mapStatus only) never needs.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { translateLlmd } = require('./translator') as typeof import('./translator');
-    return translateLlmd(scope, fromResolvedDeployment(deployment));
+    return translateLlmd(scope, this.resolved(deployment));
   }
 
   /**
@@ -87,11 +113,13 @@ export class LlmdProvider extends InferenceProvider {
 
   /**
    * llm-d's shipped configuration schedules decode pods only; a disaggregated deployment that
-   * keeps it gets the prefill/decode configuration instead (its pods carry `llm-d.ai/role`).
+   * keeps it gets the prefill/decode configuration instead (its pods carry `llm-d.ai/role`). A
+   * shipped configuration is written for the picker generation the deployment routes with
+   * (`llmdEndpointPickerConfig`); any other is kept as configured.
    */
-  public endpointPickerConfig(deployment: ResolvedDeployment, configured?: string): string | undefined {
-    const shipped = configured === undefined || configured === LLMD_ENDPOINT_PICKER_CONFIG;
-    return deployment.servingMode === ServingMode.DISAGGREGATED && shipped ? LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG : configured;
+  public endpointPickerConfig(deployment: ResolvedDeployment, configured?: string, endpointPicker?: EndpointPicker): string | undefined {
+    const disaggregated = deployment.servingMode === ServingMode.DISAGGREGATED;
+    return llmdEndpointPickerConfig(configured, disaggregated, endpointPicker ?? DEFAULT_ENDPOINT_PICKER);
   }
 
   public emittedKinds(): UpstreamKind[] {

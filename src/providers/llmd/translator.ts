@@ -37,6 +37,7 @@ import { scalableReplicas } from '../common/replicas';
 import { aggregatedSizing, componentSizing, ContainerSizing, containerResources } from '../common/resources';
 import type { SpecComponentScaling } from '../common/spec-types';
 import { isJsonObject } from '../common/unstructured';
+import { VLLM_SERVE_COMMAND } from '../common/vllm-serve';
 
 /** Name of the serving container. */
 export const LLMD_CONTAINER_NAME = 'vllm';
@@ -79,7 +80,7 @@ function llmdProbes(): Pick<k8s.Container, 'startupProbe' | 'livenessProbe' | 'r
 }
 
 /**
- * No storage volumes or `/dev/shm` mount: llm-d's container is the image entrypoint and its args.
+ * No storage volumes or `/dev/shm` mount: llm-d's container is `vllm serve` and its args.
  * LoRA adapters are the exception: their init containers and mounts (`loraPodParts`). The pod is
  * secured at the deployment's Pod Security level and mounts no service account token (vLLM calls
  * no Kubernetes API).
@@ -93,6 +94,7 @@ function llmdPodSpec(md: ResolvedModelDeployment, plan: DeploymentPlan): k8s.Pod
   const container: k8s.Container = {
     name: LLMD_CONTAINER_NAME,
     image: llmdImage(md),
+    command: [...VLLM_SERVE_COMMAND],
     args,
     ports: [{ name: 'http', containerPort: LLMD_VLLM_PORT, protocol: 'TCP' }],
     ...llmdProbes(),
@@ -257,7 +259,7 @@ function translationWarnings(md: ResolvedModelDeployment): string[] {
  *   the Deployment selector, so adding it changes no selector).
  *
  * Same object set, names, labels and selectors as Direct vLLM, with llm-d's own image
- * (`vllm/vllm-openai:v0.9.1`), arguments (`renderLlmdArgs`) and env, Direct vLLM's probes on
+ * (`vllm/vllm-openai:v0.33.0`), arguments (`renderLlmdArgs`) and env, Direct vLLM's probes on
  * `/health` (AI Runway's llm-d has none), and none of its volumes or `/dev/shm`. No ownerReferences: the ModelDeployment uid is unknown at
  * build time; the common labels tie the objects to it instead. `spec.provider.overrides` are
  * deep-merged into each Deployment (not the Services) after everything else; a `null` sets the

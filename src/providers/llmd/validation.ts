@@ -5,7 +5,7 @@ import type { ServingModeName } from '../../core/model-deployment-object';
 import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import type { ServingComponent } from '../../multinode/layout';
 import { multiNodeParallelismTarget, vllmMultiNodeFindings } from '../../multinode/vllm-checks';
-import { BLOCKED_OVERRIDE_KEYS, PROVIDER_OVERRIDES_PATH, validateDeploymentOverrides } from '../common/overrides';
+import { PROVIDER_OVERRIDES_PATH, validateDeploymentOverrides } from '../common/overrides';
 import { checkParallelism, NO_PARALLELISM_FINDINGS, ParallelismFindings, ParallelismTarget, userParallelism } from '../common/parallelism';
 import type { SpecComponentScaling } from '../common/spec-types';
 import { isJsonObject } from '../common/unstructured';
@@ -53,10 +53,10 @@ export const LLMD_ROLE_LABEL = 'llm-d.ai/role';
  *   `apiVersion`/`kind`/`metadata`/`status` at the root (`overriding "<key>" is not allowed`);
  *   no `spec.selector`; no non-object `spec`, `spec.template`, `spec.template.metadata` or
  *   `.labels`; no pod label `airunway.ai/deployment`, `app` or `airunway.ai/model-deployment`;
+ *   no other root key than `spec` (a Deployment has none, the API server would drop it);
  * - llm-d's own: no `spec.template.spec` at all, whatever its value (AI Runway's
  *   `overriding "spec.template.spec" is not allowed`: llm-d keeps the pod spec to itself);
- *   in disaggregated mode no pod label `llm-d.ai/role` (the endpoint picker routes by it); no
- *   other root key than `spec` (a Deployment has none, the API server would drop it).
+ *   in disaggregated mode no pod label `llm-d.ai/role` (the endpoint picker routes by it).
  */
 export function validateLlmdOverrides(overrides: unknown, mode: ServingModeName = 'aggregated'): FieldError[] {
   const errors = validateDeploymentOverrides(overrides, {
@@ -67,13 +67,6 @@ export function validateLlmdOverrides(overrides: unknown, mode: ServingModeName 
       : {},
   });
   if (!isJsonObject(overrides)) return errors;
-  for (const key of Object.keys(overrides)) {
-    if (key === 'spec' || BLOCKED_OVERRIDE_KEYS.includes(key)) continue;
-    errors.push(forbidden(
-      `${PROVIDER_OVERRIDES_PATH}.${key}`,
-      `a Deployment has no root field ${JSON.stringify(key)}; llm-d overrides merge into each Deployment, so put fields under "spec"`,
-    ));
-  }
   const spec = overrides.spec;
   if (isJsonObject(spec) && isJsonObject(spec.template) && Object.prototype.hasOwnProperty.call(spec.template, 'spec')) {
     errors.push(forbidden(`${PROVIDER_OVERRIDES_PATH}.spec.template.spec`, LLMD_TEMPLATE_SPEC_OVERRIDE_BLOCKED));

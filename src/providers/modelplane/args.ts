@@ -24,6 +24,8 @@ import { multiNodeVllmFlags } from '../../multinode/vllm-flags';
 import { engineFlag, engineFlagKey, SpecEngineSetting, specEngineSetting, tensorParallelFlag } from '../common/engine-flag-table';
 import { explicitEngineFlagKeys, invalidEngineArgKeyError, isValidEngineArgKey, NIXL_KV_TRANSFER_CONFIG, sortedEngineArgKeys } from '../common/engine-flags';
 import { engineArgumentTable, switchTokens, switchValueErrors } from '../common/engine-switches';
+import { deprecatedEngineFlagWarnings, removedEngineFlagErrors } from '../common/retired-engine-flags';
+import { VLLM_SERVE_COMMAND, vllmServeModel } from '../common/vllm-serve';
 
 /** Which engine of the deployment a command line is for. */
 export type EngineRole = 'serving' | 'prefill' | 'decode';
@@ -75,7 +77,19 @@ export function modelplaneArgErrors(spec: ModelDeploymentSpec): FieldError[] {
   });
   const engine = spec.engine?.type === 'sglang' ? 'sglang' : 'vllm';
   errors.push(...switchValueErrors(spec, MODELPLANE_ENGINE_ARGUMENTS[engine], engine === 'sglang' ? 'SGLang' : 'vLLM'));
+  errors.push(...removedEngineFlagErrors(spec, MODELPLANE_ENGINE_ARGUMENTS[engine], modelplaneEngineName(engine)));
   return errors;
+}
+
+/** Warnings for deprecated flags of the default image's engine in `engine.args`/`extraArgs`. */
+export function modelplaneDeprecatedFlagWarnings(spec: ModelDeploymentSpec): string[] {
+  const engine = spec.engine?.type === 'sglang' ? 'sglang' : 'vllm';
+  return deprecatedEngineFlagWarnings(spec, MODELPLANE_ENGINE_ARGUMENTS[engine], modelplaneEngineName(engine));
+}
+
+/** The default image's engine and release, for messages (`SGLang v0.5.23`). */
+function modelplaneEngineName(engine: 'vllm' | 'sglang'): string {
+  return engine === 'sglang' ? `SGLang ${MODELPLANE_SGLANG_IMAGE.replace(/^.*:/, '')}` : `vLLM ${MODELPLANE_VLLM_IMAGE.replace(/^.*:/, '')}`;
 }
 
 /** The options of the default images' engines (their real parsers'), for `engine.args` switches. */
@@ -114,7 +128,7 @@ function pairedTokens(tokens: readonly string[]): string[] {
 /**
  * The structured settings each engine takes, in its order. SGLang's prefix cache (its radix
  * cache) is on by default and has no "on" flag, so only "off" is rendered; its eager mode is
- * `--disable-cuda-graph` (the engine flag table's).
+ * the engine flag table's (no CUDA graphs for decode and prefill).
  */
 const SETTINGS: Readonly<Record<'vllm' | 'sglang', readonly SpecEngineSetting[]>> = {
   vllm: ['servedModelName', 'contextLength', 'trustRemoteCode', 'enforceEager', 'prefixCachingOn', 'prefixCachingOff'],
@@ -125,13 +139,13 @@ const SETTINGS: Readonly<Record<'vllm' | 'sglang', readonly SpecEngineSetting[]>
  * The arguments of the `engine` container of `options.role` (vLLM or SGLang; expects a deployment
  * `validateModelplane` accepted):
  *
- * 1. the model: `--model=<id>` (SGLang `--model-path=<id>`), or the ModelCache mount
+ * 1. the model: vLLM's positional `<id>` (`vllm serve <id>`; SGLang `--model-path=<id>`), or the ModelCache mount
  *    `/mnt/models` when the deployment is cached — then the served name defaults to the model id,
  *    so clients keep asking for the model by its id; left out for a custom source without an id
  *    (the image brings the model);
  * 2. SGLang only: `--host=0.0.0.0 --port=8000`, where modelplane probes and routes;
  * 3. served name, context length, remote code, eager mode, prefix caching (vLLM: on and off;
- *    SGLang: off as `--disable-radix-cache`, eager as `--disable-cuda-graph`);
+ *    SGLang: off as `--disable-radix-cache`, eager as `--cuda-graph-backend-{decode,prefill}=disabled`);
  * 4. `--tensor-parallel-size=<gpus>` for a pod with more than one GPU; for a multi-node engine
  *    the layout's tensor and pipeline parallel sizes and `--distributed-executor-backend=ray`;
  * 5. prefill/decode: `--kv-transfer-config=<NIXL>`; the decode engine also `--port=8001`, so it
@@ -146,11 +160,14 @@ export function renderEngineArgs(md: ResolvedModelDeployment, options: EngineArg
   const add = (setting: SpecEngineSetting | 'model', value: string | true | undefined) => {
     const key = engineFlagKey(engine as EngineName, setting);
     if (value === undefined || value === '' || (key !== undefined && explicit.has(key))) return;
-    out.push(...oneToken(engineFlag(engine as EngineName, setting, value === true ? undefined : value)));
+    out.push(...pairedTokens(engineFlag(engine as EngineName, setting, value === true ? undefined : value)));
   };
 
   const id = spec.model.id ?? '';
-  add('model', options.cached ? MODEL_CACHE_MOUNT_PATH : id);
+  const model = options.cached ? MODEL_CACHE_MOUNT_PATH : id;
+  // vLLM: `vllm serve <model>` (../common/vllm-serve); SGLang: `--model-path=<model>`.
+  if (engine === 'vllm') out.push(...(model === '' ? [] : vllmServeModel(spec, explicit, model)));
+  else add('model', model);
   if (engine === 'sglang') out.push(`--host=${SGLANG_HOST}`, `--port=${ENGINE_PORT}`);
   for (const setting of SETTINGS[engine]) {
     const value = specEngineSetting(spec, setting);
@@ -174,7 +191,11 @@ export function renderEngineArgs(md: ResolvedModelDeployment, options: EngineArg
   return out;
 }
 
-/** The container command: SGLang's server module; vLLM's image serves by its own entrypoint. */
-export function engineCommand(engine: EngineName): string[] | undefined {
-  return engine === 'sglang' ? [...SGLANG_COMMAND] : undefined;
+/**
+ * The container command: SGLang's server module, or `vllm serve` (set by us, not left to the
+ * image's entrypoint, ../common/vllm-serve; a command also keeps modelplane from injecting
+ * `--model=/mnt/models`, which `renderEngineArgs` renders as the positional itself).
+ */
+export function engineCommand(engine: EngineName): string[] {
+  return engine === 'sglang' ? [...SGLANG_COMMAND] : [...VLLM_SERVE_COMMAND];
 }

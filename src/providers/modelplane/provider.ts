@@ -1,5 +1,6 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
+import { modelplaneDeprecatedFlagWarnings } from './args';
 import { modelplaneProviderConfig } from './config';
 import { modelplaneRunsMultiNode } from './multi-node';
 import { MODELPLANE_SGLANG_IMAGE, MODELPLANE_VLLM_IMAGE, ModelplaneSettings } from './settings';
@@ -50,13 +51,13 @@ export interface ModelplaneProviderProps {
 
   /**
    * Image of vLLM engines when the deployment names none (`engine.image`).
-   * @default 'vllm/vllm-openai:v0.11.0'
+   * @default 'vllm/vllm-openai:v0.33.0'
    */
   readonly vllmImage?: string;
 
   /**
    * Image of SGLang engines when the deployment names none.
-   * @default 'lmsysorg/sglang:v0.5.4'
+   * @default 'lmsysorg/sglang:v0.5.23'
    */
   readonly sglangImage?: string;
 }
@@ -109,7 +110,8 @@ export class ModelplaneProvider extends InferenceProvider {
 
   /** GPUs the engine layout leaves idle, cache volume settings modelplane ignores, device classes it takes from the InferenceClass. */
   public warnings(deployment: ResolvedDeployment): string[] {
-    return modelplaneWarnings(fromResolvedDeployment(deployment));
+    const md = fromResolvedDeployment(deployment);
+    return [...modelplaneWarnings(md), ...modelplaneDeprecatedFlagWarnings(md.spec)];
   }
 
   /**

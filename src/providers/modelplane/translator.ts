@@ -63,7 +63,7 @@ function engine(
     : [{
       role: modelplane.ModelDeploymentSpecTemplateSpecEnginesMembersRole.STANDALONE,
       nodeSelector,
-      template: memberTemplate({ image, ...(command && { command }), args, env }, labels, annotations, settings.imagePullSecrets),
+      template: memberTemplate({ image, command, args, env }, labels, annotations, settings.imagePullSecrets),
     }];
   return {
     name: role === 'serving' ? SERVING_ENGINE_NAME : role === 'prefill' ? PREFILL_ENGINE_NAME : DECODE_ENGINE_NAME,

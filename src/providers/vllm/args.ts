@@ -13,6 +13,8 @@ import {
   sortedEngineArgKeys,
 } from '../common/engine-flags';
 import { engineArgumentTable, switchValueErrors } from '../common/engine-switches';
+import { removedEngineFlagErrors } from '../common/retired-engine-flags';
+import { vllmServeModel } from '../common/vllm-serve';
 
 /** The options of the default image's vLLM (its real parser's), for `engine.args` switches. */
 export const DIRECT_VLLM_ARGUMENTS = engineArgumentTable(`vllm-${DIRECT_VLLM_VERSION.replace(/^v/, '')}`);
@@ -78,6 +80,7 @@ export function directVllmArgErrors(spec: ModelDeploymentSpec): FieldError[] {
     }
   }
   errors.push(...switchValueErrors(spec, DIRECT_VLLM_ARGUMENTS, `vLLM ${DIRECT_VLLM_VERSION}`));
+  errors.push(...removedEngineFlagErrors(spec, DIRECT_VLLM_ARGUMENTS, `vLLM ${DIRECT_VLLM_VERSION}`));
   return errors;
 }
 
@@ -103,13 +106,14 @@ export interface DirectVllmArgsOptions {
  * `enablePrefixCaching: false` needs `--no-enable-prefix-caching` (README, "Where we differ").
  */
 const DIRECT_VLLM_SETTINGS: readonly SpecEngineSetting[] = [
-  'model', 'servedModelName', 'contextLength', 'trustRemoteCode', 'enforceEager', 'prefixCachingOn', 'prefixCachingOff',
+  'servedModelName', 'contextLength', 'trustRemoteCode', 'enforceEager', 'prefixCachingOn', 'prefixCachingOff',
 ];
 
 /**
- * The vLLM server arguments of a Direct vLLM container, in AI Runway's order: networking
+ * The `vllm serve` arguments of a Direct vLLM container, in AI Runway's order with the model as
+ * the positional (`../common/vllm-serve`): the model id, networking
  * (`--host 0.0.0.0 --port 8000`), then the structured settings through the engine flag table
- * (`--model`, `--served-model-name`, `--max-model-len`, `--trust-remote-code`, `--enforce-eager`,
+ * (`--served-model-name`, `--max-model-len`, `--trust-remote-code`, `--enforce-eager`,
  * `--enable-prefix-caching` or `--no-enable-prefix-caching`, then `--tensor-parallel-size` when the container has more than one
  * GPU), each skipped when the user sets the same flag in `engine.args` or as an `extraArgs`
  * `--key`/`--key=value` token, so vLLM never receives two conflicting values; then `engine.args`
@@ -119,7 +123,7 @@ const DIRECT_VLLM_SETTINGS: readonly SpecEngineSetting[] = [
  */
 export function renderDirectVllmArgs(spec: ModelDeploymentSpec, options: DirectVllmArgsOptions = {}): string[] {
   const explicit = explicitEngineFlagKeys(spec);
-  const out: string[] = ['--host', DIRECT_VLLM_HOST, '--port', String(DIRECT_VLLM_PORT)];
+  const out: string[] = [...vllmServeModel(spec, explicit), '--host', DIRECT_VLLM_HOST, '--port', String(DIRECT_VLLM_PORT)];
   out.push(...specEngineFlags(spec, 'vllm', DIRECT_VLLM_SETTINGS, explicit));
   const tensorParallel = options.gpuCount || spec.resources?.gpu?.count || 0;
   out.push(...(options.multiNode ? multiNodeVllmFlags(options.multiNode, explicit) : tensorParallelFlag('vllm', tensorParallel, explicit)));

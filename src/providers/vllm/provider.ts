@@ -1,7 +1,8 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
-import { DIRECT_VLLM_PORT } from './args';
+import { DIRECT_VLLM_PORT, DIRECT_VLLM_ARGUMENTS } from './args';
 import { vllmProviderConfig } from './config';
+import { DIRECT_VLLM_VERSION } from './images';
 import { directVllmWarnings, validateDirectVllm, VLLM_DISPLAY_NAME } from './validation';
 import { DeploymentFeature } from '../../api/deployment-feature';
 import { InferenceProvider, InferencePoolTarget, ScaleTargetRef } from '../../api/inference-provider';
@@ -10,13 +11,15 @@ import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../.
 import type { ResolvedDeployment } from '../../api/resolved-deployment';
 import type { FieldError } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
-import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
+import { fromResolvedDeployment, ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { withProviderImage } from '../common/provider-image';
 import { isMultiNodeComponent } from '../../multinode/layout';
 import { LEADER_POD_LABELS, LEADER_WORKER_SET_KIND } from '../../multinode/leader-worker-set-kind';
 import { reconcileLeaderWorkerSetStatus } from '../../multinode/leader-worker-set-status';
 import { reconcileDeploymentStatus } from '../common/deployment-status';
 import { DEPLOYMENT_KIND, PERSISTENT_VOLUME_CLAIM_KIND, SERVICE_KIND } from '../common/kinds';
 import { toStatusReport } from '../common/reconciled-status';
+import { deprecatedEngineFlagWarnings } from '../common/retired-engine-flags';
 import { servingWorkloadRef } from '../common/serving-workload';
 
 /** The serving features Direct vLLM carries, in either of its layouts. */
@@ -28,21 +31,44 @@ const DIRECT_VLLM_FEATURES: ReadonlySet<DeploymentFeature> = new Set([
 ]);
 
 /**
+ * Settings of the Direct vLLM provider.
+ */
+export interface DirectVllmProviderProps {
+  /**
+   * Image of the vLLM containers of deployments that name none (`spec.engine.image`,
+   * `spec.image`): how a team keeps its vLLM release across a library upgrade that moves the
+   * default (README, "Pinning images"). Deployments are then checked and rendered as if they
+   * named it.
+   * @default 'vllm/vllm-openai:v0.33.0' (the version matrix's vLLM)
+   */
+  readonly image?: string;
+}
+
+/**
  * Direct vLLM (`vllm`): a plain vLLM Deployment and Service per deployment, aggregated serving
  * on GPUs, with no operator to install.
  */
 export class DirectVllmProvider extends InferenceProvider {
-  public constructor() {
+  private readonly image?: string;
+
+  public constructor(props: DirectVllmProviderProps = {}) {
     super({ config: InferenceProviderConfig._fromEntry(vllmProviderConfig()), displayName: VLLM_DISPLAY_NAME });
+    this.image = props.image;
+  }
+
+  /** The deployment as this provider renders it: with the provider's image when it names none. */
+  private resolved(deployment: ResolvedDeployment): ResolvedModelDeployment {
+    return withProviderImage(fromResolvedDeployment(deployment), this.image);
   }
 
   public validate(deployment: ResolvedDeployment): FieldError[] {
-    return validateDirectVllm(fromResolvedDeployment(deployment));
+    return validateDirectVllm(this.resolved(deployment));
   }
 
   /** GPUs the vLLM layout leaves idle (`directVllmParallelism`). */
   public warnings(deployment: ResolvedDeployment): string[] {
-    return directVllmWarnings(fromResolvedDeployment(deployment));
+    const md = this.resolved(deployment);
+    return [...directVllmWarnings(md), ...deprecatedEngineFlagWarnings(md.spec, DIRECT_VLLM_ARGUMENTS, `vLLM ${DIRECT_VLLM_VERSION}`)];
   }
 
   /** Its Deployments' pods carry the claims: `spec.resourceClaims` and the serving container's `resources.claims`. */
@@ -68,7 +94,7 @@ export class DirectVllmProvider extends InferenceProvider {
     // and mapStatus only) never needs.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { translateDirectVllm } = require('./translator') as typeof import('./translator');
-    return translateDirectVllm(scope, fromResolvedDeployment(deployment));
+    return translateDirectVllm(scope, this.resolved(deployment));
   }
 
   /** The model server pods; of multi-node replicas, only the leaders (the workers serve no HTTP). */

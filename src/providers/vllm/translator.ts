@@ -32,6 +32,7 @@ import {
 } from '../common/pod-template';
 import { scalableReplicas } from '../common/replicas';
 import { aggregatedSizing, ContainerSizing, containerResources } from '../common/resources';
+import { VLLM_SERVE_COMMAND } from '../common/vllm-serve';
 
 /** Name of the serving container. */
 export const VLLM_CONTAINER_NAME = 'vllm';
@@ -96,6 +97,7 @@ function directVllmPodSpec(md: ResolvedModelDeployment, args: string[], sizing: 
   const container: k8s.Container = {
     name: VLLM_CONTAINER_NAME,
     image: directVllmImage(md),
+    command: [...VLLM_SERVE_COMMAND],
     args,
     ports: [{ name: 'http', containerPort: DIRECT_VLLM_PORT, protocol: 'TCP' }],
     startupProbe: httpProbe(15, 10, 60),

@@ -33,7 +33,7 @@ function engineNotSupported(engine: string): string {
  * The Direct vLLM controller's rejections, plus the ones its transformer would raise while
  * building objects, so they fail the synth with a field path instead of a failed pod:
  * engine must be vllm; disaggregated mode is refused; aggregated mode needs GPUs; overrides must
- * pass `validateDeploymentOverrides` (no apiVersion/kind/metadata/status, selector or
+ * pass `validateDeploymentOverrides` (no root but `spec`, no apiVersion/kind/metadata/status, selector or
  * selector/ownership pod labels, nothing that would replace the spec, pod template, pod spec or
  * containers); launch flags must pass `directVllmArgErrors`.
  */

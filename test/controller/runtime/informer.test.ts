@@ -247,6 +247,30 @@ describe('Informer', () => {
     expect(events).toEqual(['add ws', 'delete ws']);
   });
 
+  test('403 Forbidden: retried with backoff and never synced, unless the read is optional (forbiddenAsAbsent): then an empty synced cache', async () => {
+    const forbidden = () => new KubeApiError(403, 'customresourcedefinitions is forbidden', 'Forbidden');
+    const required = setup();
+    required.api.fail('list', forbidden, 3);
+    required.informer.start();
+    await settle();
+    expect(required.informer.hasSynced).toBe(false);
+    await required.clock.advance(10_000);
+    expect(required.informer.hasSynced).toBe(true);
+
+    const optional = setup(DEPLOYMENT, { forbiddenAsAbsent: true, absentRetryMs: 60_000 });
+    optional.api.put(DEPLOYMENT, deployment('a'));
+    optional.api.fail('list', forbidden, 1);
+    optional.informer.start();
+    await settle();
+    expect(optional.informer.state).toBe('absent');
+    expect(optional.informer.hasSynced).toBe(true);
+    expect(optional.logs.filter((l) => /not allowed to read it/.test(l.msg))).toHaveLength(1);
+    // Granted later: the next attempt lists it.
+    await optional.clock.advance(60_000);
+    expect(optional.informer.state).toBe('synced');
+    expect(optional.events).toEqual(['add a']);
+  });
+
   test('lists in pages and restarts a list whose continue token expired', async () => {
     const { api, informer } = setup(DEPLOYMENT, { pageSize: 2 });
     for (const n of ['a', 'b', 'c', 'd', 'e']) api.put(DEPLOYMENT, deployment(n));

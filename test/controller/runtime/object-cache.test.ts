@@ -87,4 +87,29 @@ describe('ObjectCache', () => {
     expect(cache.lookup(ref(DEPLOYMENT, 'a', 'team-b'))).toEqual({ ready: true });
     expect(api.callsOf('list')[0].options.namespace).toBe('team-a');
   });
+
+  test('a cluster-scoped kind cached by object name: listed and watched across namespaces with a metadata.name field selector, transformed', async () => {
+    const { api, cache, events } = setup('team-a');
+    const CRD: WatchedKind = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', resource: 'customresourcedefinitions', clusterScoped: true };
+    api.serve(CRD);
+    const named = (objectName: string): WatchedKind => ({ ...CRD, objectName, transform: (o: any) => ({ ...o, spec: { group: o.spec.group } }) });
+    cache.add(named('rayservices.ray.io'));
+    cache.add(named('workspaces.kaito.sh'));
+    expect(cache.add(named('rayservices.ray.io'))).toBe(cache.add(named('rayservices.ray.io')));
+    api.put(CRD, { metadata: { name: 'rayservices.ray.io' }, spec: { group: 'ray.io', versions: [{ name: 'v1' }] } });
+    api.put(CRD, { metadata: { name: 'other.example.com' }, spec: { group: 'example.com' } });
+    cache.start();
+    await settle();
+    const lists = api.callsOf('list', CRD).map((c) => c.options);
+    expect(lists.map((o) => [o.namespace, o.fieldSelector])).toEqual([[undefined, 'metadata.name=rayservices.ray.io'], [undefined, 'metadata.name=workspaces.kaito.sh']]);
+    expect(api.callsOf('watch', CRD).map((c) => c.options.fieldSelector)).toEqual(['metadata.name=rayservices.ray.io', 'metadata.name=workspaces.kaito.sh']);
+    const crdRef = (name: string) => ({ apiVersion: CRD.apiVersion, kind: CRD.kind, namespace: '', name });
+    expect(cache.lookup(crdRef('rayservices.ray.io'))).toEqual({ ready: true, object: { apiVersion: CRD.apiVersion, kind: CRD.kind, metadata: expect.objectContaining({ name: 'rayservices.ray.io' }), spec: { group: 'ray.io' } } });
+    // Installed later: its watch delivers it; a CRD of another name is never cached.
+    api.put(CRD, { metadata: { name: 'workspaces.kaito.sh' }, spec: { group: 'kaito.sh' } });
+    await settle();
+    expect(cache.lookup(crdRef('workspaces.kaito.sh')).object?.spec).toEqual({ group: 'kaito.sh' });
+    expect(cache.lookup(crdRef('other.example.com'))).toEqual({ ready: false });
+    expect(events.filter((e) => e.includes('other.example.com'))).toEqual([]);
+  });
 });

@@ -17,7 +17,7 @@ describe('watched kinds', () => {
   });
 
   test('our workload objects are selected by airunway.ai/managed-by; routing objects (a user route, a provider pool, Gateways) are all read', () => {
-    const kinds = dependencyKinds(defaultProviderCatalog());
+    const kinds = dependencyKinds(defaultProviderCatalog()).filter((k) => k.kind !== 'CustomResourceDefinition');
     expect(kinds.map((k) => `${kindKey(k)} ${k.resource} ${k.labelSelector ?? '-'}`)).toEqual([
       'ai.flexinfer/v1alpha2 Model models airunway.ai/managed-by=airunway',
       'apps/v1 Deployment deployments airunway.ai/managed-by=airunway',
@@ -33,6 +33,34 @@ describe('watched kinds', () => {
       'inference.networking.x-k8s.io/v1alpha2 InferencePool inferencepools -',
     ]);
     expect(kinds.map((k) => k.kind)).not.toContain('Service');
+  });
+
+  test('the CRDs of every custom-resource kind a record can hold: one cache each, by name, cluster-scoped, compacted', () => {
+    const crds = dependencyKinds(defaultProviderCatalog()).filter((k) => k.kind === 'CustomResourceDefinition');
+    expect(crds.map((k) => k.objectName)).toEqual([
+      'autoscalingpolicies.workload.serving.volcano.sh',
+      'dynamographdeployments.nvidia.com',
+      'httproutes.gateway.networking.k8s.io',
+      'inferencepools.inference.networking.k8s.io',
+      'inferencepools.inference.networking.x-k8s.io',
+      'leaderworkersets.leaderworkerset.x-k8s.io',
+      'modelcaches.modelplane.ai',
+      'modeldeployments.modelplane.ai',
+      'modelroutes.networking.serving.volcano.sh',
+      'models.ai.flexinfer',
+      'modelservers.networking.serving.volcano.sh',
+      'modelservings.workload.serving.volcano.sh',
+      'podmonitors.monitoring.coreos.com',
+      'rayservices.ray.io',
+      'referencegrants.gateway.networking.k8s.io',
+      'scaledobjects.keda.sh',
+      'workspaces.kaito.sh',
+    ]);
+    for (const k of crds) {
+      expect(k).toMatchObject({ apiVersion: 'apiextensions.k8s.io/v1', resource: 'customresourcedefinitions', clusterScoped: true });
+      expect(k.transform).toBeDefined();
+      expect(k.cachedFields).toEqual(expect.arrayContaining(['metadata.name', 'spec.versions.*.schema']));
+    }
   });
 
   test('records are ModelDeployments labelled rendered-by cdk8s-inference', () => {

@@ -40,7 +40,9 @@ function withRouteStatus(world: World, status: unknown, name = 'qwen'): World {
 }
 
 const configured = { type: 'GatewayReady', status: 'True', reason: 'GatewayConfigured', message: 'InferencePool and HTTPRoute created' };
-const routedStatus = { endpoint: '10.0.0.7', modelName: 'qwen3', gatewayNamespace: GATEWAY.namespace };
+const routedStatus = { endpoint: '10.0.0.7', modelName: 'qwen3', gatewayName: GATEWAY.name, gatewayNamespace: GATEWAY.namespace };
+/** `status.provider.inferencePoolRef` of the routed fixture: the pool the route sends to, with the uid the API server gave it. */
+const poolRef = { apiVersion: 'inference.networking.k8s.io/v1', kind: 'InferencePool', name: 'qwen', namespace: 'ml', uid: 'uid-qwen' };
 
 describe('isRouted', () => {
   test('routed when the record says spec.gateway.enabled: true', () => {
@@ -76,7 +78,7 @@ describe('gatewayOutcome', () => {
     const { record, world } = routed();
     withRouteStatus(world, routeStatus([ACCEPTED, RESOLVED]));
     const { result, watched } = outcome(record, world);
-    expect(result).toEqual({ condition: configured, status: routedStatus });
+    expect(result).toEqual({ condition: configured, status: routedStatus, inferencePool: poolRef });
     expect(watched).toEqual([
       { apiVersion: ROUTE, kind: 'HTTPRoute', namespace: 'ml', name: 'qwen' },
       { apiVersion: ROUTE, kind: 'Gateway', namespace: GATEWAY.namespace, name: GATEWAY.name },
@@ -127,7 +129,7 @@ describe('gatewayOutcome', () => {
       status: routeStatus([cond('Accepted', 'True', 'Accepted', '', 3)]),
     });
     expectValidManifests([world.get(ROUTE, 'HTTPRoute', 'team-route')]);
-    expect(outcome(valid(r.record), world).result).toEqual({ condition: configured, status: { ...routedStatus, modelName: 'team-qwen' } });
+    expect(outcome(valid(r.record), world).result).toEqual({ condition: configured, status: { ...routedStatus, modelName: 'team-qwen' }, inferencePool: poolRef });
   });
 
   test('the Gateway endpoint is its first non-empty address; none is left out', () => {
@@ -136,7 +138,7 @@ describe('gatewayOutcome', () => {
     world.put(gatewayObject([{ type: 'Hostname', value: 'gw.example.com' }, { value: '10.0.0.8' }]));
     expect(outcome(record, world).result.status).toEqual({ ...routedStatus, endpoint: 'gw.example.com' });
     world.put(gatewayObject([]));
-    expect(outcome(record, world).result.status).toEqual({ modelName: 'qwen3', gatewayNamespace: GATEWAY.namespace });
+    expect(outcome(record, world).result.status).toEqual({ modelName: 'qwen3', gatewayName: GATEWAY.name, gatewayNamespace: GATEWAY.namespace });
   });
 
   describe('not reported yet', () => {
@@ -149,7 +151,7 @@ describe('gatewayOutcome', () => {
 
     test('the route has no status', () => {
       const { record, world } = routed();
-      expect(outcome(record, world).result).toEqual({ condition: notReported, status: routedStatus });
+      expect(outcome(record, world).result).toEqual({ condition: notReported, status: routedStatus, inferencePool: poolRef });
     });
 
     test('the route\'s status is only from another Gateway', () => {
@@ -195,6 +197,7 @@ describe('gatewayOutcome', () => {
           message: 'HTTPRoute ml/qwen on Gateway gateway-system/inference-gateway: Accepted=False (NotAllowedByListeners): hostname does not match',
         },
         status: routedStatus,
+        inferencePool: poolRef,
       });
     });
 
@@ -214,6 +217,8 @@ describe('gatewayOutcome', () => {
       expect(outcome(record, world).result.condition).toEqual({
         type: 'GatewayReady', status: 'False', reason: 'InferencePoolFailed', message: 'InferencePool ml/qwen (inference.networking.k8s.io/v1) not found',
       });
+      // A ref to an object that does not exist is left out (never one with an empty uid).
+      expect(outcome(record, world).result).not.toHaveProperty('inferencePool');
     });
 
     test('the pool is not accepted (v1 parents, v1alpha2 parent): InferencePoolFailed', () => {
@@ -239,7 +244,8 @@ describe('gatewayOutcome', () => {
       world.remove(ROUTE, 'Gateway', GATEWAY.name, GATEWAY.namespace);
       expect(outcome(record, world).result).toEqual({
         condition: { type: 'GatewayReady', status: 'False', reason: 'NoGateway', message: 'Gateway gateway-system/inference-gateway not found' },
-        status: { modelName: 'qwen3', gatewayNamespace: GATEWAY.namespace },
+        status: { modelName: 'qwen3', gatewayName: GATEWAY.name, gatewayNamespace: GATEWAY.namespace },
+        inferencePool: poolRef,
       });
     });
 

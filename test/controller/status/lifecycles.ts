@@ -70,8 +70,8 @@ export const LIFECYCLES: Lifecycle[] = [
     alongside: [{ source: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'llama-prefill' }, running: deploymentStatuses(3).running }],
   },
   {
-    title: 'dynamo (DynamoGraphDeployment v1alpha1)',
-    md: dynamoDeployment(),
+    title: 'dynamo (DynamoGraphDeployment v1alpha1, by annotation)',
+    md: dynamoDeployment({ annotations: { 'inference.cdk8s.io/dynamo-api-version': 'nvidia.com/v1alpha1' } }),
     source: { apiVersion: 'nvidia.com/v1alpha1', kind: 'DynamoGraphDeployment', name: 'qwen' },
     created: 'DynamoGraphDeployment',
     ...dynamoStatuses('qwen', 'v1alpha1'),

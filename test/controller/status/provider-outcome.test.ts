@@ -5,6 +5,7 @@ import { desiredReplicasFromSpec, providerOutcome } from '../../../src/controlle
 import { readRecord, ValidRecord } from '../../../src/controller/status/record-deployment';
 import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
 import type { ProviderCatalog } from '../../../src/selection/provider-catalog';
+import { dynamoDeployment } from '../../providers/dynamo/fixtures';
 import { disaggregatedLlmdDeployment } from '../../providers/llmd/fixtures';
 import { vllmDeployment } from '../../providers/vllm/fixtures';
 
@@ -22,6 +23,9 @@ function outcome(record: ValidRecord, world = new World()): { result: ReturnType
   const lookup = new RecordingLookup(world.lookup);
   return { result: providerOutcome(record, lookup), lookup };
 }
+
+/** `status.provider.requestRef` (and workloadRef) of the vLLM fixture's Deployment, with the uid the API server gave it. */
+const DEPLOYMENT_REF = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'qwen', namespace: 'ml', uid: 'uid-qwen' };
 
 describe('providerOutcome', () => {
   test('the status source not found: Pending, waiting for it, desired replicas from the spec', () => {
@@ -46,8 +50,31 @@ describe('providerOutcome', () => {
       replicas: { desired: 1, ready: 1, available: 1 },
       endpoint: { service: 'qwen', port: 8000 },
       resource: { name: 'qwen', kind: 'Deployment' },
+      // A Deployment runs the pods itself: the request is the workload.
+      request: DEPLOYMENT_REF,
+      workload: DEPLOYMENT_REF,
       ready: { type: 'Ready', status: 'True', reason: 'DeploymentReady', message: 'All replicas are ready' },
     });
+  });
+
+  test('requestRef and workloadRef: the status source with its uid; workloadRef only for a kind that runs the pods itself', () => {
+    const dynamo = dynamoDeployment();
+    const world = new World(translated(defaultProviderCatalog().provider('dynamo')!, dynamo));
+    const { result, lookup } = outcome(valid(dynamo), world);
+    expect(lookup.watched[0]).toMatchObject({ kind: 'DynamoGraphDeployment', name: dynamo.name, namespace: 'ml' });
+    expect(result.request).toEqual({ ...lookup.watched[0], uid: `uid-${dynamo.name}` });
+    // Dynamo's pods belong to the component deployments its operator creates, which the controller does not read.
+    expect(result).not.toHaveProperty('workload');
+
+    const md = vllmDeployment();
+    const vllm = new World(translated(defaultProviderCatalog().provider('vllm')!, md));
+    const source = vllm.get('apps/v1', 'Deployment', 'qwen');
+    vllm.put({ ...source, metadata: { ...source.metadata, uid: '' } });
+    const noUid = outcome(valid(md), vllm).result;
+    // A ref never has an empty uid: no ref at all.
+    expect(noUid).not.toHaveProperty('request');
+    expect(noUid).not.toHaveProperty('workload');
+    expect(noUid.resource).toEqual({ name: 'qwen', kind: 'Deployment' });
   });
 
   test('the status source is looked up in the record\'s namespace, under the name the provider gives (llm-d decode)', () => {
@@ -89,6 +116,8 @@ describe('providerOutcome', () => {
         message,
         replicas: { desired: 1, ready: 0, available: 0 },
         resource: { name: 'qwen', kind: 'Deployment' },
+        request: DEPLOYMENT_REF,
+        workload: DEPLOYMENT_REF,
         ready: { type: 'Ready', status: 'False', reason: 'StatusMappingFailed', message },
       });
     });

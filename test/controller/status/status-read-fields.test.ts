@@ -13,6 +13,7 @@ import { catalogWith, CustomProvider, customDeployment } from './custom-provider
 import { ACCEPTED, gatewayObject, poolStatus, RESOLVED, routeStatus } from './gateway-fixtures';
 import { LIFECYCLES } from './lifecycles';
 import { recordOf, rendered, translated } from './support';
+import { HTTP_ROUTE_CRD, INFERENCE_POOL_CRD, upstreamCrd, withoutField } from './upstream-crd-fixtures';
 import { InferencePoolApiVersion, ModelDeploymentProps } from '../../../src';
 import { parseFieldPaths, pruneToFields } from '../../../src/controller/runtime/cache-transform';
 import { dependencyKinds, emittedKind, withCachedFields } from '../../../src/controller/runtime/watched-kinds';
@@ -194,6 +195,12 @@ function routedScenarios(): Scenario[] {
     { title: 'routed vLLM, route and pool accepted', record: r.record, objects: [...reported, gatewayObject()] },
     { title: 'routed vLLM, no Gateway address', record: r.record, objects: [...reported, gatewayObject([])] },
     { title: 'routed vLLM, v1alpha2 pool accepted', record: alpha.record, objects: [...alphaReported, gatewayObject()] },
+    // IncompatibleUpstream reads the CRDs of the route and the pool: one as upstream ships it, one older.
+    {
+      title: 'routed vLLM, an older HTTPRoute CRD installed',
+      record: r.record,
+      objects: [...reported, gatewayObject(), withoutField(upstreamCrd(HTTP_ROUTE_CRD), 'v1', 'spec.rules[].timeouts'), upstreamCrd(INFERENCE_POOL_CRD)],
+    },
   ];
 }
 

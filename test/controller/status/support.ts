@@ -93,7 +93,8 @@ export class World {
 
   /** Adds or replaces an object. */
   public put(obj: any): this {
-    const ref = { apiVersion: obj.apiVersion, kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name };
+    // A cluster-scoped object (a CRD) is looked up with namespace ''.
+    const ref = { apiVersion: obj.apiVersion, kind: obj.kind, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name };
     this.objects.set(key(ref), structuredClone(obj));
     return this;
   }

@@ -15,6 +15,7 @@ import {
   tensorParallelFlag,
 } from '../../../src/providers/common/engine-flag-table';
 import { explicitEngineFlagKeys } from '../../../src/providers/common/engine-flags';
+import { engineArgumentTable } from '../../../src/providers/common/engine-switches';
 
 /** What each setting renders to, per engine, with a sample value for value flags; [] = no flag (not expressible, or the engine's default). */
 const EXPECTED: Record<EngineName, Record<EngineSetting, string[]>> = {
@@ -35,7 +36,7 @@ const EXPECTED: Record<EngineName, Record<EngineSetting, string[]>> = {
     trustRemoteCode: ['--trust-remote-code'],
     prefixCachingOn: [],
     prefixCachingOff: ['--disable-radix-cache'],
-    enforceEager: ['--disable-cuda-graph'],
+    enforceEager: ['--cuda-graph-backend-decode', 'disabled', '--cuda-graph-backend-prefill', 'disabled'],
     tensorParallelSize: ['--tensor-parallel-size', 'VALUE'],
   },
   trtllm: {
@@ -87,9 +88,22 @@ describe('engine flag table', () => {
       expect((rule.kind === 'notExpressible' || rule.kind === 'engineDefault') && rule.reason).toMatch(/\S/);
       expect(engineFlagKey(engine, setting)).toBeUndefined();
     } else {
-      expect(rule.kind).toBe(expected.length === 2 ? 'value' : 'switch');
+      // A value flag renders two tokens, a switch one, fixed option pairs (SGLang's eager mode) four.
+      expect(rule.kind).toBe(({ 1: 'switch', 2: 'value', 4: 'options' } as Record<number, string>)[expected.length]);
       expect(engineFlagKey(engine, setting)).toBe(expected[0].slice(2));
     }
+  });
+
+  test('SGLang eager mode falls back to --disable-cuda-graph for a release whose parser has no --cuda-graph-backend-decode', () => {
+    const current = engineArgumentTable('sglang-0.5.23');
+    const older = engineArgumentTable('dynamo-1.1.1-sglang');
+    // The tables themselves: the fallback is only right if the older parser really lacks the options.
+    expect(current?.options['--cuda-graph-backend-decode']).toBeDefined();
+    expect(older?.options['--cuda-graph-backend-decode']).toBeUndefined();
+    expect(older?.options['--disable-cuda-graph']).toBeDefined();
+    expect(engineFlag('sglang', 'enforceEager', undefined, current)).toEqual(EXPECTED.sglang.enforceEager);
+    expect(engineFlag('sglang', 'enforceEager', undefined, older)).toEqual(['--disable-cuda-graph']);
+    expect(specEngineFlag(spec({ enforceEager: true }), 'sglang', 'enforceEager', older)).toEqual(['--disable-cuda-graph']);
   });
 
   test('values are stringified, 0 included; a switch ignores any value', () => {
@@ -181,7 +195,7 @@ describe('spec fields', () => {
     ]);
     expect(specEngineFlags(full, 'sglang', order)).toEqual([
       '--model-path', 'org/model', '--served-model-name', 'chat', '--context-length', '8192',
-      '--trust-remote-code', '--disable-cuda-graph',
+      '--trust-remote-code', '--cuda-graph-backend-decode', 'disabled', '--cuda-graph-backend-prefill', 'disabled',
     ]);
     expect(specEngineFlags({ ...full, engine: { ...full.engine, enablePrefixCaching: false } }, 'sglang', ['prefixCachingOn', 'prefixCachingOff'])).toEqual(['--disable-radix-cache']);
     expect(specEngineFlags(full, 'trtllm', order)).toEqual(['--model-path', 'org/model', '--served-model-name', 'chat', '--max-seq-len', '8192']);

@@ -18,7 +18,7 @@ import {
   parseParallelSize,
   userParallelism,
 } from '../../../src/providers/common/parallelism';
-import { DynamoProvider } from '../../../src/providers/dynamo';
+import { DynamoApiVersion, DynamoProvider } from '../../../src/providers/dynamo';
 import { dynamoEngineArgs } from '../../../src/providers/dynamo/args';
 import { KaitoProvider } from '../../../src/providers/kaito';
 import { KubeRayProvider } from '../../../src/providers/kuberay';
@@ -39,7 +39,8 @@ import { vllmDeployment } from '../vllm/fixtures';
 
 const vllm = new DirectVllmProvider();
 const llmd = new LlmdProvider();
-const dynamo = new DynamoProvider();
+// v1alpha1 (on request since Dynamo 1.6.1's v1beta1 default): the overrides below use its spec.services shape.
+const dynamo = new DynamoProvider({ apiVersion: DynamoApiVersion.V1ALPHA1 });
 const kuberay = new KubeRayProvider();
 const kaito = new KaitoProvider();
 

@@ -7,7 +7,7 @@ import { FieldErrorKind, formatFieldError } from '../../../src/core/field-error'
 import { TOLERATE_GPU_TAINT_ANNOTATION } from '../../../src/core/gpu-taint-toleration';
 import type { ModelDeploymentObject } from '../../../src/core/model-deployment-object';
 import { resolveModelDeployment } from '../../../src/core/resolve';
-import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
+import { ResolvedModelDeployment, toResolvedDeployment } from '../../../src/core/resolved-model-deployment';
 import { DynamoGraphDeployment, DynamoGraphDeploymentV1Beta1 } from '../../../src/imports/nvidia.com';
 import { NIXL_KV_TRANSFER_CONFIG } from '../../../src/providers/common/engine-flags';
 import { DynamoApiVersion, DynamoProvider } from '../../../src/providers/dynamo';
@@ -20,11 +20,11 @@ import { expectValidManifests } from '../../support/schema-validator';
 import { fieldErrorsOf, findManifest as find, onlyManifestOf, ProviderTranslator, Synthesized, synthesize, translatorHarness, translatorOf } from '../../support/translator-harness';
 
 const IMAGES = dynamoImages();
-const VLLM_IMAGE = 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.1.1';
-const SGLANG_IMAGE = 'nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.1.1';
-const TRTLLM_IMAGE = 'nvcr.io/nvidia/ai-dynamo/tensorrtllm-runtime:1.1.1';
-const EPP_IMAGE = 'nvcr.io/nvidia/ai-dynamo/dynamo-frontend:1.1.1';
-const MOCKER_IMAGE = 'nvcr.io/nvidia/ai-dynamo/dynamo-planner:1.1.1';
+const VLLM_IMAGE = 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.1';
+const SGLANG_IMAGE = 'nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.6.1';
+const TRTLLM_IMAGE = 'nvcr.io/nvidia/ai-dynamo/tensorrtllm-runtime:1.6.1';
+const EPP_IMAGE = 'nvcr.io/nvidia/ai-dynamo/dynamo-frontend:1.6.1';
+const MOCKER_IMAGE = 'nvcr.io/nvidia/ai-dynamo/dynamo-planner:1.6.1';
 const HF_SECRET = 'hf-token';
 
 /** Settings of the Dynamo provider under test (its props). */
@@ -59,13 +59,15 @@ interface VersionCase {
 
 const VERSIONS: VersionCase[] = [
   {
+    // On request (clusters on Dynamo before 1.5): Dynamo 1.6.1 still serves it, deprecated.
     apiVersion: 'nvidia.com/v1alpha1',
-    options: {},
+    options: { apiVersion: 'nvidia.com/v1alpha1' },
     multinodeOverride: (nodeCount) => ({ spec: { services: { VllmWorker: { multinode: { nodeCount } } } } }),
   },
   {
+    // The default for the default runtime (1.6.1).
     apiVersion: 'nvidia.com/v1beta1',
-    options: { apiVersion: 'nvidia.com/v1beta1' },
+    options: {},
     multinodeOverride: (nodeCount) => ({ spec: { components: { VllmWorker: { multinode: { nodeCount } } } } }),
   },
 ];
@@ -213,7 +215,9 @@ describe('DynamoProvider', () => {
           '--model-path', 'Qwen/Qwen3-0.6B', '--context-length', '8192', '--trust-remote-code', '--connector', 'x',
         ]);
         const off = serviceOf(agg({ spec: { engine: { type: 'sglang', enablePrefixCaching: false, enforceEager: true } } }), 'VllmWorker');
-        expect(off.args).toEqual(['--model-path', 'Qwen/Qwen3-0.6B', '--disable-radix-cache', '--disable-cuda-graph']);
+        // SGLang 0.5.21 (Dynamo 1.6.1) deprecates --disable-cuda-graph for the per-phase backends.
+        expect(off.args).toEqual(['--model-path', 'Qwen/Qwen3-0.6B', '--disable-radix-cache',
+          '--cuda-graph-backend-decode', 'disabled', '--cuda-graph-backend-prefill', 'disabled']);
       });
 
       test('renders the TensorRT-LLM arguments (the context length as --max-seq-len; no engine tuning flags)', () => {
@@ -309,43 +313,19 @@ describe('DynamoProvider', () => {
         expect(viewOf(agg({ spec: { gateway: { modelName: 'qwen' } } })).names).toEqual(['Epp', 'VllmWorker']);
       });
 
-      test('the aggregated Epp falls back to decode, does not enforce disaggregation, and scores decode only', () => {
+      test('the aggregated Epp falls back to decode and does not enforce disaggregation; the native picker (1.5+) gets no eppConfig', () => {
         const epp = serviceOf(agg(), 'Epp');
         expect(epp).toMatchObject({ type: 'epp', replicas: 1, image: EPP_IMAGE });
         expect(epp.env).toEqual([{ name: 'DYN_DECODE_FALLBACK', value: 'true' }, { name: 'DYN_ENFORCE_DISAGG', value: 'false' }]);
         expect(epp.envFromSecret).toBeUndefined();
         expect(epp.mounts).toEqual([]);
-        expect(epp.eppConfig).toEqual({
-          plugins: [
-            { type: 'disagg-profile-handler' },
-            { name: 'decode-filter', type: 'label-filter', parameters: { label: 'nvidia.com/dynamo-sub-component-type', validValues: ['decode'], allowsNoLabel: true } },
-            { name: 'picker', type: 'max-score-picker' },
-            { name: 'dyn-decode', type: 'dyn-decode-scorer' },
-          ],
-          schedulingProfiles: [
-            { name: 'decode', plugins: [{ pluginRef: 'decode-filter', weight: 1 }, { pluginRef: 'dyn-decode', weight: 1 }, { pluginRef: 'picker', weight: 1 }] },
-          ],
-        });
+        expect(epp.eppConfig).toBeUndefined();
       });
 
-      test('the disaggregated Epp enforces disaggregation with prefill and decode profiles', () => {
+      test('the disaggregated Epp enforces disaggregation', () => {
         const epp = serviceOf(disaggregatedDeployment(), 'Epp');
         expect(epp.env).toEqual([{ name: 'DYN_DECODE_FALLBACK', value: 'false' }, { name: 'DYN_ENFORCE_DISAGG', value: 'true' }]);
-        expect(epp.eppConfig).toEqual({
-          plugins: [
-            { type: 'disagg-profile-handler' },
-            { name: 'prefill-filter', type: 'label-filter', parameters: { label: 'nvidia.com/dynamo-sub-component-type', validValues: ['prefill'], allowsNoLabel: false } },
-            { name: 'decode-filter', type: 'label-filter', parameters: { label: 'nvidia.com/dynamo-sub-component-type', validValues: ['decode'], allowsNoLabel: false } },
-            { name: 'picker', type: 'max-score-picker' },
-            { name: 'dyn-prefill', type: 'dyn-prefill-scorer' },
-            { name: 'dyn-decode', type: 'dyn-decode-scorer' },
-          ],
-          schedulingProfiles: [
-            { name: 'prefill', plugins: [{ pluginRef: 'prefill-filter', weight: 1 }, { pluginRef: 'dyn-prefill', weight: 1 }, { pluginRef: 'picker', weight: 1 }] },
-            { name: 'decode', plugins: [{ pluginRef: 'decode-filter', weight: 1 }, { pluginRef: 'dyn-decode', weight: 1 }, { pluginRef: 'picker', weight: 1 }] },
-          ],
-        });
-        expect(eppConfig(true)).toEqual(epp.eppConfig);
+        expect(epp.eppConfig).toBeUndefined();
       });
 
       test('typed overrides epp.image and epp.replicas configure the Epp', () => {
@@ -530,11 +510,33 @@ describe('DynamoProvider', () => {
         expect(dynamoImages('1.2.0').mocker).toBe('nvcr.io/nvidia/ai-dynamo/dynamo-planner:1.2.0');
       });
 
-      test('warns when a custom image has no semantic-version tag and no runtimeVersionOverride is set', () => {
-        const { chart } = synth(agg({ spec: { engine: { image: 'example.com/vllm:latest' } } }));
-        expect(Warnings.collect(chart).map((w) => w.message)).toEqual([
-          'image "example.com/vllm:latest" of service VllmWorker has no semantic-version tag; Dynamo 1.5+ admission then requires runtimeVersionOverride (set it through spec.provider.overrides)',
-        ]);
+      test('a custom image without a semantic-version tag gets the runtime version as runtimeVersionOverride', () => {
+        const view = viewOf(agg({ spec: { engine: { image: 'example.com/vllm:latest' }, gateway: { enabled: false } } }));
+        // The Frontend runs the worker image too; the tagged Epp of the gateway case needs none.
+        expect([view.service('VllmWorker').runtimeVersionOverride, view.service('Frontend').runtimeVersionOverride]).toEqual(['1.6.1', '1.6.1']);
+        const digestOnly = viewOf(agg({ spec: { image: 'example.com/vllm@sha256:0123' } }));
+        expect([digestOnly.service('VllmWorker').runtimeVersionOverride, digestOnly.service('Epp').runtimeVersionOverride]).toEqual(['1.6.1', undefined]);
+        expect(viewOf(agg({ spec: { image: 'example.com/vllm:1.6.0-custom' } })).service('VllmWorker').runtimeVersionOverride).toBeUndefined();
+        expect(viewOf(agg()).service('VllmWorker').runtimeVersionOverride).toBeUndefined();
+        expect(Warnings.collect(synth(agg({ spec: { engine: { image: 'example.com/vllm:latest' } } })).chart)).toEqual([]);
+      });
+
+      test('an epp.image without a semantic-version tag gets runtimeVersionOverride too', () => {
+        const epp = serviceOf(agg({ spec: { provider: { name: 'dynamo', overrides: { epp: { image: 'example.com/epp:main' } } } } }), 'Epp');
+        expect(epp.runtimeVersionOverride).toBe('1.6.1');
+      });
+
+      test('warns when neither the image tag nor dynamoVersion is a version, and no runtimeVersionOverride is set', () => {
+        const { chart } = synth(agg(), { dynamoVersion: 'nightly' });
+        expect(Warnings.collect(chart).map((w) => w.message)).toEqual(['Epp', 'VllmWorker'].map((name) =>
+          `image "nvcr.io/nvidia/ai-dynamo/${name === 'Epp' ? 'dynamo-frontend' : 'vllm-runtime'}:nightly" of service ${name} has no semantic-version tag, ` +
+          'nor has dynamoVersion "nightly"; Dynamo 1.5+ admission then requires runtimeVersionOverride (set it through spec.provider.overrides)'));
+        const overridden = version.apiVersion === 'nvidia.com/v1alpha1'
+          ? { spec: { services: { VllmWorker: { runtimeVersionOverride: '1.6.1' } } } }
+          : { spec: { components: { VllmWorker: { runtimeVersionOverride: '1.6.1' } } } };
+        const withOverride = synth(agg({ spec: { provider: { name: 'dynamo', overrides: overridden } } }), { dynamoVersion: 'nightly' });
+        expect(Warnings.collect(withOverride.chart)).toEqual([]);
+        expect(graphView(dgdOf(withOverride.manifests)).service('VllmWorker').runtimeVersionOverride).toBe('1.6.1');
       });
     });
 
@@ -759,13 +761,46 @@ describe('DynamoProvider', () => {
   describe('API version selection', () => {
     const annotated = (value: string) => dynamoDeployment({ annotations: { [DYNAMO_API_VERSION_ANNOTATION]: value } });
 
-    test('v1alpha1 by default (AI Runway parity)', () => {
-      expect(dynamoApiVersionOf(dynamoDeployment())).toBe('nvidia.com/v1alpha1');
-      expect(dgdOf(synthWith({}, dynamoDeployment(), {}).manifests).apiVersion).toBe('nvidia.com/v1alpha1');
+    test('v1beta1 by default: the default runtime is Dynamo 1.6.1', () => {
+      expect(dynamoApiVersionOf(dynamoDeployment())).toBe('nvidia.com/v1beta1');
+      expect(dgdOf(synthWith({}, dynamoDeployment(), {}).manifests).apiVersion).toBe('nvidia.com/v1beta1');
+    });
+
+    test('by the runtime version without a choice: v1beta1 from 1.5.0, v1alpha1 below, v1beta1 for a tag that is no version', () => {
+      const versionFor = (dynamoVersion: string) => dynamoApiVersionOf(dynamoDeployment(), { dynamoVersion });
+      expect(['1.5.0', '1.6.1', '2.0.0', 'v1.5.0-cuda13', 'latest'].map(versionFor)).toEqual(Array(5).fill('nvidia.com/v1beta1'));
+      expect(['1.4.9', '1.1.1', '0.9.0', 'v1.4.0'].map(versionFor)).toEqual(Array(4).fill('nvidia.com/v1alpha1'));
+      const old = dgdOf(synthWith({}, dynamoDeployment(), { dynamoVersion: '1.4.0' }).manifests);
+      expect([old.apiVersion, old.spec.services.VllmWorker.extraPodSpec.mainContainer.image]).toEqual(['nvidia.com/v1alpha1', 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0']);
     });
 
     test('the registry-wide option applies to deployments without the annotation', () => {
-      expect(dynamoApiVersionOf(dynamoDeployment(), { apiVersion: 'nvidia.com/v1beta1' })).toBe('nvidia.com/v1beta1');
+      expect(dynamoApiVersionOf(dynamoDeployment(), { apiVersion: 'nvidia.com/v1alpha1' })).toBe('nvidia.com/v1alpha1');
+      expect(dynamoApiVersionOf(dynamoDeployment(), { apiVersion: 'nvidia.com/v1beta1', dynamoVersion: '1.5.0' })).toBe('nvidia.com/v1beta1');
+      // v1alpha1 may be asked for with any runtime (Dynamo 1.5+ still serves it, deprecated).
+      expect(dynamoApiVersionOf(dynamoDeployment(), { apiVersion: 'nvidia.com/v1alpha1', dynamoVersion: '1.6.1' })).toBe('nvidia.com/v1alpha1');
+    });
+
+    test('v1beta1 asked for with a runtime before 1.5.0 is an error naming both', () => {
+      expect(() => new DynamoProvider({ apiVersion: DynamoApiVersion.V1BETA1, dynamoVersion: '1.4.2' })).toThrow(
+        'invalid DynamoProvider props:\napiVersion: Invalid value: "nvidia.com/v1beta1": nvidia.com/v1beta1 needs a Dynamo runtime of 1.5.0 or later, ' +
+        'and dynamoVersion is "1.4.2": use nvidia.com/v1alpha1, or a dynamoVersion of 1.5.0 or later');
+      expect(errorsOf(annotated('nvidia.com/v1beta1'), { dynamoVersion: '1.1.1' })).toEqual([
+        'metadata.annotations["inference.cdk8s.io/dynamo-api-version"]: Invalid value: "nvidia.com/v1beta1": nvidia.com/v1beta1 needs a Dynamo runtime ' +
+          'of 1.5.0 or later, and dynamoVersion is "1.1.1": use nvidia.com/v1alpha1, or a dynamoVersion of 1.5.0 or later',
+      ]);
+      expect(errorsOf(annotated('nvidia.com/v1beta1'), { dynamoVersion: '1.5.0' })).toEqual([]);
+      expect(errorsOf(annotated('nvidia.com/v1alpha1'), { dynamoVersion: '1.1.1' })).toEqual([]);
+    });
+
+    test('the record carries the version when the settings chose it or made it differ from the default settings\' choice', () => {
+      const record = (props: ConstructorParameters<typeof DynamoProvider>[0]) =>
+        new DynamoProvider(props).recordAnnotations(toResolvedDeployment(dynamoDeployment()));
+      expect(record({})).toEqual({});
+      expect(record({ dynamoVersion: '1.5.0' })).toEqual({});
+      expect(record({ dynamoVersion: '1.4.0' })).toEqual({ [DYNAMO_API_VERSION_ANNOTATION]: 'nvidia.com/v1alpha1' });
+      expect(record({ apiVersion: DynamoApiVersion.V1BETA1 })).toEqual({ [DYNAMO_API_VERSION_ANNOTATION]: 'nvidia.com/v1beta1' });
+      expect(new DynamoProvider({ dynamoVersion: '1.4.0' }).recordAnnotations(toResolvedDeployment(annotated('nvidia.com/v1alpha1')))).toEqual({});
     });
 
     test('the annotation wins over the registry-wide option, in both directions', () => {
@@ -797,13 +832,71 @@ describe('DynamoProvider', () => {
       ]);
     });
 
-    test('fails when registry-wide v1beta1 meets overrides in the v1alpha1 shape', () => {
+    test('fails when (default) v1beta1 meets overrides in the v1alpha1 shape', () => {
       const md = dynamoDeployment({ spec: { provider: { name: 'dynamo', overrides: { spec: { services: { VllmWorker: { multinode: { nodeCount: 2 } } } } } } } });
-      expect(validateDynamo(md)).toEqual([]);
-      expect(errorsOf(md, { apiVersion: 'nvidia.com/v1beta1' })).toEqual([
+      expect(validateDynamo(md, { apiVersion: 'nvidia.com/v1alpha1' })).toEqual([]);
+      expect(errorsOf(md)).toEqual([
         'spec.provider.overrides.spec.services: Forbidden: this deployment emits nvidia.com/v1beta1, which has no spec.services: ' +
           'components are a list under spec.components; override one as spec.components.<name>',
       ]);
+    });
+  });
+
+  describe('runtimes before Dynamo 1.5: the Go endpoint picker and its eppConfig', () => {
+    const legacy: TranslationOptions = { dynamoVersion: '1.4.0' };
+    const eppOf = (md: ResolvedModelDeployment, settings: TranslationOptions) => graphView(dgdOf(synthWith({}, md, settings).manifests)).service('Epp');
+
+    test('the aggregated Epp scores decode only, admitting unlabelled (aggregated) workers', () => {
+      const epp = eppOf(dynamoDeployment(), legacy);
+      expect(epp.image).toBe('nvcr.io/nvidia/ai-dynamo/dynamo-frontend:1.4.0');
+      expect(epp.eppConfig).toEqual({
+        plugins: [
+          { type: 'disagg-profile-handler' },
+          { name: 'decode-filter', type: 'label-filter', parameters: { label: 'nvidia.com/dynamo-sub-component-type', validValues: ['decode'], allowsNoLabel: true } },
+          { name: 'picker', type: 'max-score-picker' },
+          { name: 'dyn-decode', type: 'dyn-decode-scorer' },
+        ],
+        schedulingProfiles: [
+          { name: 'decode', plugins: [{ pluginRef: 'decode-filter', weight: 1 }, { pluginRef: 'dyn-decode', weight: 1 }, { pluginRef: 'picker', weight: 1 }] },
+        ],
+      });
+    });
+
+    test('the disaggregated Epp has prefill and decode profiles', () => {
+      const epp = eppOf(disaggregatedDeployment(), legacy);
+      expect(epp.eppConfig).toEqual({
+        plugins: [
+          { type: 'disagg-profile-handler' },
+          { name: 'prefill-filter', type: 'label-filter', parameters: { label: 'nvidia.com/dynamo-sub-component-type', validValues: ['prefill'], allowsNoLabel: false } },
+          { name: 'decode-filter', type: 'label-filter', parameters: { label: 'nvidia.com/dynamo-sub-component-type', validValues: ['decode'], allowsNoLabel: false } },
+          { name: 'picker', type: 'max-score-picker' },
+          { name: 'dyn-prefill', type: 'dyn-prefill-scorer' },
+          { name: 'dyn-decode', type: 'dyn-decode-scorer' },
+        ],
+        schedulingProfiles: [
+          { name: 'prefill', plugins: [{ pluginRef: 'prefill-filter', weight: 1 }, { pluginRef: 'dyn-prefill', weight: 1 }, { pluginRef: 'picker', weight: 1 }] },
+          { name: 'decode', plugins: [{ pluginRef: 'decode-filter', weight: 1 }, { pluginRef: 'dyn-decode', weight: 1 }, { pluginRef: 'picker', weight: 1 }] },
+        ],
+      });
+      expect(eppConfig(true)).toEqual(epp.eppConfig);
+    });
+
+    test('eppConfig follows the runtime, not the API version: none from 1.5.0, in either version', () => {
+      expect(eppOf(dynamoDeployment(), { dynamoVersion: '1.4.9' }).eppConfig).toBeDefined();
+      expect(eppOf(dynamoDeployment(), { dynamoVersion: '1.5.0', apiVersion: 'nvidia.com/v1alpha1' }).eppConfig).toBeUndefined();
+      expect(eppOf(dynamoDeployment(), { dynamoVersion: '1.5.0' }).eppConfig).toBeUndefined();
+      expect(eppOf(dynamoDeployment(), { dynamoVersion: 'latest' }).eppConfig).toBeUndefined();
+    });
+
+    test('no runtimeVersionOverride for an image without a version tag: an operator below 1.5 neither asks for it nor may know it', () => {
+      const out = synthWith({}, dynamoDeployment({ spec: { image: 'example.com/vllm:main' } }), legacy);
+      const w = graphView(dgdOf(out.manifests)).service('VllmWorker');
+      expect(w.runtimeVersionOverride).toBeUndefined();
+      expect(JSON.stringify(out.manifests)).not.toContain('runtimeVersionOverride');
+    });
+
+    test('the v1alpha1 graph of an older runtime passes the schema', () => {
+      expectValidManifests(synthWith({}, disaggregatedDeployment({ spec: { image: 'example.com/vllm:main' } }), legacy).manifests);
     });
   });
 
@@ -816,7 +909,7 @@ describe('DynamoProvider', () => {
     test('v1alpha1 sets gpuType beside the gpu count, in limits and requests, only when it is not nvidia.com/gpu', () => {
       const services = dgdOf(synthWith({}, amd('nvidia.com/v1alpha1'), {}).manifests).spec.services;
       expect(services.VllmWorker.resources).toEqual({ limits: { gpu: '2', gpuType: 'amd.com/gpu' }, requests: { gpu: '2', gpuType: 'amd.com/gpu' } });
-      const nvidia = dgdOf(synthWith({}, dynamoDeployment(), {}).manifests).spec.services;
+      const nvidia = dgdOf(synthWith({}, dynamoDeployment(), { apiVersion: 'nvidia.com/v1alpha1' }).manifests).spec.services;
       expect(nvidia.VllmWorker.resources).toEqual({ limits: { gpu: '1' }, requests: { gpu: '1' } });
     });
 
@@ -921,6 +1014,7 @@ describe('DynamoProvider', () => {
     describe('overrides', () => {
       const withOverrides = (overrides: unknown, options: FixtureOptions = {}) =>
         dynamoDeployment({ ...options, spec: { ...options.spec, provider: { name: 'dynamo', overrides: overrides as Record<string, unknown> } } });
+      const alpha: TranslationOptions = { apiVersion: 'nvidia.com/v1alpha1' };
 
       test('accepts spec, the typed keys, and services or components with an image', () => {
         expect(validateDynamo(withOverrides({
@@ -928,9 +1022,9 @@ describe('DynamoProvider', () => {
           frontend: { replicas: 2, resources: { cpu: '1', memory: '1Gi' } },
           epp: { replicas: 1, image: 'example.com/epp:1.0.0' },
           spec: { services: { VllmWorker: { multinode: { nodeCount: 2 } }, Planner: { extraPodSpec: { mainContainer: { image: 'example.com/p:1.0.0' } } } } },
-        }))).toEqual([]);
+        }), alpha)).toEqual([]);
         const planner = { spec: { components: { Planner: { podTemplate: { spec: { containers: [{ name: 'main', image: 'p:1.0.0' }] } } } } } };
-        expect(validateDynamo(withOverrides(planner), { apiVersion: 'nvidia.com/v1beta1' })).toEqual([]);
+        expect(validateDynamo(withOverrides(planner))).toEqual([]);
       });
 
       blockedOverrideKeyCases(harness);
@@ -961,7 +1055,7 @@ describe('DynamoProvider', () => {
 
       test('fails when an override adds a service without an image (e.g. SglangWorker for an sglang deployment)', () => {
         const md = withOverrides({ spec: { services: { SglangWorker: { multinode: { nodeCount: 2 } } } } }, { spec: { engine: { type: 'sglang' } } });
-        expect(errorsOf(md)).toEqual([
+        expect(errorsOf(md, alpha)).toEqual([
           'spec.provider.overrides.spec.services.SglangWorker.extraPodSpec.mainContainer.image: Required value: overrides add the service "SglangWorker", which this deployment does not generate (it generates Epp, VllmWorker; the aggregated worker is VllmWorker for every engine); Dynamo rejects a new service without extraPodSpec.mainContainer.image',
         ]);
       });
@@ -980,7 +1074,7 @@ describe('DynamoProvider', () => {
           'spec.provider.overrides.spec: Invalid value: null: null would remove spec from the DynamoGraphDeployment, which would then deploy nothing; override its fields instead',
         ]);
         expect(errorsOf(withOverrides({ spec: { services: null } })).join('\n')).toMatch(/spec\.provider\.overrides\.spec\.services: Invalid value: null: null would remove spec\.services/);
-        expect(errorsOf(withOverrides({ spec: { services: [] } }))).toEqual([
+        expect(errorsOf(withOverrides({ spec: { services: [] } }), alpha)).toEqual([
           'spec.provider.overrides.spec.services: Invalid value: "<array>": spec.services is a map of service name to service spec',
         ]);
         expect(errorsOf(withOverrides({ spec: { components: 'x' } }), { apiVersion: 'nvidia.com/v1beta1' })).toEqual([
@@ -989,7 +1083,7 @@ describe('DynamoProvider', () => {
       });
 
       test('fails when a service or component override is not an object', () => {
-        expect(errorsOf(withOverrides({ spec: { services: { VllmWorker: 'x' } } }))).toEqual([
+        expect(errorsOf(withOverrides({ spec: { services: { VllmWorker: 'x' } } }), alpha)).toEqual([
           'spec.provider.overrides.spec.services.VllmWorker: Invalid value: "x": a service override must be an object',
         ]);
         expect(errorsOf(withOverrides({ spec: { components: { VllmWorker: 1 } } }), { apiVersion: 'nvidia.com/v1beta1' })).toEqual([

@@ -37,6 +37,7 @@ export interface ServiceView {
   readonly podMetadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
   readonly sidecar?: SidecarView;
   readonly eppConfig?: any;
+  readonly runtimeVersionOverride?: string;
   readonly multinode?: any;
 }
 
@@ -101,6 +102,7 @@ function alphaService(name: string, svc: any): ServiceView {
     podMetadata: svc.extraPodMetadata,
     sidecar: svc.frontendSidecar,
     eppConfig: svc.eppConfig?.config,
+    runtimeVersionOverride: svc.runtimeVersionOverride,
     multinode: svc.multinode,
   };
 }
@@ -148,6 +150,7 @@ function betaService(c: any): ServiceView {
     podMetadata: c.podTemplate?.metadata,
     sidecar,
     eppConfig: c.eppConfig?.config,
+    runtimeVersionOverride: c.runtimeVersionOverride,
     multinode: c.multinode,
   };
 }

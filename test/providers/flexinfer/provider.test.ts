@@ -71,6 +71,7 @@ describe('FlexInfer through the public ModelDeployment construct', () => {
       backend: 'vllm',
       source: 'HF://Qwen/Qwen3-0.6B',
       gpu: { vendor: 'nvidia', count: 1, shared: 'rtx4090' },
+      image: 'vllm/vllm-openai:v0.33.0',
       serverless: { enabled: false },
       cache: { strategy: 'SharedPVC', pvcName: 'qwen-model-cache' },
       config: { servedModelName: 'qwen3', maxModelLen: 32768 },

@@ -37,6 +37,7 @@ describe('FlexInferProvider translation', () => {
       backend: 'vllm',
       source: 'HF://Qwen/Qwen3-0.6B',
       gpu: { vendor: 'nvidia', count: 1 },
+      image: 'vllm/vllm-openai:v0.33.0',
       serverless: { enabled: false },
       cache: { strategy: 'None' },
       tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
@@ -281,10 +282,12 @@ describe('FlexInferProvider translation', () => {
   });
 
   describe('image, resources, scheduling', () => {
-    test('engine.image, else spec.image, else the provider default, else none (FlexInfer picks)', () => {
+    test('engine.image, else spec.image, else the provider default, else the pinned vLLM on NVIDIA, else none (FlexInfer picks)', () => {
       expect(modelSpec({ spec: { engine: { image: 'a/vllm:1' } } }).image).toBe('a/vllm:1');
       expect(modelSpec({ spec: { image: 'b/vllm:2' } }).image).toBe('b/vllm:2');
-      expect(modelSpec().image).toBeUndefined();
+      // FlexInfer's own NVIDIA choice is the moving :latest tag; on AMD it picks by the architecture it detects.
+      expect(modelSpec().image).toBe('vllm/vllm-openai:v0.33.0');
+      expect(modelSpec({ spec: { resources: { gpu: { count: 1, type: 'amd.com/gpu' } } } }).image).toBeUndefined();
       const provider = new FlexInferProvider({ vllmImage: 'c/vllm:3', llamaCppImage: 'd/llama:4' });
       const own = translatorHarness(provider, flexInferDeployment);
       expect(onlyManifestOf(own.synthOf(), 'Model').spec.image).toBe('c/vllm:3');

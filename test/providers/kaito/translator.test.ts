@@ -385,14 +385,14 @@ describe('KaitoProvider', () => {
           provider: {
             name: 'kaito',
             overrides: {
-              resource: { count: 2, preferredNodes: ['gpu-node-1'], labelSelector: { matchLabels: { pool: 'a100' } } },
+              resource: { preferredNodes: ['gpu-node-1'], labelSelector: { matchLabels: { pool: 'a100' } } },
               inference: { preset: { presetOptions: { modelAccessSecret: 'hf-token' } } },
             },
           },
         },
       });
       expect(ws.resource).toEqual({
-        count: 2,
+        count: 1,
         preferredNodes: ['gpu-node-1'],
         labelSelector: { matchLabels: { 'kubernetes.io/os': 'linux', 'nvidia.com/gpu.present': 'true', 'pool': 'a100' } },
       });
@@ -423,9 +423,9 @@ describe('KaitoProvider', () => {
 
     test('are applied after JSON patches', () => {
       const chart = Testing.chart();
-      const [ws] = kaitoTranslator.translate(chart, kaitoVllmDeployment({ spec: { provider: { name: 'kaito', overrides: { resource: { count: 3 } } } } }));
-      ws.addJsonPatch(JsonPatch.replace('/resource/count', 5));
-      expect(Testing.synth(chart)[0].resource.count).toBe(3);
+      const [ws] = kaitoTranslator.translate(chart, kaitoVllmDeployment({ spec: { provider: { name: 'kaito', overrides: { resource: { preferredNodes: ['a'] } } } } }));
+      ws.addJsonPatch(JsonPatch.add('/resource/preferredNodes', ['b']));
+      expect(Testing.synth(chart)[0].resource.preferredNodes).toEqual(['a']);
     });
 
   });
@@ -435,7 +435,7 @@ describe('KaitoProvider', () => {
       expect(validateKaito(kaitoVllmDeployment())).toEqual([]);
       expect(validateKaito(kaitoLlamaCppDeployment())).toEqual([]);
       expect(validateKaito(kaitoLlamaCppDeployment({ spec: { resources: { gpu: { count: 1, type: 'nvidia.com/gpu' } } } }))).toEqual([]);
-      expect(validateKaito(kaitoVllmDeployment({ spec: { provider: { name: 'kaito', overrides: { resource: { count: 2 }, inference: {}, tuning: {} } } } }))).toEqual([]);
+      expect(validateKaito(kaitoVllmDeployment({ spec: { provider: { name: 'kaito', overrides: { resource: { preferredNodes: ['n1'] }, inference: {} } } } }))).toEqual([]);
     });
 
     test('fails when the engine is sglang', () => {
@@ -486,11 +486,50 @@ describe('KaitoProvider', () => {
 
     blockedOverrideKeyCases(harness);
 
-    test('fails when an override names a root field the Workspace does not have', () => {
-      const md = kaitoVllmDeployment({ spec: { provider: { name: 'kaito', overrides: { spec: { resource: { count: 2 } } } } } });
-      expect(errorsOf(md)).toEqual([
-        'spec.provider.overrides.spec: Forbidden: a KAITO Workspace has no root field "spec" (resource, inference and tuning sit at the object root, there is no spec); the API server would drop it',
-      ]);
+    describe('overrides: only the roots resource and inference, without resource.count', () => {
+      const withOverrides = (overrides: unknown) => kaitoVllmDeployment({ spec: { provider: { name: 'kaito', overrides: overrides as any } } });
+      const onlyRoots = 'KAITO overrides accept only the root keys "resource" and "inference" (they merge into the Workspace root)';
+
+      test('fails when an override names spec, which a Workspace does not have', () => {
+        expect(errorsOf(withOverrides({ spec: { resource: { preferredNodes: ['n1'] } } }))).toEqual([
+          `spec.provider.overrides.spec: Forbidden: ${onlyRoots}, not "spec": a Workspace has no spec: resource and inference sit at its root`,
+        ]);
+      });
+
+      test('fails when an override names tuning, a root a Workspace has but a serving one must not use', () => {
+        expect(errorsOf(withOverrides({ tuning: { method: 'lora' } }))).toEqual([
+          `spec.provider.overrides.tuning: Forbidden: ${onlyRoots}, not "tuning": ` +
+            'a Workspace either serves a model (inference) or fine-tunes one (tuning), and the Workspace of a ModelDeployment serves',
+        ]);
+      });
+
+      test('fails once per unknown root, naming each, and not for the blocked keys (reported as such)', () => {
+        expect(errorsOf(withOverrides({ resourse: {}, constructor: 1, kind: 'x', inference: {} }))).toEqual([
+          'spec.provider.overrides.kind: Forbidden: overriding "kind" is not allowed',
+          `spec.provider.overrides.resourse: Forbidden: ${onlyRoots}, not "resourse": a Workspace has no root field "resourse"; the API server would drop it`,
+          `spec.provider.overrides.constructor: Forbidden: ${onlyRoots}, not "constructor": a Workspace has no root field "constructor"; the API server would drop it`,
+        ]);
+      });
+
+      test('fails when an override sets resource.count, which comes from spec.scaling.replicas', () => {
+        expect(validateKaito(withOverrides({ resource: { count: 3, preferredNodes: ['n1'] } }))).toEqual([{
+          path: 'spec.provider.overrides.resource.count',
+          kind: FieldErrorKind.FORBIDDEN,
+          message: 'overriding "resource.count" is not allowed: the Workspace\'s node count comes from spec.scaling.replicas, where admission enforces its limits',
+        }]);
+        // Only at resource.count: a count elsewhere (a container's, say) is not the node count.
+        expect(validateKaito(withOverrides({ inference: { count: 3 }, resource: { labelSelector: { matchLabels: { count: '3' } } } }))).toEqual([]);
+      });
+
+      test.each([[null], ['x'], [[]], [5]])('fails when resource or inference is not an object (%j): it would replace the rendered block', (value) => {
+        expect(errorsOf(withOverrides({ resource: value, inference: value }))).toEqual(['resource', 'inference'].map((root) =>
+          `spec.provider.overrides.${root}: Forbidden: overriding "${root}" with a non-object is not allowed: ` +
+            `it would replace (a null would delete) the Workspace's whole ${root} block; override its fields instead`));
+      });
+
+      test('accepts fields under resource and inference, null ones included (KAITO deletes those keys)', () => {
+        expect(validateKaito(withOverrides({ resource: { instanceType: null, preferredNodes: ['n1'] }, inference: { preset: { presetOptions: {} } } }))).toEqual([]);
+      });
     });
 
     test('fails with every rejection at once', () => {

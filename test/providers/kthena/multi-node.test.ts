@@ -11,7 +11,7 @@ import { findManifest, onlyManifestOf, translatorHarness } from '../../support/t
 const provider = new KthenaProvider();
 const { synth, synthOf, errorsOf } = translatorHarness(provider, kthenaDeployment);
 
-const VLLM_SERVER = ['python3', '-m', 'vllm.entrypoints.openai.api_server'];
+const VLLM_SERVER = ['vllm', 'serve'];
 const LEADER_SCRIPT = rayLeaderScript(KTHENA_GROUP_ENV, VLLM_SERVER);
 const WORKER_SCRIPT = rayWorkerScript(KTHENA_GROUP_ENV);
 
@@ -45,7 +45,7 @@ describe('Kthena multi-node replicas', () => {
     const entry = entryOf(synthOf(multiNode({ spec: { engine: { extraArgs: ['--max-num-seqs', '$(rm -rf /)'] } } }))).spec.containers[0];
     expect(entry.command).toEqual(['/bin/sh', '-c', LEADER_SCRIPT, 'multi-node-leader']);
     expect(entry.args).toEqual([
-      '--host', '0.0.0.0', '--port', '8000', '--model', 'Qwen/Qwen3-0.6B', '--enable-prefix-caching',
+      'Qwen/Qwen3-0.6B', '--host', '0.0.0.0', '--port', '8000', '--enable-prefix-caching',
       '--tensor-parallel-size', '8', '--pipeline-parallel-size', '2', '--distributed-executor-backend', 'ray',
       '--max-num-seqs', '$(rm -rf /)',
     ]);
@@ -56,7 +56,7 @@ describe('Kthena multi-node replicas', () => {
 
   test('the scripts read the variables Kthena sets in every container, end in the module entry point, and give the kubelet nothing to expand', () => {
     expect(LEADER_SCRIPT).toContain('os.environ["GROUP_SIZE"]');
-    expect(LEADER_SCRIPT).toContain('exec python3 -m vllm.entrypoints.openai.api_server "$@"');
+    expect(LEADER_SCRIPT).toContain('exec vllm serve "$@"');
     expect(WORKER_SCRIPT).toContain('ray start --address="$ENTRY_ADDRESS:6379"');
     for (const script of [LEADER_SCRIPT, WORKER_SCRIPT]) {
       expect(script).not.toContain('$(');

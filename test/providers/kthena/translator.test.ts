@@ -12,9 +12,11 @@ import { onlyManifestOf, translatorHarness } from '../../support/translator-harn
 const harness = translatorHarness(new KthenaProvider(), kthenaDeployment);
 const { synth, synthOf, translator } = harness;
 
-const VLLM_COMMAND = ['python3', '-m', 'vllm.entrypoints.openai.api_server'];
+const VLLM_COMMAND = ['vllm', 'serve'];
 const SGLANG_COMMAND = ['python3', '-m', 'sglang.launch_server'];
 const NETWORKING = ['--host', '0.0.0.0', '--port', '8000'];
+/** `vllm serve`'s arguments start with the model as its positional, then the networking flags. */
+const VLLM_BASE = ['Qwen/Qwen3-0.6B', ...NETWORKING];
 const POD_LABELS = { 'airunway.ai/deployment': 'qwen', 'airunway.ai/model-deployment': 'qwen' };
 
 const modelServingOf = (manifests: any[]) => onlyManifestOf(manifests, 'ModelServing');
@@ -83,13 +85,13 @@ describe('KthenaProvider', () => {
       });
     });
 
-    test('runs the vLLM server module with its probes on 8000 and one GPU', () => {
+    test('runs `vllm serve <model>` with its probes on 8000 and one GPU', () => {
       const container = containerOf(synthOf());
       expect(container).toMatchObject({
         name: 'vllm',
         image: KTHENA_DEFAULT_VLLM_IMAGE,
         command: VLLM_COMMAND,
-        args: [...NETWORKING, '--model', 'Qwen/Qwen3-0.6B', '--enable-prefix-caching'],
+        args: [...VLLM_BASE, '--enable-prefix-caching'],
         ports: [{ name: 'http', containerPort: 8000, protocol: 'TCP' }],
         resources: { limits: { 'nvidia.com/gpu': '1' }, requests: { 'nvidia.com/gpu': '1' } },
       });
@@ -117,7 +119,7 @@ describe('KthenaProvider', () => {
       const served = synthOf({ spec: { model: { servedName: 'qwen3' } } });
       expect(onlyManifestOf(served, 'ModelRoute').spec.modelName).toBe('qwen3');
       expect(onlyManifestOf(served, 'ModelServer').spec.model).toBe('qwen3');
-      expect(containerOf(served).args).toEqual([...NETWORKING, '--model', 'Qwen/Qwen3-0.6B', '--served-model-name', 'qwen3', '--enable-prefix-caching']);
+      expect(containerOf(served).args).toEqual([...VLLM_BASE, '--served-model-name', 'qwen3', '--enable-prefix-caching']);
       const routed = synthOf({ spec: { model: { servedName: 'qwen3' }, gateway: { modelName: 'chat', enabled: false } } });
       expect(onlyManifestOf(routed, 'ModelRoute').spec.modelName).toBe('chat');
       expect(onlyManifestOf(routed, 'ModelServer').spec.model).toBe('qwen3');
@@ -147,8 +149,7 @@ describe('KthenaProvider', () => {
   describe('engine arguments', () => {
     test('render every structured flag, the derived tensor parallel size, sorted args, then extraArgs verbatim', () => {
       expect(argsOf(everyEngineFlag('qwen3'))).toEqual([
-        ...NETWORKING,
-        '--model', 'Qwen/Qwen3-0.6B',
+        ...VLLM_BASE,
         '--served-model-name', 'qwen3',
         '--max-model-len', '8192',
         '--trust-remote-code',
@@ -163,13 +164,13 @@ describe('KthenaProvider', () => {
     });
 
     test('render the prefix cache off state, and nothing when it is unset', () => {
-      expect(argsOf({ spec: { engine: { enablePrefixCaching: false } } })).toEqual([...NETWORKING, '--model', 'Qwen/Qwen3-0.6B', '--no-enable-prefix-caching']);
-      expect(argsOf({ spec: { engine: { enablePrefixCaching: undefined } } })).toEqual([...NETWORKING, '--model', 'Qwen/Qwen3-0.6B']);
+      expect(argsOf({ spec: { engine: { enablePrefixCaching: false } } })).toEqual([...VLLM_BASE, '--no-enable-prefix-caching']);
+      expect(argsOf({ spec: { engine: { enablePrefixCaching: undefined } } })).toEqual(VLLM_BASE);
     });
 
     test('skip a derived flag the user sets by hand', () => {
       const args = argsOf({ spec: { resources: { gpu: { count: 2, type: 'nvidia.com/gpu' } }, engine: { contextLength: 4096, args: { 'max-model-len': '2048' }, extraArgs: ['--tensor-parallel-size=2'] } } });
-      expect(args).toEqual([...NETWORKING, '--model', 'Qwen/Qwen3-0.6B', '--enable-prefix-caching', '--max-model-len', '2048', '--tensor-parallel-size=2']);
+      expect(args).toEqual([...VLLM_BASE, '--enable-prefix-caching', '--max-model-len', '2048', '--tensor-parallel-size=2']);
     });
   });
 
@@ -197,7 +198,7 @@ describe('KthenaProvider', () => {
         '--context-length', '8192',
         '--trust-remote-code',
         '--disable-radix-cache',
-        '--disable-cuda-graph',
+        '--cuda-graph-backend-decode', 'disabled', '--cuda-graph-backend-prefill', 'disabled',
         '--tensor-parallel-size', '2',
         '--mem-fraction-static', '0.8',
       ]);
@@ -205,10 +206,10 @@ describe('KthenaProvider', () => {
       expect(onlyManifestOf(manifests, 'ModelServer').metadata.labels).toEqual(commonLabels('qwen', { engine: 'sglang' }));
     });
 
-    test('renders no flag for the prefix cache SGLang keeps on by default, nor --disable-cuda-graph when set by hand', () => {
+    test('renders no flag for the prefix cache SGLang keeps on by default, nor the eager CUDA graph options when set by hand', () => {
       expect(containerOf(manifestsOf(sglangDeployment())).args).toEqual([...NETWORKING, '--model-path', 'Qwen/Qwen3-0.6B']);
-      const eager = sglangDeployment({ spec: { engine: { enforceEager: true, args: { 'disable-cuda-graph': '' } } } });
-      expect(containerOf(manifestsOf(eager)).args).toEqual([...NETWORKING, '--model-path', 'Qwen/Qwen3-0.6B', '--disable-cuda-graph']);
+      const eager = sglangDeployment({ spec: { engine: { enforceEager: true, args: { 'cuda-graph-backend-decode': 'disabled' } } } });
+      expect(containerOf(manifestsOf(eager)).args).toEqual([...NETWORKING, '--model-path', 'Qwen/Qwen3-0.6B', '--cuda-graph-backend-decode', 'disabled']);
     });
   });
 

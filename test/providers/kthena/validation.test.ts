@@ -73,10 +73,10 @@ describe('Kthena validation', () => {
   });
 
   describe('model', () => {
-    test('fails when there is no model id (a custom source), naming each engine\'s flag', () => {
+    test('fails when there is no model id (a custom source), naming how each engine takes the model', () => {
       const custom = { spec: { model: { source: 'custom' as const, id: undefined } } };
       expect(errorsOf(custom)).toEqual([
-        'spec.model.id: Required value: Kthena starts vllm with the model (--model); with a custom source, set spec.model.id to the model path or id inside the image',
+        'spec.model.id: Required value: Kthena starts vllm with the model (vllm serve <model>); with a custom source, set spec.model.id to the model path or id inside the image',
       ]);
       expect(errorsOf(sglangDeployment(custom))).toEqual([
         'spec.model.id: Required value: Kthena starts sglang with the model (--model-path); with a custom source, set spec.model.id to the model path or id inside the image',
@@ -173,7 +173,7 @@ describe('Kthena validation', () => {
     });
 
     test('fails when engine.extraArgs sets the port or host', () => {
-      expect(errorsOf({ spec: { engine: { extraArgs: ['--port', '9000', '--host=::', '--swap-space', '4'] } } })).toEqual([
+      expect(errorsOf({ spec: { engine: { extraArgs: ['--port', '9000', '--host=::', '--max-num-seqs', '4'] } } })).toEqual([
         `spec.engine.extraArgs[0]: Invalid value: "--port": engine extraArg "--port" cannot be set for Kthena: ${PORT_REASON}`,
         `spec.engine.extraArgs[2]: Invalid value: "--host=::": engine extraArg "--host=::" cannot be set for Kthena: ${PORT_REASON}`,
       ]);

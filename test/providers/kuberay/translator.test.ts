@@ -5,10 +5,11 @@ import { FieldErrorKind } from '../../../src/core/field-error';
 import { TOLERATE_GPU_TAINT_ANNOTATION } from '../../../src/core/gpu-taint-toleration';
 import { resolveModelDeployment } from '../../../src/core/resolve';
 import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
+import { DEFAULT_IMAGES } from '../../../src/core/version-matrix';
 import { RayService } from '../../../src/imports/ray.io';
 import { KubeRayProvider } from '../../../src/providers/kuberay';
-import { KUBERAY_DEFAULT_IMAGE } from '../../../src/providers/kuberay/images';
-import { validateKubeRay } from '../../../src/providers/kuberay/validation';
+import { KUBERAY_DEFAULT_IMAGE, KUBERAY_VLLM_ARGUMENTS_ID } from '../../../src/providers/kuberay/images';
+import { kuberayWarnings, validateKubeRay } from '../../../src/providers/kuberay/validation';
 import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
 import { commonLabels, managedClaim } from '../../support/expected-manifests';
 import { modelServerEnvCases, SECRET_TOKEN } from '../../support/provider-cases';
@@ -73,7 +74,7 @@ describe('KubeRayProvider', () => {
             servedName: 'llama-70b',
             storage: { volumes: [{ name: 'model-cache', purpose: 'modelCache', size: '500Gi', storageClassName: 'premium-rwx' }] },
           },
-          engine: { contextLength: 32768, trustRemoteCode: true, args: { 'gpu-memory-utilization': '0.92' }, extraArgs: ['--disable-log-requests'] },
+          engine: { contextLength: 32768, trustRemoteCode: true, args: { 'gpu-memory-utilization': '0.92' }, extraArgs: ['--no-enable-log-requests'] },
           resources: { gpu: { count: 4, type: 'nvidia.com/gpu' }, memory: '256Gi', cpu: '32' },
           env: [{ name: 'VLLM_LOGGING_LEVEL', value: 'DEBUG' }],
           secrets: { huggingFaceToken: 'hf-secret' },
@@ -192,9 +193,9 @@ describe('KubeRayProvider', () => {
 
     test('runs ray-head on the default image with 4 CPUs and 16Gi, without GPUs', () => {
       const c = headContainer(rayService());
-      expect(KUBERAY_DEFAULT_IMAGE).toBe('rayproject/ray-llm:2.55.0-py311-cu128');
+      expect(KUBERAY_DEFAULT_IMAGE).toBe('rayproject/ray-llm:2.60.0-py312-cu130');
       expect(c.name).toBe('ray-head');
-      expect(c.image).toBe('rayproject/ray-llm:2.55.0-py311-cu128');
+      expect(c.image).toBe('rayproject/ray-llm:2.60.0-py312-cu130');
       expect(c.resources).toEqual({ limits: { cpu: '4', memory: '16Gi' } });
     });
 
@@ -394,7 +395,7 @@ describe('KubeRayProvider', () => {
             contextLength: 8192,
             trustRemoteCode: true,
             args: { 'max-num-seqs': '64', 'disable-log-stats': '', 'dtype': 'bfloat16', 'enable-chunked-prefill': 'false', 'gpu-memory-utilization': '0.9' },
-            extraArgs: ['--swap-space', '4', '--speculative-config={"method":"ngram","num_speculative_tokens":4}'],
+            extraArgs: ['--cpu-offload-gb', '4', '--speculative-config={"method":"ngram","num_speculative_tokens":4}'],
           },
         },
       })).toEqual({
@@ -406,7 +407,7 @@ describe('KubeRayProvider', () => {
         enable_chunked_prefill: false,
         gpu_memory_utilization: 0.9,
         max_num_seqs: 64,
-        swap_space: 4,
+        cpu_offload_gb: 4,
         speculative_config: { method: 'ngram', num_speculative_tokens: 4 },
       });
       expect(llmConfigOf({ spec: { model: { servedName: 'qwen3' } } }).model_loading_config)
@@ -432,6 +433,19 @@ describe('KubeRayProvider', () => {
       ]);
       expect(errors({ args: { 'max-num-seqs': 'many' } })).toEqual(['spec.engine.args.max-num-seqs: --max-num-seqs takes an integer']);
       expect(errors({ extraArgs: ['stray'] })[0]).toMatch(/^spec\.engine\.extraArgs\[0\]: is not an option/);
+    });
+
+    test('are read with the parser of the vLLM the default image carries (0.29.0), not an older one', () => {
+      // The table is the vLLM the version matrix says the default image carries.
+      const carries = DEFAULT_IMAGES.find((d) => d.provider === 'kuberay')!.carries;
+      expect(carries).toContain(`vLLM ${KUBERAY_VLLM_ARGUMENTS_ID.replace(/^vllm-/, '')}`);
+      expect(KUBERAY_VLLM_ARGUMENTS_ID).toBe('vllm-0.29.0');
+      const errors = (engine: object) => validateKubeRay(kuberayDeployment({ spec: { engine } })).map((e) => `${e.path}: ${e.message}`);
+      // vLLM 0.11.0 took --disable-log-requests; 0.29.0 has only --enable-log-requests / --no-enable-log-requests.
+      expect(errors({ extraArgs: ['--disable-log-requests'] })).toEqual([
+        'spec.engine.extraArgs[0]: --disable-log-requests is not an option of the vLLM of the Ray image, whose engine arguments Ray Serve LLM passes as engine_kwargs',
+      ]);
+      expect(engineKwargsOf({ spec: { engine: { extraArgs: ['--no-enable-log-requests'] } } })).toMatchObject({ enable_log_requests: false });
     });
   });
 
@@ -553,30 +567,48 @@ describe('KubeRayProvider', () => {
     });
   });
 
-  describe('overrides (not supported by KubeRay: ignored with a warning)', () => {
-    test('are not applied and a warning says so', () => {
+  describe('overrides (not supported by KubeRay: ignored with a warning naming them)', () => {
+    const ignored = (paths: string) =>
+      `KubeRay does not apply spec.provider.overrides, so ${paths} ignored (remove them; to change the RayService, patch it with addJsonPatch in a cdk8s app)`;
+    /** The provider's warnings, which the construct, the CLI and the controller's record check report. */
+    const warningsOf = (md: ResolvedModelDeployment) => kuberayWarnings(md);
+
+    test('are not applied, and the warning names each ignored root key', () => {
       const md = kuberayDeployment({
-        spec: { provider: { name: 'kuberay', overrides: { spec: { rayClusterConfig: { enableInTreeAutoscaling: true } } } } },
+        spec: { provider: { name: 'kuberay', overrides: { spec: { rayClusterConfig: { enableInTreeAutoscaling: true } }, serveConfigV2: 'x' } } },
       });
       const { manifests, warnings } = synth(md);
       expect(manifests[0].spec.rayClusterConfig.enableInTreeAutoscaling).toBeUndefined();
-      expect(warnings).toEqual([
-        'KubeRay does not support spec.provider.overrides; they are ignored (patch the RayService with addJsonPatch instead)',
+      expect(manifests[0].serveConfigV2).toBeUndefined();
+      expect(warnings).toEqual([]);
+      expect(warningsOf(md)).toEqual([ignored('spec.provider.overrides.spec, spec.provider.overrides.serveConfigV2 are')]);
+      expect(warningsOf(kuberayDeployment({ spec: { provider: { name: 'kuberay', overrides: { spec: {} } } } }))).toEqual([
+        ignored('spec.provider.overrides.spec is'),
       ]);
     });
 
-    test('are not validated: blocked keys pass validate and are ignored too', () => {
+    test('are not validated: blocked keys pass validate and are ignored (and named) too', () => {
       const md = kuberayDeployment({ spec: { provider: { name: 'kuberay', overrides: { kind: 'RayCluster', metadata: { name: 'x' } } } } });
       expect(validateKubeRay(md)).toEqual([]);
-      const { manifests, warnings } = synth(md);
+      const { manifests } = synth(md);
       expect(manifests[0].kind).toBe('RayService');
       expect(manifests[0].metadata.name).toBe('qwen');
-      expect(warnings).toHaveLength(1);
+      expect(warningsOf(md)).toEqual([ignored('spec.provider.overrides.kind, spec.provider.overrides.metadata are')]);
     });
 
-    test('record no warning when absent or empty', () => {
-      expect(synth(kuberayDeployment()).warnings).toEqual([]);
-      expect(synth(kuberayDeployment({ spec: { provider: { name: 'kuberay', overrides: {} } } })).warnings).toEqual([]);
+    test('record no warning when absent, null or empty', () => {
+      expect(warningsOf(kuberayDeployment())).toEqual([]);
+      expect(warningsOf(kuberayDeployment({ spec: { provider: { name: 'kuberay', overrides: {} } } }))).toEqual([]);
+      expect(warningsOf(kuberayDeployment({ spec: { provider: { name: 'kuberay', overrides: null as any } } }))).toEqual([]);
+    });
+
+    test('reach the deployment\'s warnings through the provider, once', () => {
+      const resolution = resolveModelDeployment(
+        { name: 'qwen', spec: { model: { id: 'Qwen/Qwen3-0.6B' }, resources: { gpu: { count: 1 } }, provider: { name: 'kuberay', overrides: { spec: {} } } } },
+        defaultProviderCatalog(),
+      );
+      expect(resolution.errors).toEqual([]);
+      expect(resolution.warnings.filter((w) => w.includes('spec.provider.overrides'))).toEqual([ignored('spec.provider.overrides.spec is')]);
     });
 
     test('the escape hatch reaches the final RayService JSON', () => {

@@ -25,7 +25,7 @@ const { harness, container, argsOf } = subject;
 const { synth, synthOf, errorsOf, withOverrides } = harness;
 
 const MODEL = 'meta-llama/Llama-3.1-8B-Instruct';
-const BASE_ARGS = ['--model', MODEL, '--enable-prefix-caching'];
+const BASE_ARGS = [MODEL, '--enable-prefix-caching'];
 /** Both roles: NIXL, a V1 connector (AI Runway's PyNcclConnector consumer/producer is V0, which vLLM's V1 engine refuses). */
 const KV_NIXL = '{"kv_connector":"NixlConnector","kv_role":"kv_both"}';
 const COMMON_LABELS = commonLabels('llama');
@@ -91,17 +91,17 @@ describe('LlmdProvider', () => {
     });
   });
 
-  describeModelServerImage(subject, { constant: LLMD_DEFAULT_IMAGE, expected: 'vllm/vllm-openai:v0.9.1' });
+  describeModelServerImage(subject, { constant: LLMD_DEFAULT_IMAGE, expected: 'vllm/vllm-openai:v0.33.0' });
 
   describe('arguments', () => {
-    test('render model and prefix caching by default, without --host or --port', () => {
+    test('render the model positional and prefix caching by default, without --host or --port', () => {
       expect(argsOf()).toEqual(BASE_ARGS);
       expect(LLMD_VLLM_PORT).toBe(8000);
     });
 
     test('render every structured flag in llm-d order, then sorted args, then extraArgs verbatim', () => {
       expect(argsOf(everyEngineFlag('llama-8b'))).toEqual([
-        '--model', MODEL,
+        MODEL,
         '--served-model-name', 'llama-8b',
         '--max-model-len', '8192',
         '--trust-remote-code',
@@ -117,11 +117,11 @@ describe('LlmdProvider', () => {
     });
 
     test('render an explicit contextLength of 0', () => {
-      expect(argsOf({ spec: { engine: { contextLength: 0 } } })).toEqual(['--model', MODEL, '--max-model-len', '0', '--enable-prefix-caching']);
+      expect(argsOf({ spec: { engine: { contextLength: 0 } } })).toEqual([MODEL, '--max-model-len', '0', '--enable-prefix-caching']);
     });
 
     test('render --no-enable-prefix-caching when prefix caching is disabled (kept: vLLM V1 caches by default)', () => {
-      expect(argsOf({ spec: { engine: { enablePrefixCaching: false } } })).toEqual(['--model', MODEL, '--no-enable-prefix-caching']);
+      expect(argsOf({ spec: { engine: { enablePrefixCaching: false } } })).toEqual([MODEL, '--no-enable-prefix-caching']);
     });
 
     test('treat an unset enablePrefixCaching as the CRD default, on', () => {
@@ -140,7 +140,7 @@ describe('LlmdProvider', () => {
       ]);
     });
 
-    test('do not drop derived flags the user also sets: the later explicit flag wins in vLLM', () => {
+    test('do not drop derived flags the user also sets (the later explicit flag wins in vLLM), but drop the model positional for their --model', () => {
       const args = argsOf({
         spec: {
           model: { servedName: 'llama-8b' },
@@ -152,8 +152,8 @@ describe('LlmdProvider', () => {
           resources: { gpu: { count: 4 } },
         },
       });
+      // `vllm serve` takes the positional over --model, so rendering both would lose the user's.
       expect(args).toEqual([
-        '--model', MODEL,
         '--served-model-name', 'llama-8b',
         '--no-enable-prefix-caching',
         '--tensor-parallel-size', '4',
@@ -163,8 +163,8 @@ describe('LlmdProvider', () => {
       ]);
     });
 
-    test('pass an empty model id through for a custom source (as AI Runway does)', () => {
-      expect(argsOf({ spec: { model: { source: 'custom', id: undefined } } }).slice(0, 2)).toEqual(['--model', '']);
+    test('pass an empty model id through as the positional for a custom source (as AI Runway does)', () => {
+      expect(argsOf({ spec: { model: { source: 'custom', id: undefined } } })).toEqual(['', '--enable-prefix-caching']);
     });
   });
 
@@ -174,7 +174,7 @@ describe('LlmdProvider', () => {
     test('has probes but no volume mounts or /dev/shm, even with several GPUs', () => {
       const deployment = find(synthOf({ spec: { resources: { gpu: { count: 4 } } } }), 'Deployment', 'llama');
       const c = deployment.spec.template.spec.containers[0];
-      expect(Object.keys(c).sort()).toEqual(['args', 'image', 'livenessProbe', 'name', 'ports', 'readinessProbe', 'resources', 'securityContext', 'startupProbe']);
+      expect(Object.keys(c).sort()).toEqual(['args', 'command', 'image', 'livenessProbe', 'name', 'ports', 'readinessProbe', 'resources', 'securityContext', 'startupProbe']);
       expect(deployment.spec.template.spec.volumes).toBeUndefined();
     });
 
@@ -500,7 +500,7 @@ describe('LlmdProvider', () => {
       expect(synth(md).recordedWarnings).toEqual([{
         path: 'test/DecodeDeployment',
         message: 'llm-d requests AMD GPUs (spec.scaling.prefill.gpu.type "amd.com/gpu", spec.scaling.decode.gpu.type "amd.com/gpu") ' +
-          'but runs its default image vllm/vllm-openai:v0.9.1, a CUDA build of vLLM; set spec.engine.image to a ROCm build of vLLM',
+          'but runs its default image vllm/vllm-openai:v0.33.0, a CUDA build of vLLM; set spec.engine.image to a ROCm build of vLLM',
       }]);
     });
 

@@ -41,17 +41,17 @@ describe('modelplane multi-node replicas', () => {
     expect(provider.warnings(toResolvedDeployment(modelplaneDeployment(multiNode())))).toEqual([]);
   });
 
-  test('the Leader runs the Ray head and the vLLM API server with the layout, the cached model and the group size', () => {
+  test('the Leader runs the Ray head and `vllm serve` with the layout, the cached model and the group size', () => {
     const leader = containerOf(membersOf(synthOf(multiNode({ spec: { engine: { extraArgs: ['--max-num-seqs', '$(rm -rf /)'] } } })))[0]);
     expect(leader.command).toEqual(['/bin/sh', '-c', LEADER_SCRIPT, 'multi-node-leader']);
     expect(leader.args).toEqual([
-      '--model=/mnt/models', '--served-model-name=Qwen/Qwen3-0.6B', '--enable-prefix-caching',
+      '/mnt/models', '--served-model-name=Qwen/Qwen3-0.6B', '--enable-prefix-caching',
       '--tensor-parallel-size=8', '--pipeline-parallel-size=2', '--distributed-executor-backend=ray',
       '--max-num-seqs', '$(rm -rf /)',
     ]);
     expect(leader.env).toEqual([{ name: 'MULTI_NODE_GROUP_SIZE', value: '2' }]);
     expect(LEADER_SCRIPT).toContain('os.environ["MULTI_NODE_GROUP_SIZE"]');
-    expect(LEADER_SCRIPT).toContain('exec python3 -m vllm.entrypoints.openai.api_server "$@"');
+    expect(LEADER_SCRIPT).toContain('exec vllm serve "$@"');
     expect(LEADER_SCRIPT).not.toContain('rm -rf');
   });
 

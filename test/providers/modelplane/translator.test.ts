@@ -68,7 +68,8 @@ describe('ModelplaneProvider', () => {
                       containers: [{
                         name: 'engine',
                         image: MODELPLANE_VLLM_IMAGE,
-                        args: ['--model=Qwen/Qwen3-0.6B', '--enable-prefix-caching'],
+                        command: ['vllm', 'serve'],
+                        args: ['Qwen/Qwen3-0.6B', '--enable-prefix-caching'],
                       }],
                     },
                   },
@@ -149,7 +150,7 @@ describe('ModelplaneProvider', () => {
           members: [{
             role: 'Standalone',
             nodeSelector: { devices: [{ name: 'gpu', count: 1, selectors: [{ cel: NVIDIA_GPU }] }] },
-            template: { spec: { containers: [{ name: 'engine', image: MODELPLANE_VLLM_IMAGE, args: ['--model=Qwen/Qwen3-0.6B', '--enable-prefix-caching', NIXL] }] } },
+            template: { spec: { containers: [{ name: 'engine', image: MODELPLANE_VLLM_IMAGE, command: ['vllm', 'serve'], args: ['Qwen/Qwen3-0.6B', '--enable-prefix-caching', NIXL] }] } },
           }],
         },
         {
@@ -164,7 +165,8 @@ describe('ModelplaneProvider', () => {
                 containers: [{
                   name: 'engine',
                   image: MODELPLANE_VLLM_IMAGE,
-                  args: ['--model=Qwen/Qwen3-0.6B', '--enable-prefix-caching', '--tensor-parallel-size=2', NIXL, '--port=8001'],
+                  command: ['vllm', 'serve'],
+                  args: ['Qwen/Qwen3-0.6B', '--enable-prefix-caching', '--tensor-parallel-size=2', NIXL, '--port=8001'],
                 }],
               },
             },
@@ -194,9 +196,9 @@ describe('ModelplaneProvider', () => {
   });
 
   describe('engine arguments', () => {
-    test('render every structured vLLM flag as one token, in order, then sorted args, then extraArgs verbatim', () => {
+    test('render the model positional, then every structured vLLM flag as one token, in order, then sorted args, then extraArgs verbatim', () => {
       expect(argsOf(everyEngineFlag('qwen3'))).toEqual([
-        '--model=Qwen/Qwen3-0.6B',
+        'Qwen/Qwen3-0.6B',
         '--served-model-name=qwen3',
         '--max-model-len=8192',
         '--trust-remote-code',
@@ -211,12 +213,12 @@ describe('ModelplaneProvider', () => {
     });
 
     test('render prefix caching off for vLLM', () => {
-      expect(argsOf({ spec: { engine: { enablePrefixCaching: false } } })).toEqual(['--model=Qwen/Qwen3-0.6B', '--no-enable-prefix-caching']);
+      expect(argsOf({ spec: { engine: { enablePrefixCaching: false } } })).toEqual(['Qwen/Qwen3-0.6B', '--no-enable-prefix-caching']);
     });
 
     test('skip a derived flag the user sets by hand', () => {
       const args = argsOf({ spec: { engine: { contextLength: 4096, args: { 'max-model-len': '2048' }, extraArgs: ['--tensor-parallel-size=1'] }, resources: { gpu: { count: 1, type: 'nvidia.com/gpu' } } } });
-      expect(args).toEqual(['--model=Qwen/Qwen3-0.6B', '--enable-prefix-caching', '--max-model-len=2048', '--tensor-parallel-size=1']);
+      expect(args).toEqual(['Qwen/Qwen3-0.6B', '--enable-prefix-caching', '--max-model-len=2048', '--tensor-parallel-size=1']);
     });
 
     test('leave the model out for a custom source without an id (the image brings it)', () => {
@@ -233,7 +235,8 @@ describe('ModelplaneProvider', () => {
         command: ['python3', '-m', 'sglang.launch_server'],
         args: [
           '--model-path=Qwen/Qwen3-0.6B', '--host=0.0.0.0', '--port=8000',
-          '--context-length=8192', '--disable-radix-cache', '--disable-cuda-graph', '--tensor-parallel-size=2',
+          '--context-length=8192', '--disable-radix-cache', '--cuda-graph-backend-decode=disabled', '--cuda-graph-backend-prefill=disabled',
+          '--tensor-parallel-size=2',
         ],
       });
     });
@@ -333,13 +336,13 @@ describe('ModelplaneProvider', () => {
       });
       const xr = xrOf(manifests);
       expect(xr.spec.template.spec.modelCacheRef).toEqual({ name: 'qwen-model-cache' });
-      expect(engineContainerOf(manifests).args).toEqual(['--model=/mnt/models', '--served-model-name=Qwen/Qwen3-0.6B', '--enable-prefix-caching']);
+      expect(engineContainerOf(manifests).args).toEqual(['/mnt/models', '--served-model-name=Qwen/Qwen3-0.6B', '--enable-prefix-caching']);
       expect(warnings).toEqual([]);
     });
 
     test('keeps an explicit served name and points SGLang at the mount too', () => {
       expect(argsOf({ spec: { model: { servedName: 'qwen', storage: { volumes: [cacheVolume] } } } })).toEqual([
-        '--model=/mnt/models', '--served-model-name=qwen', '--enable-prefix-caching',
+        '/mnt/models', '--served-model-name=qwen', '--enable-prefix-caching',
       ]);
       expect(argsOf({ spec: { engine: { type: 'sglang' }, model: { storage: { volumes: [cacheVolume] } } } })).toEqual([
         '--model-path=/mnt/models', '--host=0.0.0.0', '--port=8000', '--served-model-name=Qwen/Qwen3-0.6B',
@@ -360,8 +363,8 @@ describe('ModelplaneProvider', () => {
       const md = prefillDecodeDeployment({ spec: { model: { storage: { volumes: [cacheVolume] } } } });
       const manifests = synth(md).manifests;
       expect(xrOf(manifests).spec.template.spec.modelCacheRef).toEqual({ name: 'qwen-model-cache' });
-      expect(engineContainerOf(manifests, 0).args[0]).toBe('--model=/mnt/models');
-      expect(engineContainerOf(manifests, 1).args[0]).toBe('--model=/mnt/models');
+      expect(engineContainerOf(manifests, 0).args[0]).toBe('/mnt/models');
+      expect(engineContainerOf(manifests, 1).args[0]).toBe('/mnt/models');
     });
   });
 

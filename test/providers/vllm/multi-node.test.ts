@@ -59,7 +59,7 @@ describe('Direct vLLM multi-node replicas', () => {
     const leader = leaderOf(manifests).spec.containers[0];
     expect(leader.command).toEqual(['/bin/sh', '-c', LEADER_SCRIPT, 'multi-node-leader']);
     expect(leader.args).toEqual([
-      '--host', '0.0.0.0', '--port', '8000', '--model', 'Qwen/Qwen3-0.6B', '--enable-prefix-caching',
+      'Qwen/Qwen3-0.6B', '--host', '0.0.0.0', '--port', '8000', '--enable-prefix-caching',
       '--tensor-parallel-size', '8', '--pipeline-parallel-size', '2', '--distributed-executor-backend', 'ray',
       '--served-model-name', 'a; rm -rf /',
     ]);
@@ -67,7 +67,7 @@ describe('Direct vLLM multi-node replicas', () => {
     expect(leader.ports).toEqual([{ name: 'http', containerPort: 8000, protocol: 'TCP' }]);
     // The scripts are constants: what the user wrote appears only in args.
     expect(LEADER_SCRIPT).not.toContain('rm -rf');
-    expect(LEADER_SCRIPT).toContain('exec python3 -m vllm.entrypoints.openai.api_server "$@"');
+    expect(LEADER_SCRIPT).toContain('exec vllm serve "$@"');
     expect(LEADER_SCRIPT).toContain('$LWS_GROUP_SIZE');
   });
 

@@ -21,7 +21,7 @@ const subject = deploymentProvider(new DirectVllmProvider(), vllmDeployment, 'qw
 const { harness, container, argsOf } = subject;
 const { synth, synthOf, errorsOf, withOverrides, translator } = harness;
 
-const BASE_ARGS = ['--host', '0.0.0.0', '--port', '8000', '--model', 'Qwen/Qwen3-0.6B', '--enable-prefix-caching'];
+const BASE_ARGS = ['Qwen/Qwen3-0.6B', '--host', '0.0.0.0', '--port', '8000', '--enable-prefix-caching'];
 
 describe('DirectVllmProvider', () => {
   test('identifies the vllm provider', () => {
@@ -86,17 +86,17 @@ describe('DirectVllmProvider', () => {
     });
   });
 
-  describeModelServerImage(subject, { constant: DIRECT_VLLM_DEFAULT_IMAGE, expected: 'vllm/vllm-openai:v0.11.0' });
+  describeModelServerImage(subject, { constant: DIRECT_VLLM_DEFAULT_IMAGE, expected: 'vllm/vllm-openai:v0.33.0' });
 
   describe('arguments', () => {
-    test('render host, port, model and prefix caching by default', () => {
+    test('render the model positional first, then host, port and prefix caching by default', () => {
       expect(argsOf()).toEqual(BASE_ARGS);
     });
 
     test('render every structured flag in order, then sorted args, then extraArgs verbatim', () => {
       expect(argsOf(everyEngineFlag('qwen3'))).toEqual([
+        'Qwen/Qwen3-0.6B',
         '--host', '0.0.0.0', '--port', '8000',
-        '--model', 'Qwen/Qwen3-0.6B',
         '--served-model-name', 'qwen3',
         '--max-model-len', '8192',
         '--trust-remote-code',
@@ -112,7 +112,7 @@ describe('DirectVllmProvider', () => {
 
     test('render an explicit contextLength of 0', () => {
       expect(argsOf({ spec: { engine: { contextLength: 0 } } })).toContain('--max-model-len');
-      expect(argsOf({ spec: { engine: { contextLength: 0 } } })).toEqual([...BASE_ARGS.slice(0, 6), '--max-model-len', '0', '--enable-prefix-caching']);
+      expect(argsOf({ spec: { engine: { contextLength: 0 } } })).toEqual([...BASE_ARGS.slice(0, 5), '--max-model-len', '0', '--enable-prefix-caching']);
     });
 
     test('render --no-enable-prefix-caching when prefix caching is disabled', () => {

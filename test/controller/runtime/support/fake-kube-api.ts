@@ -16,6 +16,7 @@ interface Watcher {
   readonly kindKey: string;
   readonly namespace?: string;
   readonly selector?: string;
+  readonly fieldSelector?: string;
   readonly handlers: WatchHandlers;
   open: boolean;
 }
@@ -148,7 +149,7 @@ export class FakeKubeApi implements KubeApi {
   public async list(kind: ResourceKind, options: ListOptions): Promise<ObjectList> {
     await this.enter({ op: 'list', kind: keyOf(kind), options });
     const all = [...this.store(kind).values()]
-      .filter((o) => matches(o, options.namespace, options.labelSelector))
+      .filter((o) => matches(o, options.namespace, options.labelSelector, options.fieldSelector))
       .sort((a, b) => (key(a) < key(b) ? -1 : 1));
     const start = options.continue ? Number(options.continue) : 0;
     const end = options.limit ? start + options.limit : all.length;
@@ -159,7 +160,9 @@ export class FakeKubeApi implements KubeApi {
   public watch(kind: ResourceKind, options: WatchOptions, handlers: WatchHandlers): WatchHandle {
     const call: Call = { op: 'watch', kind: keyOf(kind), options };
     this.calls.push(call);
-    const watcher: Watcher = { kindKey: keyOf(kind), namespace: options.namespace, selector: options.labelSelector, handlers, open: true };
+    const watcher: Watcher = {
+      kindKey: keyOf(kind), namespace: options.namespace, selector: options.labelSelector, fieldSelector: options.fieldSelector, handlers, open: true,
+    };
     const from = Number(options.resourceVersion || 0);
     queueMicrotask(() => {
       if (!watcher.open) return;
@@ -177,7 +180,7 @@ export class FakeKubeApi implements KubeApi {
         return;
       }
       for (const h of this.history) {
-        if (h.kindKey === watcher.kindKey && h.rv > from && matches(h.object, watcher.namespace, watcher.selector)) {
+        if (h.kindKey === watcher.kindKey && h.rv > from && matches(h.object, watcher.namespace, watcher.selector, watcher.fieldSelector)) {
           handlers.onEvent({ type: h.type, object: clone(h.object) });
         }
       }
@@ -265,7 +268,7 @@ export class FakeKubeApi implements KubeApi {
   private notify(kind: ResourceKind, type: HistoryEntry['type'], object: any): void {
     this.history.push({ kindKey: keyOf(kind), type, object: clone(object), rv: this.rv });
     for (const w of this.watchers) {
-      if (w.open && w.kindKey === keyOf(kind) && matches(object, w.namespace, w.selector)) {
+      if (w.open && w.kindKey === keyOf(kind) && matches(object, w.namespace, w.selector, w.fieldSelector)) {
         const event = { type, object: clone(object) };
         queueMicrotask(() => w.open && w.handlers.onEvent(event));
       }
@@ -277,8 +280,14 @@ function key(o: any): string {
   return `${o.metadata.namespace}/${o.metadata.name}`;
 }
 
-function matches(obj: any, namespace?: string, selector?: string): boolean {
+function matches(obj: any, namespace?: string, selector?: string, fieldSelector?: string): boolean {
   if (namespace !== undefined && obj.metadata.namespace !== namespace) return false;
+  // Only the field selector the controller sends: `metadata.name=<name>`.
+  if (fieldSelector !== undefined) {
+    const name = /^metadata\.name=(.*)$/.exec(fieldSelector)?.[1];
+    if (name === undefined) throw new Error(`fake API: unsupported field selector ${fieldSelector}`);
+    if (obj.metadata.name !== name) return false;
+  }
   if (!selector) return true;
   const labels = obj.metadata.labels ?? {};
   return selector.split(',').every((term) => {
