@@ -1,8 +1,9 @@
 /**
- * Dynamo's current API: a DynamoProvider configured for `nvidia.com/v1beta1` (Dynamo's storage
- * version) replaces the shipped one, so every deployment gets a v1beta1 DynamoGraphDeployment
- * instead of AI Runway's deprecated v1alpha1. A single deployment can choose with the annotation
- * `inference.cdk8s.io/dynamo-api-version`.
+ * Dynamo's current API, `nvidia.com/v1beta1` (Dynamo's storage version since 1.5, and our default
+ * with the Dynamo 1.6.1 runtime), named explicitly on a DynamoProvider that replaces the shipped
+ * one. AI Runway still emits the deprecated v1alpha1, which a cluster on Dynamo below 1.5 asks for
+ * with `apiVersion: DynamoApiVersion.V1ALPHA1` (or a `dynamoVersion` below 1.5.0). A single
+ * deployment can choose with the annotation `inference.cdk8s.io/dynamo-api-version`.
  */
 import { App, Chart } from 'cdk8s';
 import { DynamoApiVersion, DynamoProvider, EngineType, ModelDeployment, ProviderRegistry } from '../src';

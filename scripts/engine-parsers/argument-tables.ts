@@ -17,7 +17,6 @@ export const TABLES_MODULE = path.join(__dirname, '..', '..', 'src', 'providers'
 /** The parsers the library renders for (the default images' engines), by table id. */
 export const TABLE_PARSERS: Readonly<Record<string, string>> = {
   'vllm-0.33.0': 'vllm-0.33.0-serve',
-  'vllm-0.11.0': 'vllm-0.11.0-api-server',
   'vllm-0.29.0': 'vllm-0.29.0-serve',
   'sglang-0.5.23': 'sglang-0.5.23-launch-server',
   'dynamo-1.1.1-vllm': 'dynamo-1.1.1-vllm',

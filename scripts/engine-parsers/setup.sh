@@ -4,7 +4,7 @@
 # outside the repository.
 #
 #   scripts/engine-parsers/setup.sh                 # every id
-#   scripts/engine-parsers/setup.sh vllm-0.11.0 ray-2.55.0
+#   scripts/engine-parsers/setup.sh vllm-0.11.0 ray-2.60.0
 #   scripts/engine-parsers/setup.sh dynamo-1.1.1    # both Dynamo venvs
 #   scripts/engine-parsers/setup.sh --list          # the ids, one a line
 #
@@ -67,7 +67,8 @@ spec() {
     dynamo-1.1.1-vllm) CUTOFF=2026-05-10T00:00:00Z; REQS=("ai-dynamo[vllm]==1.1.1") ;;
     dynamo-1.1.1-sglang) CUTOFF=2026-05-10T00:00:00Z; REQS=("ai-dynamo[sglang]==1.1.1") ;;
     # ray.serve.llm imports boto3 (its S3 filesystem helper) at import time,
-    # but ray[llm] 2.55.0 does not declare it; the ray-llm image has it.
+    # but ray[llm] (2.55.0, 2.60.0) does not declare it; the ray-llm image has it.
+    # ray-2.55.0 was the KubeRay default's venv before 2.60.0 (its fixtures stay committed).
     ray-2.55.0) CUTOFF=2026-04-16T00:00:00Z; REQS=("ray[serve,llm]==2.55.0" "boto3") ;;
     # Today's releases (issue 26), each resolved as PyPI stood a day after its upload
     # (vllm 0.33.0 2026-11-02, sglang 0.5.23 2026-10-30, ai-dynamo 1.6.1 2026-10-27,
@@ -84,6 +85,8 @@ spec() {
     dynamo-1.6.1-vllm) CUTOFF=2026-10-28T12:00:00Z; REQS=("ai-dynamo[vllm]==1.6.1"); STANDINS="aisimulate==0.13.0" ;;
     dynamo-1.6.1-sglang) CUTOFF=2026-10-28T12:00:00Z; REQS=("ai-dynamo[sglang]==1.6.1")
       STANDINS="aisimulate==0.13.0 cuda-tile==1.6.0rc5" ;;
+    # The KubeRay default's venv (ray[llm]==2.60.0 pins vllm 0.29.0: also the venv of
+    # the vllm-0.29.0-serve parser).
     ray-2.60.0) CUTOFF=2026-11-05T12:00:00Z; REQS=("ray[serve,llm]==2.60.0" "boto3") ;;
     *) echo "setup.sh: unknown id '$1' (known: ${ALL_IDS[*]} dynamo-1.1.1 dynamo-1.6.1)" >&2; return 1 ;;
   esac

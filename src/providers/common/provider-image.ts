@@ -1,5 +1,5 @@
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { imageOverride } from '../../core/model-deployment-object';
+import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 
 /**
  * `md` as the provider sees it when the provider is configured with its own image (a team that
