@@ -57,6 +57,8 @@ const KNOWN_ALLOCATION: Record<string, string[]> = {
     ['a3-h100', 'p5-h100', 'a3-h200'],
   'one-model-eight-targets: ResourceClaimTemplate models-modelplane/phi-mini-0-serving (modelplane composition of ModelDeployment phi-mini)':
     ['a3-h100', 'p5-h100', 'a3-h200', 'a2-a100-80gb', 'a2-a100-40gb', 'g2-l4', 'g6e-l40s', 'g5-a10g', 'g5-a10g-8x'],
+  'current-engines.yaml: ResourceClaimTemplate models/qwen-sglang-fleet-0-serving (modelplane composition of ModelDeployment qwen-sglang-fleet)':
+    ['a3-h100', 'p5-h100', 'a3-h200', 'a2-a100-80gb', 'a2-a100-40gb', 'g2-l4', 'g6e-l40s', 'g5-a10g', 'g5-a10g-8x'],
   'gpu-inventory.yaml: ResourceClaimTemplate ml/llama-70b-devices':
     ['a3-h100', 'p5-h100', 'a3-h200', 'a2-a100-80gb'],
 };

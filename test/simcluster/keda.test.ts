@@ -118,8 +118,12 @@ describe('the real KEDA operator', () => {
     const live = await reported(so);
     expect(live.status.scaleTargetKind).toBe('apps/v1.Deployment');
     expect(live.status.externalMetricNames).toEqual(['s0-prometheus', 's1-prometheus', 's2-prometheus']);
-    // KEDA built a scaler of every trigger and found the target scalable (see the control below).
-    expect(statusCondition(live, 'Ready')).toMatchObject({ status: 'True', reason: 'ScaledObjectReady' });
+    // KEDA built a scaler of every trigger and found the target scalable (see the control below):
+    // ScaledObjectReady. Its scale loop then queries the example's Prometheus, which does not run
+    // here, and turns Ready to TriggerError — on a loaded machine before we read it. Both say the
+    // ScaledObject was accepted; the control's ScaledObjectCheckFailed is what a refusal looks like.
+    expect(['ScaledObjectReady', 'TriggerError']).toContain(statusCondition(live, 'Ready')?.reason);
+    expect(live.status.conditions.map((c: any) => c.reason)).not.toContain('ScaledObjectCheckFailed');
     process.stdout.write(`ScaledObject ml/qwen conditions: ${JSON.stringify(live.status.conditions)}\n`);
   }, 300_000);
 

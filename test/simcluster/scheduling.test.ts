@@ -75,6 +75,10 @@ const KNOWN_PENDING: Record<string, string> = {
     'pod has unbound immediate PersistentVolumeClaims',
   'GKE-tainted | one-model-eight-targets | ModelServing models-kthena/phi-mini roles-server-entrytemplate':
     'spec.schedulerName is volcano',
+  'untainted | current-engines.yaml | ModelServing models/qwen-sglang roles-server-entrytemplate':
+    'spec.schedulerName is volcano',
+  'GKE-tainted | current-engines.yaml | ModelServing models/qwen-sglang roles-server-entrytemplate':
+    'spec.schedulerName is volcano',
   'GKE-tainted | autoscaling-on-llm-metrics.yaml | ModelServing ml/qwen-kthena roles-server-entrytemplate':
     'spec.schedulerName is volcano',
 };
