@@ -103,3 +103,34 @@ describe('deprecated engine flags', () => {
     expect(own.warnings.filter((w) => w.includes('deprecated'))).toEqual([]);
   });
 });
+
+describe('a provider pinned to its own image (README, "Pinning images")', () => {
+  /** The image and args of the vLLM container a pinned provider renders. */
+  function pinned(provider: InferenceProvider, engine: ModelDeploymentProps['engine']) {
+    const out = synth(provider, { model: MODEL, engine });
+    const deployment = Testing.synth(out.md.node.scope as Chart).find((o) => o.kind === 'Deployment');
+    const container = deployment?.spec.template.spec.containers[0];
+    return { errors: out.errors, image: container?.image, command: container?.command, args: container?.args };
+  }
+
+  test.each([
+    ['Direct vLLM', () => new DirectVllmProvider({ image: 'vllm/vllm-openai:v0.11.0' }), 'vllm/vllm-openai:v0.11.0'],
+    ['llm-d', () => new LlmdProvider({ image: 'vllm/vllm-openai:v0.9.1' }), 'vllm/vllm-openai:v0.9.1'],
+  ])('%s: deployments that name no image run the pinned one, as if they named it (no removed-flag check)', (_, provider, image) => {
+    const out = pinned(provider(), { engineType: EngineType.VLLM, args: { 'swap-space': '4' } });
+    expect(out).toMatchObject({ errors: [], image, command: ['vllm', 'serve'] });
+    expect(out.args).toEqual(expect.arrayContaining([MODEL.id, '--swap-space', '4']));
+    expect(out.args[0]).toBe(MODEL.id);
+  });
+
+  test('a deployment\'s own image still wins over the provider\'s', () => {
+    const out = pinned(new DirectVllmProvider({ image: 'vllm/vllm-openai:v0.11.0' }), { engineType: EngineType.VLLM, image: 'vllm/vllm-openai:v0.9.1' });
+    expect(out.image).toBe('vllm/vllm-openai:v0.9.1');
+  });
+
+  test('without a pin, the same flag is refused for the default image (and nothing is synthesized)', () => {
+    const out = synth(new DirectVllmProvider(), { model: MODEL, engine: { engineType: EngineType.VLLM, args: { 'swap-space': '4' } } });
+    expect(out.errors).toEqual([`spec.engine.args.swap-space: Invalid value: "swap-space": ${SWAP_SPACE_GONE}`]);
+    expect(() => Testing.synth(out.md.node.scope as Chart)).toThrow(/--swap-space is no longer an option of vLLM v0\.33\.0/);
+  });
+});
