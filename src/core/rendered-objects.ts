@@ -8,6 +8,7 @@
  * it to find a deployment's objects without guessing from labels (a custom provider's objects
  * need not carry ours).
  */
+import { readJsonArrayAnnotation } from './annotation-json-array';
 import { isJsonObject } from './json-object';
 
 /** Annotation of the record: a JSON array of `{apiVersion, kind, name[, namespace]}`. */
@@ -41,15 +42,10 @@ export type DecodedRenderedObjects = { readonly refs: RenderedObjectRef[] } | { 
  * error, not skipped: a list half-read would leave objects without an owner unnoticed.
  */
 export function decodeRenderedObjects(value: unknown): DecodedRenderedObjects {
-  if (value === undefined) return { refs: [] };
-  if (typeof value !== 'string') return { error: `annotation ${ANNOTATION_RENDERED_OBJECTS} is not a string` };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    return { error: `annotation ${ANNOTATION_RENDERED_OBJECTS} is not JSON` };
-  }
-  if (!Array.isArray(parsed)) return { error: `annotation ${ANNOTATION_RENDERED_OBJECTS} is not a JSON array` };
+  const read = readJsonArrayAnnotation(ANNOTATION_RENDERED_OBJECTS, value);
+  if (read.error !== undefined) return { error: read.error };
+  if (read.entries === undefined) return { refs: [] };
+  const parsed = read.entries;
   const refs: RenderedObjectRef[] = [];
   for (const [i, entry] of parsed.entries()) {
     const fields = ['apiVersion', 'kind', 'name'] as const;

@@ -18,6 +18,7 @@
  * Built-in kinds (Deployment, Service, ...) are left out: no CRD serves them, and their schema
  * is the cluster's Kubernetes version, which the schema checks of the synth already target.
  */
+import { readJsonArrayAnnotation } from '../../core/annotation-json-array';
 import { isJsonObject } from '../../core/json-object';
 
 /** Annotation of the record: a JSON array of `{apiVersion, kind, fields}`. */
@@ -119,15 +120,10 @@ export type DecodedUpstreamFields = { readonly entries: readonly UpstreamFields[
  * version) expects nothing: `{ entries: [] }`.
  */
 export function decodeUpstreamFields(value: unknown): DecodedUpstreamFields {
-  if (value === undefined) return { entries: [] };
-  if (typeof value !== 'string') return { error: `annotation ${ANNOTATION_UPSTREAM_FIELDS} is not a string` };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    return { error: `annotation ${ANNOTATION_UPSTREAM_FIELDS} is not JSON` };
-  }
-  if (!Array.isArray(parsed)) return { error: `annotation ${ANNOTATION_UPSTREAM_FIELDS} is not a JSON array` };
+  const read = readJsonArrayAnnotation(ANNOTATION_UPSTREAM_FIELDS, value);
+  if (read.error !== undefined) return { error: read.error };
+  if (read.entries === undefined) return { entries: [] };
+  const parsed = read.entries;
   const entries: UpstreamFields[] = [];
   for (const [i, entry] of parsed.entries()) {
     if (!isJsonObject(entry) || typeof entry.apiVersion !== 'string' || entry.apiVersion === '' || typeof entry.kind !== 'string'

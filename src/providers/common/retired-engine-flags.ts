@@ -39,12 +39,6 @@ function userFlags(spec: ModelDeploymentSpec): UserFlag[] {
   return out;
 }
 
-/** `option` when the table lists it (an own key: the tables are plain objects). */
-function inTable(entries: Readonly<Record<string, unknown>>, option: string): string | undefined {
-  if (Object.prototype.hasOwnProperty.call(entries, option)) return option;
-  return undefined;
-}
-
 /**
  * Field errors for flags the default image's engine (`engineName`, e.g. `vLLM 0.33.0`) no longer
  * has; [] when the deployment names its own image or there is no table.
@@ -53,9 +47,9 @@ export function removedEngineFlagErrors(spec: ModelDeploymentSpec, table: Engine
   if (!table || imageOverride(spec) !== undefined) return [];
   const errors: FieldError[] = [];
   for (const flag of userFlags(spec)) {
-    if (inTable(table.options, flag.option)) continue;
-    const removed = inTable(table.removed, flag.option);
-    if (!removed) continue;
+    // Own keys only: the tables are plain objects.
+    if (Object.hasOwn(table.options, flag.option) || !Object.hasOwn(table.removed, flag.option)) continue;
+    const removed = flag.option;
     const replacement = table.removed[removed];
     const was = table.previousParsers.join(', ');
     errors.push(invalid(flag.path, flag.value,
@@ -70,8 +64,8 @@ export function deprecatedEngineFlagWarnings(spec: ModelDeploymentSpec, table: E
   if (!table || imageOverride(spec) !== undefined) return [];
   const out: string[] = [];
   for (const flag of userFlags(spec)) {
-    const deprecated = inTable(table.deprecated, flag.option);
-    if (!deprecated) continue;
+    if (!Object.hasOwn(table.deprecated, flag.option)) continue;
+    const deprecated = flag.option;
     const replacement = table.deprecated[deprecated];
     out.push(`${flag.path}: ${deprecated} is deprecated in ${engineName}${replacement ? `; use ${replacement} instead` : ''}`);
   }
