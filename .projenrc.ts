@@ -1,4 +1,5 @@
 import { cdk8s, javascript, release } from 'projen';
+import { restrictedPathZones } from './projenrc/layers';
 
 /**
  * cdk8s-inference: deploy LLMs on Kubernetes as typed cdk8s code.
@@ -122,6 +123,10 @@ project.eslint?.addLintPattern('scripts');
 project.eslint?.allowDevDeps('scripts/**');
 project.eslint?.allowDevDeps('examples/**');
 
+// The floors of src/ (projenrc/layers.ts): a folder imports only folders on lower floors, so the
+// tree stays layered (scripts/import-graph.ts prints the knot, the cycles and any import back up).
+project.eslint?.addRules({ 'import/no-restricted-paths': ['error', { zones: restrictedPathZones() }] });
+
 // The test suite with a coverage report in coverage/ (npm test runs without: see collectCoverage).
 project.addTask('test:coverage', {
   description: 'Run the jest suite with coverage (report in coverage/)',
@@ -135,10 +140,10 @@ const importTask = project.addTask('import', {
   exec: 'ts-node --project test/tsconfig.json scripts/import-crds.ts',
 });
 
-// The AI Runway spec validators as Ajv standalone code (src/admission/generated/), from the
+// The AI Runway spec validators as Ajv standalone code (src/core/generated/), from the
 // schemas `import` writes; test/admission/precompiled-validators.test.ts fails when they are stale.
 const precompileValidators = project.addTask('precompile-validators', {
-  description: 'Regenerate src/admission/generated/, the ModelDeployment and InferenceProviderConfig spec validators compiled ahead of time',
+  description: 'Regenerate src/core/generated/, the ModelDeployment and InferenceProviderConfig spec validators compiled ahead of time',
   exec: 'ts-node --project test/tsconfig.json scripts/precompile-validators.ts',
 });
 importTask.spawn(precompileValidators);
@@ -166,10 +171,10 @@ project.addTask('test:engine-parsers', {
   exec: 'ts-node --project test/tsconfig.json scripts/engine-conformance.ts',
 });
 
-// The generated table of the engines' options (src/providers/common/generated/engine-arguments.ts)
+// The generated table of the engines' options (src/provider-kit/generated/engine-arguments.ts)
 // from the committed parser definitions; test/engines/argument-tables.test.ts fails when stale.
 project.addTask('engine-arguments', {
-  description: 'Regenerate src/providers/common/generated/engine-arguments.ts from test/fixtures/engine-parsers',
+  description: 'Regenerate src/provider-kit/generated/engine-arguments.ts from test/fixtures/engine-parsers',
   exec: 'ts-node --project test/tsconfig.json scripts/engine-parsers/argument-tables.ts',
 });
 

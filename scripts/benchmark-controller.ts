@@ -37,7 +37,7 @@ import * as https from 'https';
 import * as path from 'path';
 import { App, Chart } from 'cdk8s';
 import { EngineType, ModelDeployment, ModelDeploymentController } from '../src';
-import { modelDeploymentCrd } from '../src/controller/crds';
+import { modelDeploymentCrd } from '../src/controller-contract/crds';
 import { ControlPlane, freePorts } from '../test/envtest/control-plane';
 import { KubeClient, KubeObject } from '../test/envtest/kube-client';
 

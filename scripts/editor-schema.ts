@@ -22,22 +22,22 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as YAML from 'yaml';
-import { AUTOSCALING_ANNOTATION } from '../src/autoscaling/autoscaling-annotation';
-import { ANNOTATION_UPSTREAM_FIELDS } from '../src/controller/compatibility/upstream-fields';
+import { AUTOSCALING_ANNOTATION } from '../src/api/autoscaling/autoscaling-annotation';
+import { EndpointPicker, ENDPOINT_PICKER_ANNOTATION } from '../src/api/gateway/endpoint-picker-choice';
+import { LORA_ANNOTATION } from '../src/api/lora/lora-annotation';
+import { MAX_GPUS_PER_NODE, MULTI_NODE_ANNOTATION } from '../src/api/multi-node/multi-node-annotation';
+import { POD_SECURITY_ANNOTATION, PodSecurityLevel } from '../src/api/pod-security-level';
+import { EXPLICIT_SELECTION_ONLY_ANNOTATION } from '../src/api/provider/provider-config-entry';
+import { ANNOTATION_UPSTREAM_FIELDS } from '../src/controller-contract/upstream-fields';
 import { TOLERATE_GPU_TAINT_ANNOTATION, TOLERATE_GPU_TAINT_VALUES } from '../src/core/gpu-taint-toleration';
 import { ANNOTATION_ENGINE_REASON, ANNOTATION_PROVIDER_REASON, LABEL_RENDERED_BY } from '../src/core/labels';
+import { ALLOW_MOVING_IMAGE_TAG_ANNOTATION } from '../src/core/moving-image-tag';
 import { ANNOTATION_RENDERED_OBJECTS } from '../src/core/rendered-objects';
-import { DEVICES_ANNOTATION } from '../src/dra/device-annotation';
 import { NODE_POOL_API_VERSION, NODE_POOL_KIND } from '../src/dra/node-inventory';
 import { CACHE_STRATEGIES, MAX_GPU_PRIORITY, MAX_SERVICE_LABELS } from '../src/flexinfer/model-spec-json';
-import { EndpointPicker, ENDPOINT_PICKER_ANNOTATION } from '../src/gateway/endpoint-picker-choice';
-import { LORA_ANNOTATION } from '../src/lora/lora-annotation';
-import { MAX_GPUS_PER_NODE, MULTI_NODE_ANNOTATION } from '../src/multinode/annotation';
-import { POD_SECURITY_ANNOTATION, PodSecurityLevel } from '../src/policy/pod-security-level';
+import { DEVICES_ANNOTATION } from '../src/provider-kit/device-annotation';
 import { DYNAMO_API_VERSION_ANNOTATION, DYNAMO_API_VERSIONS } from '../src/providers/dynamo/validation';
 import * as flexinfer from '../src/providers/flexinfer/annotations';
-import { EXPLICIT_SELECTION_ONLY_ANNOTATION } from '../src/selection/provider-config-entry';
-import { ALLOW_MOVING_IMAGE_TAG_ANNOTATION } from '../src/warnings/moving-image-tag';
 
 type Json = null | boolean | number | string | Json[] | JsonObject;
 interface JsonObject {
@@ -72,7 +72,7 @@ const HANDLED = new Set([
 ]);
 
 /**
- * One CRD schema node as the CLI checks it (src/admission/structural-schema.ts): unknown fields
+ * One CRD schema node as the CLI checks it (src/schema-validation/structural-schema.ts): unknown fields
  * are errors, integer formats are ranges. A keyword this conversion does not know fails the
  * generation, so a new CRD never loses a check silently.
  */
@@ -251,7 +251,7 @@ interface MetadataOptions {
 }
 
 /**
- * `metadata` as the CLI reads it (src/admission/manifest-metadata.ts): a name, string labels and
+ * `metadata` as the CLI reads it (src/core/manifest-metadata.ts): a name, string labels and
  * annotations. Other ObjectMeta fields (uid, resourceVersion ... of `kubectl get -o yaml`) are
  * ignored by the CLI, so they are allowed here.
  */

@@ -9,9 +9,13 @@
  * A folder is the first path segment under `src/` (`providers`, `core`, ...); `src/imports` (the
  * generated L1 bindings) and every `generated/` folder count as generated, not hand-written, but
  * their imports are edges like any other.
+ *
+ * Imports running back up are those from a folder to one on its own floor or above in the floor
+ * map of projenrc/layers.ts (the same map the eslint rule import/no-restricted-paths enforces).
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { floorOf } from '../projenrc/layers';
 
 const SRC = path.resolve(__dirname, '..', 'src');
 
@@ -88,6 +92,10 @@ export interface ImportGraphFigures {
   readonly fileCycles: string[][];
   readonly handWrittenLines: Record<string, number>;
   readonly folderEdges: Record<string, string[]>;
+  /** Imports from a folder to one on its own floor or above (projenrc/layers.ts), as `from -> to`. */
+  readonly importsBackUp: string[];
+  /** Folders the floor map does not name. */
+  readonly foldersWithoutFloor: string[];
 }
 
 export function importGraphFigures(): ImportGraphFigures {
@@ -96,6 +104,7 @@ export function importGraphFigures(): ImportGraphFigures {
   const fileEdges = new Map<string, Set<string>>();
   const folderEdges = new Map<string, Set<string>>();
   const lines: Record<string, number> = {};
+  const importsBackUp: string[] = [];
   for (const file of files) {
     const text = fs.readFileSync(path.join(SRC, file), 'utf8');
     if (!isGenerated(file)) lines[folderOf(file)] = (lines[folderOf(file)] ?? 0) + text.split('\n').length;
@@ -108,7 +117,10 @@ export function importGraphFigures(): ImportGraphFigures {
     const from = folderOf(file);
     for (const t of targets) {
       const to = folderOf(t);
-      if (to !== from) folderEdges.set(from, (folderEdges.get(from) ?? new Set()).add(to));
+      if (to === from) continue;
+      folderEdges.set(from, (folderEdges.get(from) ?? new Set()).add(to));
+      const [fromFloor, toFloor] = [floorOf(from), floorOf(to)];
+      if (fromFloor !== undefined && toFloor !== undefined && toFloor >= fromFloor) importsBackUp.push(`${file} -> ${t}`);
     }
   }
   const folders = [...new Set(files.map(folderOf))].sort();
@@ -120,6 +132,8 @@ export function importGraphFigures(): ImportGraphFigures {
     filesOnCycles: fileCycles.flat().sort(),
     fileCycles,
     handWrittenLines: lines,
+    importsBackUp,
+    foldersWithoutFloor: folders.filter((f) => floorOf(f) === undefined),
     folderEdges: Object.fromEntries([...folderEdges].map(([k, v]) => [k, [...v].sort()]).sort()),
   };
 }
@@ -133,6 +147,9 @@ if (require.main === module) {
     console.log(`folders in the largest import knot: ${f.knot.length} (${f.knot.join(', ')})`);
     console.log(`import cycles between files: ${f.fileCycles.length}, ${f.filesOnCycles.length} files on them`);
     for (const c of f.fileCycles) console.log(`  tied into one cycle: ${c.join(', ')}`);
+    console.log(`imports running back up (to a folder on the same floor or above, projenrc/layers.ts): ${f.importsBackUp.length}`);
+    for (const i of f.importsBackUp) console.log(`  ${i}`);
+    if (f.foldersWithoutFloor.length) console.log(`folders the floor map does not name: ${f.foldersWithoutFloor.join(', ')}`);
     const total = Object.values(f.handWrittenLines).reduce((a, b) => a + b, 0);
     console.log(`hand-written lines: ${total}`);
     for (const [folder, n] of Object.entries(f.handWrittenLines).sort((a, b) => b[1] - a[1])) console.log(`  ${folder}: ${n}`);

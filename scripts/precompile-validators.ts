@@ -1,5 +1,5 @@
 /**
- * Generates `src/admission/generated/*-validator.ts`: the validators of the AI Runway `spec`
+ * Generates `src/core/generated/*-validator.ts`: the validators of the AI Runway `spec`
  * schemas (src/core/generated/airunway-schemas.ts) as Ajv standalone code, compiled here once
  * instead of in every process that reads a ModelDeployment. Compiling the ModelDeployment spec's
  * validator took about 110 ms at each start of the CLI, each `cdk8s synth` and each test file;
@@ -7,7 +7,7 @@
  *
  * The code is what `StructuralSchemaValidator.compile` would build at run time: the same Ajv
  * (`structuralSchemaAjv()`), the same schema conversion (`toJsonSchema`). It requires Ajv's
- * runtime helpers and ../integer-formats at run time.
+ * runtime helpers and src/core/integer-formats.ts (as `../integer-formats`) at run time.
  *
  * Run with `npx projen precompile-validators` (`npx projen import` runs it after regenerating the
  * schemas). test/admission/precompiled-validators.test.ts fails when a committed file differs from
@@ -16,10 +16,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import standaloneCode from 'ajv/dist/standalone';
-import { structuralSchemaAjv, toJsonSchema } from '../src/admission/structural-schema';
 import { INFERENCE_PROVIDER_CONFIG_SPEC_SCHEMA, MODEL_DEPLOYMENT_SPEC_SCHEMA } from '../src/core/generated/airunway-schemas';
+import { structuralSchemaAjv, toJsonSchema } from '../src/schema-validation/structural-schema';
 
-export const GENERATED_VALIDATORS_DIR = path.join(__dirname, '..', 'src', 'admission', 'generated');
+export const GENERATED_VALIDATORS_DIR = path.join(__dirname, '..', 'src', 'core', 'generated');
 
 /** Each generated file (in GENERATED_VALIDATORS_DIR) and the schema it checks. */
 export const PRECOMPILED_VALIDATORS: ReadonlyArray<{ file: string; schemaName: string; schema: unknown }> = [

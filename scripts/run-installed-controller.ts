@@ -19,7 +19,7 @@ import * as fs from 'fs';
 import * as http from 'http';
 import { App, Chart } from 'cdk8s';
 import { EngineType, ModelDeployment } from '../src';
-import { modelDeploymentCrd } from '../src/controller/crds';
+import { modelDeploymentCrd } from '../src/controller-contract/crds';
 import { ControlPlane, freePorts } from '../test/envtest/control-plane';
 import { KubeObject, waitFor } from '../test/envtest/kube-client';
 

@@ -4,8 +4,8 @@ import Ajv, { ValidateFunction } from 'ajv';
 import { parseAllDocuments } from 'yaml';
 import { airunwaySpecExamples } from './envtest/airunway-spec-examples';
 import { EDITOR_SCHEMA_FILE, renderEditorSchema } from '../scripts/editor-schema';
-import { readInferenceProviderConfigManifest } from '../src/admission/inference-provider-config-manifest';
 import { parseModelDeploymentManifest } from '../src/admission/model-deployment-manifest';
+import { readInferenceProviderConfigManifest } from '../src/api/provider/inference-provider-config-manifest';
 import { upstreamDir } from '../src/schema-validation/upstream-schemas';
 
 const root = path.join(__dirname, '..');

@@ -8,8 +8,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { DeploymentFeature, InferenceProvider } from '../src';
 import { admittedDeployment } from './support/resolved-deployment';
-import { toResolvedDeployment } from '../src/core/resolved-model-deployment';
-import { shippedProviders } from '../src/providers/shipped-providers';
+import { toResolvedDeployment } from '../src/api/resolved-model-deployment';
+import { shippedProviders } from '../src/pipeline/shipped-providers';
 
 const readme = fs.readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
 

@@ -13,8 +13,8 @@ import {
   UpstreamKind,
 } from '../src';
 import { expectValidManifests } from './support/schema-validator';
-import { upstreamCrdNames } from '../src/controller/compatibility/upstream-crds';
-import { defaultProviderCatalog } from '../src/providers/shipped-providers';
+import { upstreamCrdNames } from '../src/controller-contract/upstream-crds';
+import { defaultProviderCatalog } from '../src/pipeline/shipped-providers';
 import { upstreamDir } from '../src/schema-validation/upstream-schemas';
 
 function synth(props: ModelDeploymentControllerProps = {}, registry?: (app: Construct) => void): any[] {
@@ -31,7 +31,7 @@ function find(manifests: any[], kind: string, name?: string): any {
   return found;
 }
 
-/** What our ModelDeployment CRD adds to AI Runway's imported schema (src/controller/crds.ts, `AIRUNWAY_NEWER_STATUS_FIELDS`). */
+/** What our ModelDeployment CRD adds to AI Runway's imported schema (src/controller-contract/crds.ts, `AIRUNWAY_NEWER_STATUS_FIELDS`). */
 const NEWER_STATUS_FIELDS = ['status.gateway.gatewayName', 'status.provider.requestRef', 'status.provider.workloadRef', 'status.provider.inferencePoolRef'];
 
 /** The upstream CRD's schema with every `description` removed (ours carries none). */

@@ -1,5 +1,5 @@
 /**
- * Writes src/providers/common/generated/engine-arguments.ts: for each engine parser the library
+ * Writes src/provider-kit/generated/engine-arguments.ts: for each engine parser the library
  * renders command lines for, every option with its destination and how it takes a value.
  * The library reads it to render `engine.args` values of "true"/"false" as the engine's switch
  * forms, and to type KubeRay's `engine_kwargs`. The input is the parser definitions that
@@ -12,7 +12,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 const FIXTURES = path.join(__dirname, '..', '..', 'test', 'fixtures', 'engine-parsers');
-export const TABLES_MODULE = path.join(__dirname, '..', '..', 'src', 'providers', 'common', 'generated', 'engine-arguments.ts');
+export const TABLES_MODULE = path.join(__dirname, '..', '..', 'src', 'provider-kit', 'generated', 'engine-arguments.ts');
 
 /** The parsers the library renders for (the default images' engines), by table id. */
 export const TABLE_PARSERS: Readonly<Record<string, string>> = {
@@ -30,7 +30,7 @@ export const TABLE_PARSERS: Readonly<Record<string, string>> = {
 /**
  * The parsers of the releases a table's engine replaced as our default (the versions users upgrade
  * from): an option of theirs that the table's parser no longer has is a removed flag, an error at
- * synth time (`src/providers/common/retired-engine-flags.ts`).
+ * synth time (`src/provider-kit/retired-engine-flags.ts`).
  */
 export const PREVIOUS_PARSERS: Readonly<Record<string, readonly string[]>> = {
   'vllm-0.33.0': ['vllm-0.9.1-api-server', 'vllm-0.11.0-api-server'],

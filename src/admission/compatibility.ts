@@ -1,5 +1,5 @@
+import type { ProviderConfigEntry } from '../api/provider/provider-config-entry';
 import type { EngineCapability } from '../core/generated/inference-provider-config-spec';
-import type { ProviderConfigEntry } from '../selection/provider-config-entry';
 
 /**
  * Whether an engine, serving mode and GPU count fit a provider's declared capabilities

@@ -1,4 +1,4 @@
-import { isAutoscaled } from '../autoscaling/autoscaling-annotation';
+import { isAutoscaled } from '../api/autoscaling/autoscaling-annotation';
 import {
   DEFAULT_COMPILATION_CACHE_MOUNT_PATH,
   DEFAULT_GPU_RESOURCE,
@@ -46,7 +46,7 @@ function applyWebhookDefaults(name: string, spec: ModelDeploymentSpec, autoscale
 
   // 3. One replica in aggregated mode; an explicit scaling block (even replicas: 0) is kept.
   //    Ours: not when an autoscaler sets the replicas (annotation inference.cdk8s.io/autoscaling),
-  //    where a fixed count is an error (src/autoscaling/autoscaling-annotation.ts).
+  //    where a fixed count is an error (src/api/autoscaling/autoscaling-annotation.ts).
   if (aggregated && !spec.scaling && !autoscaled) spec.scaling = { replicas: 1 };
   if (autoscaled && spec.scaling && Object.keys(spec.scaling).length === 0) delete spec.scaling;
 

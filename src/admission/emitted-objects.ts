@@ -19,15 +19,15 @@
  */
 import type { ApiObject } from 'cdk8s';
 import { FieldError, invalid } from '../core/field-error';
+import { joinSegments, parsePath, PathSegment } from '../core/field-path';
 import { isJsonObject } from '../core/json-object';
+import { checkNestedLabels } from '../core/kubernetes-names';
+import { MAX_QUOTED_LENGTH } from '../core/quoted-value';
 import { renderedJson } from '../core/rendered-json';
-import { mergedOverridesOf, PROVIDER_OVERRIDES_PATH } from '../providers/common/overrides';
-import { joinSegments, parsePath, PathSegment } from '../schema-validation/field-path';
+import { mergedOverridesOf, PROVIDER_OVERRIDES_PATH } from '../provider-kit/overrides';
 import { checkFiniteNumbers } from '../schema-validation/finite-numbers';
-import { checkNestedLabels } from '../schema-validation/kubernetes-names';
 import { objectSizeProblem } from '../schema-validation/object-size';
 import { checkPodRules } from '../schema-validation/pod-rules';
-import { MAX_QUOTED_LENGTH } from '../schema-validation/quoted-value';
 import { checkYamlWritableStrings } from '../schema-validation/yaml-writable-strings';
 
 type Json = any;

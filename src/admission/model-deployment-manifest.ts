@@ -1,10 +1,10 @@
-import { validate as compiledSpecValidator } from './generated/model-deployment-spec-validator';
-import { readManifestHeader } from './manifest-metadata';
-import { StructuralSchemaValidator } from './structural-schema';
 import { FieldError, required } from '../core/field-error';
 import type { ModelDeploymentSpec } from '../core/generated/model-deployment-spec';
+import { validate as compiledSpecValidator } from '../core/generated/model-deployment-spec-validator';
 import { cloneJson } from '../core/json-clone';
+import { readManifestHeader } from '../core/manifest-metadata';
 import type { ModelDeploymentObject } from '../core/model-deployment-object';
+import { StructuralSchemaValidator } from '../schema-validation/structural-schema';
 
 /** Compiled ahead of time from MODEL_DEPLOYMENT_SPEC_SCHEMA (scripts/precompile-validators.ts). */
 let specValidator: StructuralSchemaValidator | undefined;

@@ -1,8 +1,8 @@
 import { checkProviderCompatibility, CompatibilityViolation } from './compatibility';
-import { validateEngineArgs, validateImageFields } from './engine-args';
 import { validateProviderOverrides } from './overrides-filter';
-import type { SimulatedBackend } from '../api/inference-provider';
-import { extensionErrors } from '../core/deployment-extensions';
+import type { SimulatedBackend } from '../api/provider/inference-provider';
+import type { ProviderConfigEntry } from '../api/provider/provider-config-entry';
+import { validateEngineArgs, validateImageFields } from '../core/engine-args';
 import { FieldError, invalid, required } from '../core/field-error';
 import type { ComponentScalingSpec } from '../core/generated/model-deployment-spec';
 import { gpuTaintAnnotationErrors } from '../core/gpu-taint-toleration';
@@ -11,8 +11,7 @@ import { ModelDeploymentObject, resolvedServingMode } from '../core/model-deploy
 import { compareQuantities, parseQuantity, Quantity } from '../core/quantity';
 import { didYouMean } from '../core/suggest';
 import { unrenderableKeyErrors } from '../core/unrenderable-keys';
-import { devicesAnnotationErrors } from '../dra/device-annotation';
-import type { ProviderConfigEntry } from '../selection/provider-config-entry';
+import { devicesAnnotationErrors } from '../provider-kit/device-annotation';
 import { validateStorageVolumes } from '../storage/storage-validation';
 
 /**
@@ -23,7 +22,7 @@ import { validateStorageVolumes } from '../storage/storage-validation';
  * `gpu.type` an extended resource name, because the API server would reject the objects named
  * after them or requesting them otherwise; and the annotation
  * `inference.cdk8s.io/tolerate-gpu-taint` must be "true" or "false", and the DRA device
- * requests of `inference.cdk8s.io/devices` must check (src/dra/device-annotation.ts).
+ * requests of `inference.cdk8s.io/devices` must check (src/provider-kit/device-annotation.ts).
  */
 
 export const MAX_GPU_COUNT = 64;
@@ -178,7 +177,8 @@ export function validateModelDeployment(
   errors.push(...unrenderableKeyErrors(spec, 'spec'));
   errors.push(...gpuTaintAnnotationErrors(md.annotations));
   errors.push(...devicesAnnotationErrors(md.annotations, spec));
-  errors.push(...extensionErrors(md));
+  // The extension annotations' own problems follow these, reported by the pipeline
+  // (src/pipeline/resolve.ts), which holds the list of extensions.
 
   return { errors, warnings: collectWarnings(md) };
 }
@@ -218,7 +218,7 @@ function violationToFieldError(violation: CompatibilityViolation): FieldError {
 
 /**
  * The admission warnings (§3.8), in the webhook's order. (`replicas: 0` on a provider that cannot
- * run zero is warned about once the provider is known: src/core/deployment-extensions.ts.)
+ * run zero is warned about once the provider is known: src/pipeline/deployment-extensions.ts.)
  */
 export function collectWarnings(md: ModelDeploymentObject): string[] {
   const warnings: string[] = [];

@@ -1,6 +1,6 @@
 import { Size } from 'cdk8s';
 import { Cpu } from 'cdk8s-plus-34';
-import type { DeviceRequest } from './devices';
+import type { DeviceRequest } from './devices/devices';
 
 /**
  * GPUs for the model server (`spec.resources.gpu`, `spec.scaling.{prefill,decode}.gpu`).

@@ -1,5 +1,5 @@
 import { Size } from 'cdk8s';
-import { AutoscalingOptions } from './autoscaling';
+import { AutoscalingOptions } from './autoscaling/autoscaling';
 import { GpuOptions } from './resources';
 
 /**

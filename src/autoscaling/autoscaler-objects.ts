@@ -10,14 +10,14 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { AutoscalerPlan, autoscalerPlanOf, readsModelServerMetrics } from './autoscaler-plan';
-import { ENGINE_METRIC_SERIES, EngineMetricSeries, MODEL_DEPLOYMENT_SERIES_LABEL, podsMetricName, promQuery, thresholdOf } from './metric-types';
-import type { InferencePoolTarget, InferenceProvider } from '../api/inference-provider';
+import { ENGINE_METRIC_SERIES, EngineMetricSeries, MODEL_DEPLOYMENT_SERIES_LABEL, podsMetricName, promQuery, thresholdOf } from '../api/autoscaling/metric-types';
+import type { InferencePoolTarget, InferenceProvider } from '../api/provider/inference-provider';
+import type { ResolvedModelDeployment } from '../api/resolved-model-deployment';
 import { k8s } from '../core/kube-api';
 import { canonicalDecimalQuantity, parseQuantity } from '../core/quantity';
-import type { ResolvedModelDeployment } from '../core/resolved-model-deployment';
 import { ScaledObject } from '../imports/keda.sh';
 import { PodMonitor, PodMonitorSpecPodMetricsEndpointsRelabelingsAction } from '../imports/monitoring.coreos.com';
-import { commonLabels, objectMeta } from '../providers/common/metadata';
+import { commonLabels, objectMeta } from '../provider-kit/metadata';
 
 /**
  * The autoscaler objects of a deployment that asks for autoscaling on a provider that names a

@@ -3,11 +3,11 @@
  * workload the provider names (`InferenceProvider.scaleTarget`), or the target's own autoscaler
  * when it names none. Free of cdk8s-plus-34 and the bindings: the controller's re-validation runs it.
  */
-import { AUTOSCALING_ANNOTATION_PATH, AutoscalingSpec, autoscalingOf } from './autoscaling-annotation';
-import { ENGINE_METRIC_SERIES } from './metric-types';
-import type { InferencePoolTarget, InferenceProvider, ScaleTargetRef } from '../api/inference-provider';
+import { AUTOSCALING_ANNOTATION_PATH, AutoscalingSpec, autoscalingOf } from '../api/autoscaling/autoscaling-annotation';
+import { ENGINE_METRIC_SERIES } from '../api/autoscaling/metric-types';
+import type { InferencePoolTarget, InferenceProvider, ScaleTargetRef } from '../api/provider/inference-provider';
+import { ResolvedModelDeployment, toResolvedDeployment } from '../api/resolved-model-deployment';
 import { FieldError, invalid } from '../core/field-error';
-import { ResolvedModelDeployment, toResolvedDeployment } from '../core/resolved-model-deployment';
 
 /** KEDA or an HPA on a workload the provider names: what the pipeline synthesizes them from. */
 export interface AutoscalerPlan {

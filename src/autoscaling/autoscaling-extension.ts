@@ -1,13 +1,13 @@
 /**
- * Autoscaling as the pipeline runs it (src/core/deployment-extensions.ts): the annotation's own
+ * Autoscaling as the pipeline runs it (src/pipeline/deployment-extensions.ts): the annotation's own
  * problems at admission, and what the selected provider cannot honour.
  */
 import { autoscalerProviderErrors } from './autoscaler-plan';
-import { AUTOSCALING_ANNOTATION, AUTOSCALING_ANNOTATION_PATH, readAutoscaling } from './autoscaling-annotation';
-import { DeploymentFeature } from '../api/deployment-feature';
-import type { DeploymentExtension } from '../core/deployment-extensions';
+import { AUTOSCALING_ANNOTATION, AUTOSCALING_ANNOTATION_PATH, readAutoscaling } from '../api/autoscaling/autoscaling-annotation';
+import { DeploymentFeature } from '../api/provider/deployment-feature';
 import { FieldError, invalid } from '../core/field-error';
 import type { ModelDeploymentObject } from '../core/model-deployment-object';
+import type { DeploymentExtension } from '../provider-kit/deployment-extension';
 
 /** The annotation's problems, alone and against the deployment's spec. */
 function autoscalingErrors(md: ModelDeploymentObject): FieldError[] {
@@ -22,7 +22,7 @@ function autoscalingErrors(md: ModelDeploymentObject): FieldError[] {
   return [];
 }
 
-/** The extension as the pipeline runs it (src/core/deployment-extensions.ts). */
+/** The extension as the pipeline runs it (src/pipeline/deployment-extensions.ts). */
 export const AUTOSCALING_EXTENSION: DeploymentExtension = {
   feature: DeploymentFeature.AUTOSCALING,
   annotation: AUTOSCALING_ANNOTATION,

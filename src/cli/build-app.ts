@@ -3,17 +3,17 @@ import { Construct } from 'constructs';
 import type { CliRouting } from './arguments';
 import { applyClusterProfile, LoadedProfile, loadClusterProfile } from './cluster-profile';
 import { documentLabel, InputDocument, InputProblem } from './input-documents';
-import { readInferenceProviderConfigManifest } from '../admission/inference-provider-config-manifest';
-import { GatewayRef, InferencePoolApiVersion } from '../api/gateway';
-import { InferenceProviderConfig } from '../api/inference-provider-config';
-import { ModelDeployment } from '../api/model-deployment';
+import { GatewayRef, InferencePoolApiVersion } from '../api/gateway/gateway';
 import type { NodePool } from '../api/node-pool';
-import { ProviderRegistry } from '../api/provider-registry';
+import { PodSecurityLevel } from '../api/pod-security-level';
+import { InferenceProviderConfig } from '../api/provider/inference-provider-config';
+import { readInferenceProviderConfigManifest } from '../api/provider/inference-provider-config-manifest';
+import { ModelDeployment } from '../constructs/model-deployment';
+import { ProviderRegistry } from '../constructs/provider-registry';
 import { formatFieldError } from '../core/field-error';
 import { unrenderableKeyErrors } from '../core/unrenderable-keys';
 import { NODE_POOL_API_VERSION, NODE_POOL_KIND, readNodePoolDocument } from '../dra/node-inventory';
 import { BodyBasedRouter } from '../gateway/body-based-router';
-import { PodSecurityLevel } from '../policy/pod-security-level';
 import { checkYamlWritableStrings } from '../schema-validation/yaml-writable-strings';
 
 /** A ModelDeployment built from one input document. */

@@ -1,5 +1,5 @@
 import { documentLabel, InputDocument, InputProblem, readInputDocuments } from './input-documents';
-import type { ProviderRegistry } from '../api/provider-registry';
+import type { ProviderRegistry } from '../constructs/provider-registry';
 import { formatFieldError } from '../core/field-error';
 import { ClusterProfile, ProfileLocation, readClusterProfile } from '../selection/cluster-profile';
 

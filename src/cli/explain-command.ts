@@ -4,13 +4,13 @@ import { describeClusterProfile, profileNotes } from './cluster-profile';
 import { documentLabel, formatProblem, InputDocument, InputProblem, noModelDeploymentProblem, readInputDocuments } from './input-documents';
 import type { CliIo } from './io';
 import { parseModelDeploymentManifest } from '../admission/model-deployment-manifest';
-import type { ProviderRegistry } from '../api/provider-registry';
+import { toResolvedDeployment } from '../api/resolved-model-deployment';
+import type { ProviderRegistry } from '../constructs/provider-registry';
 import { formatFieldError } from '../core/field-error';
 import type { ModelDeploymentObject } from '../core/model-deployment-object';
-import { resolveModelDeployment, Resolution } from '../core/resolve';
-import { toResolvedDeployment } from '../core/resolved-model-deployment';
 import { ComponentFit, describeNeed, fitDeployment } from '../dra/capacity-fit';
 import { planModelRouting } from '../gateway/model-routing';
+import { resolveModelDeployment, Resolution } from '../pipeline/resolve';
 
 /**
  * `explain`: for each ModelDeployment, the engine and provider chosen and why — every provider

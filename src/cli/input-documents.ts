@@ -3,8 +3,8 @@ import * as path from 'path';
 import type { Document, Node } from 'yaml';
 import { isPlainBlockText, readPlainBlockText } from './fast-yaml-reader';
 import { InputLimitProblem, inputTextProblem, readBoundedText } from './input-limits';
+import { parsePath } from '../core/field-path';
 import { yamlPackage } from '../core/yaml-package';
-import { parsePath } from '../schema-validation/field-path';
 
 /** How `-f -` is named in messages. */
 export const STDIN_NAME = '<stdin>';

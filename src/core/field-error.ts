@@ -1,9 +1,9 @@
 /**
- * Building and rendering field errors (the public types are in `../field-error`): the admission
+ * Building and rendering field errors (the public types are in `./field-error-types`): the admission
  * webhook's messages are matched on by users and tests, so their rendering follows apimachinery.
  */
+import { FieldError, FieldErrorKind } from './field-error-types';
 import { didYouMean } from './suggest';
-import { FieldError, FieldErrorKind } from '../api/field-error';
 
 export { FieldErrorKind };
 export type { FieldError };

@@ -6,8 +6,8 @@
 import { DEFAULT_GPU_RESOURCE } from './defaults';
 import { FieldError, invalid } from './field-error';
 import type { GpuSpec, ModelDeploymentSpec } from './generated/model-deployment-spec';
+import { extendedResourceNameErrors } from './kubernetes-names';
 import type { ServingModeName } from './model-deployment-object';
-import { extendedResourceNameErrors } from '../schema-validation/kubernetes-names';
 
 /** Examples named in messages: one per vendor, and a MIG profile. */
 export const GPU_TYPE_EXAMPLES: readonly string[] = ['nvidia.com/gpu', 'amd.com/gpu', 'gpu.intel.com/i915', 'nvidia.com/mig-1g.10gb'];

@@ -1,5 +1,5 @@
 import { FieldError, invalid } from './field-error';
-import { joinPath } from '../schema-validation/field-path';
+import { joinPath } from './field-path';
 
 /**
  * Map keys cdk8s cannot render, with why. Both are legal in Kubernetes (a label, an engine flag, a

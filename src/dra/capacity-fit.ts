@@ -16,14 +16,14 @@
  * them. Pods without GPUs or device requests are not checked. A deployment fits when every
  * checked component has at least one pool that holds all of its pods.
  */
-import { componentsOf, DeviceComponent, deviceRequestsOf, DEVICES_ANNOTATION_PATH } from './device-annotation';
-import type { CheckedDeviceRequest } from './device-request';
 import type { InventoryDeviceSpec, NodePoolSpec } from './node-inventory';
+import type { CheckedDeviceRequest } from '../api/devices/device-request';
+import type { ResolvedModelDeployment } from '../api/resolved-model-deployment';
 import { FieldError, invalid } from '../core/field-error';
 import type { GpuSpec } from '../core/generated/model-deployment-spec';
 import { gpuTypeOf } from '../core/gpu-type';
-import type { ResolvedModelDeployment } from '../core/resolved-model-deployment';
-import { podGpuCount, podsPerReplica } from '../multinode/layout';
+import { componentsOf, DeviceComponent, deviceRequestsOf, DEVICES_ANNOTATION_PATH } from '../provider-kit/device-annotation';
+import { podGpuCount, podsPerReplica } from '../provider-kit/multi-node-layout';
 
 /** Pods per node are counted up to this: more than any node holds. */
 const MAX_PODS_PER_NODE = 256;

@@ -1,16 +1,16 @@
 /**
  * The ResourceClaimTemplates of a deployment: one per component that claims devices, named as
- * its pods reference them (src/dra/pod-claims.ts), in the deployment's namespace, with the
+ * its pods reference them (src/provider-kit/pod-claims.ts), in the deployment's namespace, with the
  * deployment's common labels. Created by the shared pipeline after the provider's translation,
  * so every provider that wires the claims into its pods gets the same templates.
  */
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
-import { componentsOf, deviceRequestsOf } from './device-annotation';
-import { claimDevices, claimTemplateName } from './pod-claims';
+import type { ResolvedModelDeployment } from '../api/resolved-model-deployment';
 import { k8s } from '../core/kube-api';
-import type { ResolvedModelDeployment } from '../core/resolved-model-deployment';
-import { commonLabels, objectMeta } from '../providers/common/metadata';
+import { componentsOf, deviceRequestsOf } from '../provider-kit/device-annotation';
+import { commonLabels, objectMeta } from '../provider-kit/metadata';
+import { claimDevices, claimTemplateName } from '../provider-kit/pod-claims';
 
 /** Adds the templates under `scope` (ids `DeviceClaimTemplate-<component>`) and returns them. */
 export function addDeviceClaimTemplates(scope: Construct, md: ResolvedModelDeployment): ApiObject[] {

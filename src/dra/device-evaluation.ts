@@ -1,6 +1,6 @@
 /**
  * Evaluating a device selector against a described device, as the scheduler does when it
- * allocates devices: the selector is checked first (src/dra/device-selector.ts), then evaluated
+ * allocates devices: the selector is checked first (src/cel/device-selector.ts), then evaluated
  * with `device` bound to the description. Used to check device requests against a declared
  * node inventory.
  *
@@ -10,11 +10,11 @@
  * (semver.org 2.0.0); capacities are quantities (`'80Gi'`). The selector sees them grouped by
  * domain: `device.attributes["gpu.nvidia.com"].productName`.
  */
-import { compileDeviceSelector, DeviceSelectorError } from './device-selector';
-import { planSelector, selectorRuntime, SelectorProgram } from './selector-runtime';
+import { compileDeviceSelector, DeviceSelectorError } from '../cel/device-selector';
+import { celModules } from '../cel/kubernetes-libraries';
+import { planSelector, selectorRuntime, SelectorProgram } from '../cel/selector-runtime';
+import { parseSemver, semverText } from '../cel/semver';
 import { parseQuantity, quantityToDecimalString } from '../core/quantity';
-import { celModules } from '../schema-validation/cel-kubernetes-libraries';
-import { parseSemver, semverText } from '../schema-validation/cel-semver';
 
 /** The value of a device attribute. */
 export type DeviceAttributeValue = string | number | bigint | boolean | { readonly version: string };

@@ -9,12 +9,12 @@
  * (`apiVersion: inference.cdk8s.io/v1alpha1`) and what `ProviderRegistry.addNodePool` takes.
  */
 import type { DeviceAttributeValue } from './device-evaluation';
-import { DEVICE_NAME_IDENTIFIER } from './device-request';
+import { DEVICE_NAME_IDENTIFIER } from '../api/devices/device-request';
+import { parseSemver } from '../cel/semver';
 import { FieldError, fieldPath, invalid, required } from '../core/field-error';
+import { dnsSubdomainErrors, extendedResourceNameErrors, labelValueErrors, qualifiedNameErrors } from '../core/kubernetes-names';
 import { parseQuantity } from '../core/quantity';
 import { didYouMean } from '../core/suggest';
-import { parseSemver } from '../schema-validation/cel-semver';
-import { dnsSubdomainErrors, extendedResourceNameErrors, labelValueErrors, qualifiedNameErrors } from '../schema-validation/kubernetes-names';
 
 /** apiVersion and kind of a NodePool document in CLI input. */
 export const NODE_POOL_API_VERSION = 'inference.cdk8s.io/v1alpha1';

@@ -15,8 +15,8 @@ import {
 } from './model-spec-json';
 import { FieldError, forbidden, invalid, notSupported, required } from '../core/field-error';
 import { parseGoDuration } from '../core/go-duration';
+import { dnsSubdomainErrors } from '../core/kubernetes-names';
 import { matchesQuantityPattern, parseQuantity } from '../core/quantity';
-import { dnsSubdomainErrors } from '../schema-validation/kubernetes-names';
 
 /*
  * The rules a FlexInfer Model must satisfy, checked at synth so a bad Model fails with a field

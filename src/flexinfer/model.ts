@@ -8,8 +8,8 @@ import type { FlexInferModelSource } from './model-source';
 import type { ModelResourcesJson, ModelSpecJson } from './model-spec-json';
 import { FieldError, formatFieldError, invalid } from '../core/field-error';
 import { goDurationOf } from '../core/go-duration';
+import { dns1035LabelErrors } from '../core/kubernetes-names';
 import { Model } from '../imports/ai.flexinfer';
-import { dns1035LabelErrors } from '../schema-validation/kubernetes-names';
 
 /**
  * GPU vendor a FlexInfer Model targets (`spec.gpu.vendor`).

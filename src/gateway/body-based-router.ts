@@ -1,10 +1,10 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { Warnings } from '../api/warnings';
+import { parseImageReference } from '../core/image-reference';
 import { k8s } from '../core/kube-api';
+import { movingImageTagWarning } from '../core/moving-image-tag';
 import { defaultImageRef } from '../core/version-matrix';
-import { parseImageReference } from '../warnings/image-reference';
-import { movingImageTagWarning } from '../warnings/moving-image-tag';
 
 const BODY_BASED_ROUTER_SYMBOL = Symbol.for('cdk8s-inference.BodyBasedRouter');
 

@@ -1,8 +1,8 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
-import { DEFAULT_ENDPOINT_PICKER, defaultEndpointPickerConfig, EndpointPicker, endpointPickerObjectiveGroups } from './endpoint-picker-choice';
 import { checkPortNumber, inferencePoolGroup, InferencePoolApiVersionString, INFERENCE_POOL_V1 } from './inference-pool';
-import type { EndpointPickerResources } from '../api/endpoint-picker-resources';
+import { DEFAULT_ENDPOINT_PICKER, defaultEndpointPickerConfig, EndpointPicker, endpointPickerObjectiveGroups } from '../api/gateway/endpoint-picker-choice';
+import type { EndpointPickerResources } from '../api/gateway/endpoint-picker-resources';
 import { FieldError, invalid } from '../core/field-error';
 import { k8s } from '../core/kube-api';
 import { compareQuantities, parseQuantity } from '../core/quantity';

@@ -2,6 +2,11 @@ import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { admitRoutesFrom, referencedGatewayWarning } from './allowed-routes';
 import { addEndpointPicker, DEFAULT_ENDPOINT_PICKER_PORT, endpointPickerResources } from './endpoint-picker';
+import { addHttpRoute } from './http-route';
+import { addInferencePool, inferencePoolGroup, InferencePoolApiVersionString } from './inference-pool';
+import { warnIfNoBodyBasedRouter } from './missing-body-based-router';
+import { MAX_ROUTED_MODEL_NAME_LENGTH, MODEL_NAME_HEADER, routedModelNameSource } from './model-name';
+import { addPoolReferenceGrant } from './reference-grant';
 import {
   DEFAULT_ENDPOINT_PICKER,
   defaultEndpointPickerConfig,
@@ -10,23 +15,18 @@ import {
   endpointPickerImageFor,
   endpointPickerOf,
   ENDPOINT_PICKER_ANNOTATION,
-} from './endpoint-picker-choice';
-import { addHttpRoute } from './http-route';
-import { addInferencePool, inferencePoolGroup, InferencePoolApiVersionString } from './inference-pool';
-import { MAX_ROUTED_MODEL_NAME_LENGTH, MODEL_NAME_HEADER, routedModelNameSource } from './model-name';
-import { addPoolReferenceGrant } from './reference-grant';
-import type { EndpointPickerResources } from '../api/endpoint-picker-resources';
-import type { GatewayRef, InferencePoolApiVersion } from '../api/gateway';
-import type { InferencePoolTarget, InferenceProvider } from '../api/inference-provider';
+} from '../api/gateway/endpoint-picker-choice';
+import type { EndpointPickerResources } from '../api/gateway/endpoint-picker-resources';
+import type { GatewayRef, InferencePoolApiVersion } from '../api/gateway/gateway';
+import { loraAdapterNames } from '../api/lora/lora-annotation';
+import type { InferencePoolTarget, InferenceProvider } from '../api/provider/inference-provider';
+import type { ProviderConfigEntry } from '../api/provider/provider-config-entry';
+import { ResolvedModelDeployment, toResolvedDeployment } from '../api/resolved-model-deployment';
 import { Warnings } from '../api/warnings';
 import { FieldError, invalid, required } from '../core/field-error';
 import type { GatewayCapabilities } from '../core/generated/inference-provider-config-spec';
 import { LABEL_MANAGED_BY, LABEL_MODEL_DEPLOYMENT, MANAGED_BY_VALUE } from '../core/labels';
 import { checkDerivedObjectNames } from '../core/object-names';
-import { ResolvedModelDeployment, toResolvedDeployment } from '../core/resolved-model-deployment';
-import { loraAdapterNames } from '../lora/lora-annotation';
-import type { ProviderConfigEntry } from '../selection/provider-config-entry';
-import { warnIfNoBodyBasedRouter } from '../warnings/missing-body-based-router';
 
 /** Routing settings of the registry in scope (AI Runway's controller flags). */
 export interface RoutingDefaults {

@@ -1,4 +1,4 @@
-import type { UpstreamKind } from '../api/provider-status';
+import type { UpstreamKind } from '../api/provider/provider-status';
 
 /*
  * The kinds the routing code synthesizes for a deployment (`addModelRouting`): what the

@@ -5,7 +5,8 @@
  */
 import { boundedDurationErrors, INT32_MAX, integerErrors, MAX_KTHENA_REPLICAS, sameNamespaceErrors } from './checks';
 import type { KthenaMetricSource } from './metric-source';
-import { IKthenaModelServing, KthenaModelServing } from './model-serving';
+import { KthenaModelServing } from './model-serving';
+import type { IKthenaModelServing } from './model-serving-props';
 import type { KthenaScalingBehavior, KthenaStableScalingPolicy } from './scaling-behavior';
 import type {
   KthenaDisaggregatedTargetOptions,

@@ -6,7 +6,7 @@
 import type { Duration } from 'cdk8s';
 import { FieldError, invalid } from '../core/field-error';
 import { goDurationOf } from '../core/go-duration';
-import { labelValueErrors, qualifiedNameErrors } from '../schema-validation/kubernetes-names';
+import { labelValueErrors, qualifiedNameErrors } from '../core/kubernetes-names';
 
 /** Largest value of an `int32` field. */
 export const INT32_MAX = 2_147_483_647;

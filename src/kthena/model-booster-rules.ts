@@ -6,9 +6,9 @@
  */
 import { KthenaBackendType, KthenaWorkerType } from './booster-types';
 import { imageErrors, integerErrors, MAX_KTHENA_REPLICAS } from './checks';
-import type { KthenaBoosterBackend, KthenaBoosterWorker, KthenaModelBoosterProps } from './model-booster';
+import type { KthenaBoosterBackend, KthenaBoosterWorker, KthenaModelBoosterProps } from './model-booster-props';
 import { FieldError, fieldPath, invalid, required } from '../core/field-error';
-import { dnsSubdomainErrors } from '../schema-validation/kubernetes-names';
+import { dnsSubdomainErrors } from '../core/kubernetes-names';
 
 /** `spec.name` and `backend.name`: lowercase letters, digits and `-`. */
 const NAME_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;

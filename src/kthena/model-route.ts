@@ -5,8 +5,8 @@ import { KthenaModelMatch } from './model-match';
 import { modelMatchJson } from './model-match-json';
 import { KthenaRouteTarget } from './route-target';
 import { FieldError, fieldPath, formatFieldError, invalid, required } from '../core/field-error';
+import { dnsLabelErrors, dnsSubdomainErrors } from '../core/kubernetes-names';
 import { ModelRoute, ModelRouteSpec, ModelRouteSpecParentRefs, ModelRouteSpecRules } from '../imports/networking.serving.volcano.sh';
-import { dnsLabelErrors, dnsSubdomainErrors } from '../schema-validation/kubernetes-names';
 
 /** One rule of a ModelRoute: requests it matches, and the targets that share them. */
 export interface KthenaRouteRuleOptions {

@@ -5,6 +5,7 @@ import { KthenaPodLabels } from './labels';
 import { KthenaModelServing } from './model-serving';
 import { FieldError, formatFieldError, invalid, required } from '../core/field-error';
 import { goDurationOf } from '../core/go-duration';
+import { qualifiedNameErrors } from '../core/kubernetes-names';
 import {
   ModelServer,
   ModelServerSpec,
@@ -13,7 +14,6 @@ import {
   ModelServerSpecWorkloadPortProtocol,
   ModelServerSpecWorkloadSelectorPdGroup,
 } from '../imports/networking.serving.volcano.sh';
-import { qualifiedNameErrors } from '../schema-validation/kubernetes-names';
 
 /** The inference engine behind a ModelServer (`spec.inferenceEngine`); the router speaks its protocol. */
 export enum KthenaInferenceEngine {

@@ -6,11 +6,11 @@
  */
 import { Duration } from 'cdk8s';
 import { INT32_MAX, integerErrors } from './checks';
-import type { KthenaGangPolicy, KthenaRoleOptions } from './model-serving';
+import type { KthenaGangPolicy, KthenaRoleOptions } from './model-serving-props';
 import { KthenaRecoveryPolicy } from './recovery-policy';
 import type { KthenaRolloutStrategy } from './rollout-strategy';
 import { FieldError, forbidden, invalid, required } from '../core/field-error';
-import { dns1035LabelErrors } from '../schema-validation/kubernetes-names';
+import { dns1035LabelErrors } from '../core/kubernetes-names';
 
 /** `spec.template.roles`: 1 to 4 roles. */
 export const MAX_ROLES = 4;

@@ -3,7 +3,7 @@ import { Container, ContainerProps, k8s, PodSecurityContext, PodSecurityContextP
 import { imageErrors, labelMapErrors } from './checks';
 import { KthenaPodLabels } from './labels';
 import { FieldError, fieldPath, forbidden, invalid, required } from '../core/field-error';
-import { extendedResourceNameErrors } from '../schema-validation/kubernetes-names';
+import { extendedResourceNameErrors } from '../core/kubernetes-names';
 
 /**
  * A container of a Kthena pod template: cdk8s-plus's `ContainerProps` (so cdk8s-plus's defaults

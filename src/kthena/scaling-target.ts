@@ -1,5 +1,5 @@
 import type { KthenaMetricSource } from './metric-source';
-import type { IKthenaModelServing } from './model-serving';
+import type { IKthenaModelServing } from './model-serving-props';
 
 /** A metric the autoscaler keeps each replica at. */
 export interface KthenaScalingMetric {

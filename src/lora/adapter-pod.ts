@@ -22,10 +22,10 @@ import {
   LORA_DOWNLOAD_USER,
   LORA_DOWNLOAD_VOLUME,
 } from './adapter-layout';
-import { loraSettingsOf } from './lora-annotation';
+import { loraSettingsOf } from '../api/lora/lora-annotation';
 import type { ModelDeploymentSpec } from '../core/generated/model-deployment-spec';
 import { k8s } from '../core/kube-api';
-import { HF_TOKEN_ENV, hfTokenEnvVar, toKubeEnvVar } from '../providers/common/env';
+import { HF_TOKEN_ENV, hfTokenEnvVar, toKubeEnvVar } from '../provider-kit/env';
 import { DEFAULT_MODEL_DOWNLOAD_IMAGE } from '../storage/model-download-job';
 
 /**

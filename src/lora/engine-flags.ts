@@ -8,8 +8,8 @@
  * served under its name, so a client selects it with `"model": "<name>"`.
  */
 import { adapterPath } from './adapter-layout';
-import { loraPath, loraSettingsOf, LoraSettings, LORA_ANNOTATION_PATH } from './lora-annotation';
-import { extraArgFlagKey } from '../admission/engine-args';
+import { loraPath, loraSettingsOf, LoraSettings, LORA_ANNOTATION_PATH } from '../api/lora/lora-annotation';
+import { extraArgFlagKey } from '../core/engine-args';
 import { FieldError, invalid } from '../core/field-error';
 import type { ModelDeploymentSpec } from '../core/generated/model-deployment-spec';
 

@@ -5,11 +5,11 @@
  */
 import { loraStorageConflictErrors } from './adapter-layout';
 import { LORA_ENGINES, loraFlagCollisionErrors } from './engine-flags';
-import { LORA_ANNOTATION, LORA_ANNOTATION_PATH, loraPath, readLoraAnnotation } from './lora-annotation';
-import { DeploymentFeature } from '../api/deployment-feature';
-import type { DeploymentExtension } from '../core/deployment-extensions';
+import { LORA_ANNOTATION, LORA_ANNOTATION_PATH, loraPath, readLoraAnnotation } from '../api/lora/lora-annotation';
+import { DeploymentFeature } from '../api/provider/deployment-feature';
 import { FieldError, invalid } from '../core/field-error';
 import type { ModelDeploymentObject } from '../core/model-deployment-object';
+import type { DeploymentExtension } from '../provider-kit/deployment-extension';
 
 /**
  * The annotation's own problems; then, against the spec: an engine that cannot serve adapters by

@@ -7,8 +7,8 @@ import { entriesAt, labelErrors } from './metadata-rules';
 import type { IModelplaneModelCache } from './model-cache';
 import { ModelplaneEnginePhase, ModelplaneServingMode } from './serving';
 import { FieldError, fieldPath, formatFieldError, invalid, required } from '../core/field-error';
+import { dnsSubdomainErrors } from '../core/kubernetes-names';
 import * as modelplane from '../imports/modelplane.ai';
-import { dnsSubdomainErrors } from '../schema-validation/kubernetes-names';
 
 /** Props of a `ModelplaneDeployment`. */
 export interface ModelplaneDeploymentProps {

@@ -4,12 +4,12 @@ import { memberTemplate } from './member-template';
 import { annotationErrors, entriesAt, labelErrors } from './metadata-rules';
 import { deviceRequestLimitErrors, nodeSelectorDevices } from './node-selector';
 import { ModelplaneEnginePhase } from './serving';
-import { DeviceRequest, deviceRequestSpec } from '../api/devices';
+import { CheckedDeviceRequest, readDeviceRequests } from '../api/devices/device-request';
+import { DeviceRequest, deviceRequestSpec } from '../api/devices/devices';
 import { FieldError, fieldPath, invalid, required } from '../core/field-error';
 import { k8s } from '../core/kube-api';
-import { CheckedDeviceRequest, readDeviceRequests } from '../dra/device-request';
+import { dnsLabelErrors } from '../core/kubernetes-names';
 import * as modelplane from '../imports/modelplane.ai';
-import { dnsLabelErrors } from '../schema-validation/kubernetes-names';
 
 /** The `engine` container of a member's pods. */
 export interface ModelplaneContainer {

@@ -10,7 +10,7 @@
  */
 import { MAX_ANNOTATION_VALUE_LENGTH, MAX_LABEL_VALUE_LENGTH, MAX_METADATA_ENTRIES, RESERVED_LABEL_PREFIX } from './limits';
 import { FieldError, invalid } from '../core/field-error';
-import { labelValueErrors, qualifiedNameErrors } from '../schema-validation/kubernetes-names';
+import { labelValueErrors, qualifiedNameErrors } from '../core/kubernetes-names';
 
 /** One label or annotation and the field it came from. */
 export interface MetadataEntry {

@@ -2,8 +2,8 @@ import { ApiObjectMetadata, Size, SizeRoundingBehavior } from 'cdk8s';
 import { Construct } from 'constructs';
 import { MAX_CACHE_SIZE_GIB, MIN_CACHE_SIZE_GIB } from './limits';
 import { FieldError, formatFieldError, invalid, required } from '../core/field-error';
+import { dnsSubdomainErrors } from '../core/kubernetes-names';
 import * as modelplane from '../imports/modelplane.ai';
-import { dnsSubdomainErrors } from '../schema-validation/kubernetes-names';
 
 /** A modelplane ModelCache a deployment can reference (`spec.template.spec.modelCacheRef`). */
 export interface IModelplaneModelCache {

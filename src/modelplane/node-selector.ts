@@ -1,6 +1,6 @@
 /**
  * A member's `nodeSelector.devices` rendered from the project's one DRA device-request
- * definition (src/dra/device-request.ts): the same checked requests that become a
+ * definition (src/api/devices/device-request.ts): the same checked requests that become a
  * ResourceClaimTemplate for the other targets become modelplane's per-node device requests here,
  * selector for selector (each selector's checked CEL `expression`).
  *
@@ -18,8 +18,8 @@
  *   are already stricter than modelplane's (count ≤ 64, names of 1–63 characters).
  */
 import { MAX_DEVICE_REQUESTS, MAX_DEVICE_SELECTORS, MAX_SELECTOR_CEL_LENGTH } from './limits';
+import type { CheckedDeviceRequest } from '../api/devices/device-request';
 import { FieldError, fieldPath, invalid, required } from '../core/field-error';
-import type { CheckedDeviceRequest } from '../dra/device-request';
 
 /** One `nodeSelector.devices[]` entry in the XRD's JSON shape. */
 export interface NodeSelectorDevice {

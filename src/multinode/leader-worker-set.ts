@@ -6,14 +6,14 @@
  */
 import type { ApiObjectMetadata } from 'cdk8s';
 import type { Construct } from 'constructs';
-import type { MultiNodeLayout } from './layout';
 import { leaderWorkerSetOverrides } from './overrides';
 import { leaderCommand, workerCommand } from './ray-launch';
 import { k8s } from '../core/kube-api';
 import { LABEL_MODEL_DEPLOYMENT } from '../core/labels';
 import * as lws from '../imports/leaderworkerset.x-k8s.io';
-import { mergeIntoFinalJson } from '../providers/common/overrides';
-import { isJsonObject } from '../providers/common/unstructured';
+import type { MultiNodeLayout } from '../provider-kit/multi-node-layout';
+import { mergeIntoFinalJson } from '../provider-kit/overrides';
+import { isJsonObject } from '../provider-kit/unstructured';
 
 /** What a LeaderWorkerSet is built from: what the component's Deployment would have had. */
 export interface LeaderWorkerSetPlan {

@@ -6,10 +6,10 @@
  * none, rather than being merged into fields the API server would prune. Pure, so the controller
  * runs the checks.
  */
-import { MULTI_NODE_ANNOTATION_PATH } from './annotation';
+import { MULTI_NODE_ANNOTATION_PATH } from '../api/multi-node/multi-node-annotation';
 import { FieldError, forbidden } from '../core/field-error';
-import { PROVIDER_OVERRIDES_PATH } from '../providers/common/overrides';
-import { isJsonObject } from '../providers/common/unstructured';
+import { PROVIDER_OVERRIDES_PATH } from '../provider-kit/overrides';
+import { isJsonObject } from '../provider-kit/unstructured';
 
 /** Deployment `spec` fields a LeaderWorkerSet has an equivalent of. */
 const CARRIED_SPEC_KEYS = ['replicas', 'template'];

@@ -17,7 +17,7 @@
  * expands `$(VAR)` references and `$$` escapes in `command` and `args` before the shell sees them.
  */
 
-import { VLLM_SERVE_COMMAND } from '../providers/common/vllm-serve';
+import { VLLM_SERVE_COMMAND } from '../provider-kit/vllm-serve';
 
 /** Port of the Ray head (GCS) on the leader pod: Ray's default. */
 export const RAY_HEAD_PORT = 6379;
@@ -44,7 +44,7 @@ export const LWS_GROUP_ENV: RayGroupEnv = { leaderAddress: LWS_LEADER_ADDRESS_EN
 
 /**
  * The vLLM server command the leader ends in: `vllm serve`, whose arguments start with the model
- * as the positional (`../providers/common/vllm-serve` says why not the image's entrypoint or
+ * as the positional (`provider-kit/vllm-serve` says why not the image's entrypoint or
  * `--model`).
  */
 export const VLLM_SERVER_COMMAND: readonly string[] = VLLM_SERVE_COMMAND;

@@ -4,13 +4,13 @@
  * can take; and the parallelism target of a multi-node component, whose engine sees the GPUs of
  * every pod of its group rather than one pod's. Pure, so the controller runs them.
  */
-import { GPUS_PER_NODE_PATH, MULTI_NODE_ANNOTATION_PATH } from './annotation';
-import { deploymentMultiNode, DeploymentMultiNode, isMultiNodeComponent, ServingComponent } from './layout';
 import { leaderWorkerSetOverrideErrors } from './overrides';
 import { executorBackendErrors } from './vllm-flags';
+import { GPUS_PER_NODE_PATH, MULTI_NODE_ANNOTATION_PATH } from '../api/multi-node/multi-node-annotation';
+import type { ResolvedModelDeployment } from '../api/resolved-model-deployment';
 import { FieldError, invalid } from '../core/field-error';
-import type { ResolvedModelDeployment } from '../core/resolved-model-deployment';
-import type { ParallelismTarget } from '../providers/common/parallelism';
+import { deploymentMultiNode, DeploymentMultiNode, isMultiNodeComponent, ServingComponent } from '../provider-kit/multi-node-layout';
+import type { ParallelismTarget } from '../provider-kit/parallelism';
 
 /** What the multi-node checks of a vLLM deployment found. */
 export interface VllmMultiNodeFindings {

@@ -3,11 +3,11 @@
  * sizes and the Ray executor, which is how one vLLM server uses GPUs on other pods (its default
  * multiprocessing executor sees only its own node's). Pure, so the controller runs the checks.
  */
-import { MULTI_NODE_ANNOTATION_PATH } from './annotation';
-import type { MultiNodeLayout } from './layout';
-import { extraArgFlagKey } from '../admission/engine-args';
+import { MULTI_NODE_ANNOTATION_PATH } from '../api/multi-node/multi-node-annotation';
+import { extraArgFlagKey } from '../core/engine-args';
 import { FieldError, invalid } from '../core/field-error';
 import type { ModelDeploymentSpec } from '../core/generated/model-deployment-spec';
+import type { MultiNodeLayout } from '../provider-kit/multi-node-layout';
 
 /** The vLLM option choosing how the engine starts its ranks. */
 export const EXECUTOR_BACKEND_KEY = 'distributed-executor-backend';

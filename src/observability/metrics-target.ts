@@ -9,7 +9,7 @@
  * are not in this cluster, are refused with the reason, unless the caller names pods and port.
  */
 import type { ApiObject } from 'cdk8s';
-import type { ModelDeployment } from '../api/model-deployment';
+import type { ModelDeployment } from '../constructs/model-deployment';
 
 /** The model server pods of a deployment and where they serve metrics. */
 export interface MetricsTarget {

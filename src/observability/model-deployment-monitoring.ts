@@ -4,15 +4,15 @@ import { METRICS_FLAG } from './engine-metrics';
 import { MetricsTarget, metricsTargetOf, readinessWorkloadsOf } from './metrics-target';
 import { promqlSyntaxErrors } from './promql-check';
 import { AlertRule, servingAlertRules } from './serving-alerts';
-import type { ModelDeployment } from '../api/model-deployment';
+import { MODEL_DEPLOYMENT_SERIES_LABEL } from '../api/autoscaling/metric-types';
 import { Warnings } from '../api/warnings';
-import { MODEL_DEPLOYMENT_SERIES_LABEL } from '../autoscaling/metric-types';
+import type { ModelDeployment } from '../constructs/model-deployment';
 import { FieldError, formatFieldError, invalid } from '../core/field-error';
+import { labelValueErrors, qualifiedNameErrors } from '../core/kubernetes-names';
 import { LABEL_DEPLOYMENT, LABEL_ENGINE_TYPE, LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../core/labels';
 import {
   PodMonitor, PodMonitorSpecPodMetricsEndpointsRelabelingsAction, PrometheusRule, PrometheusRuleSpecGroupsRulesExpr,
 } from '../imports/monitoring.coreos.com';
-import { labelValueErrors, qualifiedNameErrors } from '../schema-validation/kubernetes-names';
 
 /**
  * Props of a `ModelDeploymentMonitoring`.

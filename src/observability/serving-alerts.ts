@@ -14,7 +14,7 @@
  */
 import { ENGINE_ALERT_SERIES } from './engine-metrics';
 import type { ReadinessWorkload } from './metrics-target';
-import { MODEL_DEPLOYMENT_SERIES_LABEL } from '../autoscaling/metric-types';
+import { MODEL_DEPLOYMENT_SERIES_LABEL } from '../api/autoscaling/metric-types';
 
 /** One alerting rule, as it goes into a PrometheusRule group. */
 export interface AlertRule {

@@ -1,7 +1,7 @@
 import type { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { modelServerPodsOf } from './model-server-pods';
-import type { ModelDeployment } from '../api/model-deployment';
+import type { ModelDeployment } from '../constructs/model-deployment';
 import { FieldError, formatFieldError, invalid } from '../core/field-error';
 import { k8s } from '../core/kube-api';
 import { LABEL_MANAGED_BY, LABEL_MODEL_DEPLOYMENT, MANAGED_BY_VALUE } from '../core/labels';

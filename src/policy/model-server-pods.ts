@@ -2,7 +2,7 @@
  * Which pods of a ModelDeployment its policies select: the model servers, by the labels the
  * translators put on them (`src/core/labels.ts`), and the port they serve the API on.
  */
-import type { ModelDeployment } from '../api/model-deployment';
+import type { ModelDeployment } from '../constructs/model-deployment';
 import { LABEL_DEPLOYMENT, LABEL_MODEL_DEPLOYMENT } from '../core/labels';
 
 /** The model-server pods of a deployment. */

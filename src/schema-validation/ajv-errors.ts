@@ -4,7 +4,7 @@
  * its type only).
  */
 import type { ErrorObject } from 'ajv';
-import { joinPath } from './field-path';
+import { joinPath } from '../core/field-path';
 
 type Json = any;
 

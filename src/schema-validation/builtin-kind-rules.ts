@@ -5,9 +5,9 @@
  * names; multi-port Services name every port uniquely; a workload's spec must be present; a
  * container's DRA claims are the pod's; DRA device selectors compile.
  */
-import { Report } from './field-path';
-import { dnsLabelErrors, ianaServiceNameErrors } from './kubernetes-names';
-import { checkDeviceSelector } from '../dra/device-selector';
+import { checkDeviceSelector } from '../cel/device-selector';
+import { Report } from '../core/field-path';
+import { dnsLabelErrors, ianaServiceNameErrors } from '../core/kubernetes-names';
 
 type Json = any;
 

@@ -6,10 +6,10 @@
  * not decide.
  */
 import type * as CelLib from '@bufbuild/cel';
-import { celModules, kubernetesCelLibraries } from './cel-kubernetes-libraries';
 import type { CelRule, CelSchema } from './cel-schema';
-import { joinPath, Report } from './field-path';
 import { upstreamCelSchema } from './upstream-schemas';
+import { celModules, kubernetesCelLibraries } from '../cel/kubernetes-libraries';
+import { joinPath, Report } from '../core/field-path';
 
 type Json = any;
 
@@ -90,7 +90,7 @@ interface CelRuntime {
   readonly lib: typeof CelLib;
   /**
    * The standard library plus the strings extension (Kubernetes enables strings v2) and
-   * Kubernetes' quantity and semver libraries (src/schema-validation/cel-quantity.ts,
+   * Kubernetes' quantity and semver libraries (src/cel/quantity.ts,
    * cel-semver.ts); the other Kubernetes libraries — lists, regex find, URLs, IPs, CIDRs, format,
    * optionals — have no counterpart here, and rules that call them are unsupported.
    */

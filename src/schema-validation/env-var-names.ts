@@ -4,8 +4,8 @@
  * except '=' (RelaxedEnvironmentVariableValidation, GA and always on since 1.34); the name must
  * not be empty. Before 1.34 the rule was a C identifier-like name; this file implements 1.35's.
  */
-import { joinPath, Report } from './field-path';
-import { quoted } from './quoted-value';
+import { joinPath, Report } from '../core/field-path';
+import { quoted } from '../core/quoted-value';
 
 type Json = any;
 

@@ -3,7 +3,7 @@
  * JSON cannot carry (the API server's decoder refuses them, and JSON.stringify turns them into
  * `null`). A quantity, a replica count or a flag value of Infinity is never meant.
  */
-import { joinPath, Report } from './field-path';
+import { joinPath, Report } from '../core/field-path';
 
 type Json = any;
 

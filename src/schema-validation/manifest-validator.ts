@@ -40,10 +40,10 @@ import { describeValue, explainErrors } from './ajv-errors';
 import { checkBuiltInRules } from './builtin-kind-rules';
 import { checkCelRules } from './cel-validation';
 import { checkFiniteNumbers } from './finite-numbers';
-import { checkMetadata, checkNestedLabels } from './kubernetes-names';
 import { objectSizeProblem } from './object-size';
 import { checkPodRules } from './pod-rules';
 import { upstreamValidator } from './upstream-schemas';
+import { checkMetadata, checkNestedLabels } from '../core/kubernetes-names';
 
 /** One way in which a manifest would be rejected (or silently altered) by the API server. */
 export interface SchemaViolation {

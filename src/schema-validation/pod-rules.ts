@@ -13,9 +13,9 @@
  * Label keys and values (`metadata.labels`, `nodeSelector`, `matchLabels`) are kubernetes-names.ts'.
  */
 import { checkEnvVarNames } from './env-var-names';
-import { joinPath, Report, WalkedPlace, walkedPath } from './field-path';
 import { checkTolerations } from './tolerations';
 import { checkVolumeMounts } from './volume-mounts';
+import { joinPath, Report, WalkedPlace, walkedPath } from '../core/field-path';
 
 type Json = any;
 

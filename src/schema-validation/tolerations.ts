@@ -3,9 +3,9 @@
  * 1.35, the version of the OpenAPI documents in ../shared/upstream/kubernetes); the schema only
  * says each field is a string.
  */
-import { joinPath, Report } from './field-path';
-import { labelValueErrors, qualifiedNameErrors } from './kubernetes-names';
-import { quoted } from './quoted-value';
+import { joinPath, Report } from '../core/field-path';
+import { labelValueErrors, qualifiedNameErrors } from '../core/kubernetes-names';
+import { quoted } from '../core/quoted-value';
 
 type Json = any;
 

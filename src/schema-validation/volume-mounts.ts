@@ -4,8 +4,8 @@
  * An override that replaces `volumes` can drop one the generated containers still mount (`shm`).
  * The API server reports it at the mount's name; here it is reported at `volumes`, see below.
  */
-import { joinPath, Report } from './field-path';
-import { quoted } from './quoted-value';
+import { joinPath, Report } from '../core/field-path';
+import { quoted } from '../core/quoted-value';
 
 type Json = any;
 

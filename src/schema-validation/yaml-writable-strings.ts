@@ -6,7 +6,7 @@
  * written as U+FFFD. Either way the manifest would not apply, or not as synthesized. (NEL, U+0085,
  * is allowed.)
  */
-import { joinPath, Report } from './field-path';
+import { joinPath, Report } from '../core/field-path';
 
 type Json = any;
 

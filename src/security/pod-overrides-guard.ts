@@ -16,10 +16,10 @@ import type { ApiObject } from 'cdk8s';
 import { podSecurityViolations } from './pod-security-standard';
 import { manifestPathOf, podTemplatesOf } from './pod-templates';
 import { FieldError, invalid } from '../core/field-error';
+import { joinSegments, parsePath, PathSegment } from '../core/field-path';
 import { isJsonObject } from '../core/json-object';
 import { renderedJson } from '../core/rendered-json';
-import { mergedOverridesOf, PROVIDER_OVERRIDES_PATH } from '../providers/common/overrides';
-import { joinSegments, parsePath, PathSegment } from '../schema-validation/field-path';
+import { mergedOverridesOf, PROVIDER_OVERRIDES_PATH } from '../provider-kit/overrides';
 
 const ALLOW_PROP = 'allowPrivilegedPodOverrides';
 

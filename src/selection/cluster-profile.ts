@@ -1,5 +1,5 @@
-import type { ProviderConfigEntry } from './provider-config-entry';
-import { readInferenceProviderConfigManifest } from '../admission/inference-provider-config-manifest';
+import { readInferenceProviderConfigManifest } from '../api/provider/inference-provider-config-manifest';
+import type { ProviderConfigEntry } from '../api/provider/provider-config-entry';
 import { FieldError, invalid, notSupported, required } from '../core/field-error';
 import { NODE_POOL_API_VERSION, NODE_POOL_KIND, NodePoolSpec, readNodePoolDocument } from '../dra/node-inventory';
 

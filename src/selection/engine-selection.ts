@@ -1,4 +1,4 @@
-import type { ProviderConfigEntry } from './provider-config-entry';
+import type { ProviderConfigEntry } from '../api/provider/provider-config-entry';
 import type { EngineCapability } from '../core/generated/inference-provider-config-spec';
 import type { ModelDeploymentSpec } from '../core/generated/model-deployment-spec';
 import { ENGINE_PREFERENCE, EngineName, ModelDeploymentObject, resolvedServingMode, ServingModeName } from '../core/model-deployment-object';

@@ -1,5 +1,5 @@
-import type { ProviderConfigEntry } from './provider-config-entry';
-import type { InferenceProvider } from '../api/inference-provider';
+import type { InferenceProvider } from '../api/provider/inference-provider';
+import type { ProviderConfigEntry } from '../api/provider/provider-config-entry';
 
 /**
  * The providers one deployment is resolved against: the InferenceProviderConfigs selection

@@ -1,7 +1,7 @@
 import { evaluateRule, RuleEvaluation } from './cel-rules';
 import { CelSpecConversionError, celSpecMap, CelSpecMap } from './cel-spec-map';
 import { capabilityMismatch, compareNames, deploymentHasGpu, NO_PROVIDERS_REGISTERED, sortedByName } from './engine-selection';
-import { notInProfileMessage, ProviderConfigEntry } from './provider-config-entry';
+import { notInProfileMessage, ProviderConfigEntry } from '../api/provider/provider-config-entry';
 import { ModelDeploymentObject, resolvedServingMode, ServingModeName } from '../core/model-deployment-object';
 import { didYouMean } from '../core/suggest';
 

@@ -6,7 +6,7 @@ import type { ModelDeploymentSpec } from '../core/generated/model-deployment-spe
 import { k8s } from '../core/kube-api';
 import { LABEL_MANAGED_BY, LABEL_MODEL_DEPLOYMENT, MANAGED_BY_VALUE } from '../core/labels';
 import { resolvedClaimName } from '../core/model-deployment-object';
-import type { SpecStorageVolume } from '../providers/common/spec-types';
+import type { SpecStorageVolume } from '../provider-kit/spec-types';
 
 /** The part of a ModelDeployment the storage builders need. */
 export interface StorageOwner {

@@ -6,7 +6,7 @@ import { k8s } from '../core/kube-api';
 import { LABEL_JOB_TYPE } from '../core/labels';
 import { resolvedClaimName } from '../core/model-deployment-object';
 import { defaultImageRef } from '../core/version-matrix';
-import { HF_HOME_ENV } from '../providers/common/env';
+import { HF_HOME_ENV } from '../provider-kit/env';
 
 /**
  * Image of AI Runway's downloader (`hf download <model>`): the version matrix's release (AI Runway's

@@ -2,7 +2,7 @@ import type { k8s } from 'cdk8s-plus-34';
 import { DEFAULT_COMPILATION_CACHE_MOUNT_PATH, DEFAULT_MODEL_CACHE_MOUNT_PATH } from '../core/defaults';
 import type { ModelDeploymentSpec } from '../core/generated/model-deployment-spec';
 import { resolvedClaimName } from '../core/model-deployment-object';
-import type { SpecStorageVolume } from '../providers/common/spec-types';
+import type { SpecStorageVolume } from '../provider-kit/spec-types';
 
 /** `spec.model.storage.volumes`, or an empty list. */
 export function storageVolumesOf(spec: ModelDeploymentSpec): readonly SpecStorageVolume[] {

@@ -6,7 +6,7 @@
 import { App, Chart } from 'cdk8s';
 import { parse } from 'yaml';
 import { ModelDeployment } from '../../src';
-import { parsePath } from '../../src/schema-validation/field-path';
+import { parsePath } from '../../src/core/field-path';
 
 function deployment(spec: string): { app: App; md: ModelDeployment } {
   const app = new App();

@@ -2,7 +2,7 @@ import { InferenceProviderConfig } from '../../src';
 import {
   parseInferenceProviderConfigManifest,
   readInferenceProviderConfigManifest,
-} from '../../src/admission/inference-provider-config-manifest';
+} from '../../src/api/provider/inference-provider-config-manifest';
 import { FieldErrorKind } from '../../src/core/field-error';
 
 function manifest(status?: unknown): Record<string, unknown> {

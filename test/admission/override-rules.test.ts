@@ -10,9 +10,9 @@ import * as os from 'os';
 import * as path from 'path';
 import { App, Chart } from 'cdk8s';
 import { sizingOverrideMessage } from '../../src/admission/overrides-filter';
-import { ModelDeployment } from '../../src/api/model-deployment';
+import { ModelDeployment } from '../../src/constructs/model-deployment';
 import { readRecord } from '../../src/controller/status/record-deployment';
-import { defaultProviderCatalog } from '../../src/providers/shipped-providers';
+import { defaultProviderCatalog } from '../../src/pipeline/shipped-providers';
 
 const PROVIDERS = ['vllm', 'llmd', 'dynamo', 'kuberay', 'kaito'] as const;
 

@@ -1,13 +1,13 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { GENERATED_VALIDATORS_DIR, PRECOMPILED_VALIDATORS, validatorFileText } from '../../scripts/precompile-validators';
-import { readInferenceProviderConfigManifest } from '../../src/admission/inference-provider-config-manifest';
 import { validateModelDeploymentSpecSchema } from '../../src/admission/model-deployment-manifest';
-import { StructuralSchemaValidator } from '../../src/admission/structural-schema';
+import { readInferenceProviderConfigManifest } from '../../src/api/provider/inference-provider-config-manifest';
 import { formatFieldError } from '../../src/core/field-error';
 import { INFERENCE_PROVIDER_CONFIG_SPEC_SCHEMA, MODEL_DEPLOYMENT_SPEC_SCHEMA } from '../../src/core/generated/airunway-schemas';
+import { StructuralSchemaValidator } from '../../src/schema-validation/structural-schema';
 
-describe('spec validators compiled ahead of time (src/admission/generated)', () => {
+describe('spec validators compiled ahead of time (src/core/generated)', () => {
   test.each(PRECOMPILED_VALIDATORS.map((v) => [v.file, v]))('%s is fresh (else run npx projen precompile-validators)', (_file, v) => {
     const committed = fs.readFileSync(path.join(GENERATED_VALIDATORS_DIR, v.file), 'utf8');
     expect(committed === validatorFileText(v.schemaName, v.schema)).toBe(true);

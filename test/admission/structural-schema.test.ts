@@ -1,7 +1,7 @@
-import { readInferenceProviderConfigManifest } from '../../src/admission/inference-provider-config-manifest';
 import { parseModelDeploymentManifest, validateModelDeploymentSpecSchema } from '../../src/admission/model-deployment-manifest';
-import { StructuralSchemaValidator, toJsonSchema } from '../../src/admission/structural-schema';
+import { readInferenceProviderConfigManifest } from '../../src/api/provider/inference-provider-config-manifest';
 import { formatFieldError } from '../../src/core/field-error';
+import { StructuralSchemaValidator, toJsonSchema } from '../../src/schema-validation/structural-schema';
 
 const INT32 = 'must be between -2147483648 and 2147483647, inclusive (format int32)';
 const INT64 = 'must be between -9223372036854775808 and 9223372036854775807, inclusive (format int64)';

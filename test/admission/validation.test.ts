@@ -1,15 +1,15 @@
 import { checkProviderCompatibility, CompatibilityViolationKind } from '../../src/admission/compatibility';
 import { applyDefaults } from '../../src/admission/defaulting';
-import { extraArgFlagKey, validateEngineArgs, validateImageFields } from '../../src/admission/engine-args';
 import { sizingOverrideMessage } from '../../src/admission/overrides-filter';
 import { validateModelDeployment, validateResolvedEngine } from '../../src/admission/validation';
-import type { SimulatedBackend } from '../../src/api/inference-provider';
+import type { SimulatedBackend } from '../../src/api/provider/inference-provider';
+import type { ProviderConfigEntry } from '../../src/api/provider/provider-config-entry';
+import { extraArgFlagKey, validateEngineArgs, validateImageFields } from '../../src/core/engine-args';
 import { FieldError, FieldErrorKind, formatFieldError } from '../../src/core/field-error';
 import type { EngineCapability } from '../../src/core/generated/inference-provider-config-spec';
 import type { ModelDeploymentSpec } from '../../src/core/generated/model-deployment-spec';
 import type { ModelDeploymentObject } from '../../src/core/model-deployment-object';
 import { DynamoProvider } from '../../src/providers/dynamo';
-import type { ProviderConfigEntry } from '../../src/selection/provider-config-entry';
 
 // Capabilities as shipped (spec §2.6); selection rules do not matter to validation.
 const both = ['aggregated', 'disaggregated'] as EngineCapability['servingModes'];

@@ -1,7 +1,7 @@
 import { Chart, Duration, Testing } from 'cdk8s';
 import { parse } from 'yaml';
 import { Autoscaler, AutoscalingMetric, EngineType, ModelDeployment, ModelDeploymentProps, ServingMode } from '../../src';
-import { AUTOSCALING_ANNOTATION } from '../../src/autoscaling/autoscaling-annotation';
+import { AUTOSCALING_ANNOTATION } from '../../src/api/autoscaling/autoscaling-annotation';
 import { expectValidManifests } from '../support/schema-validator';
 
 const MODEL = { id: 'Qwen/Qwen3-0.6B' };

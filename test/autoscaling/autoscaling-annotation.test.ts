@@ -1,8 +1,9 @@
 import { applyDefaults } from '../../src/admission/defaulting';
-import { validateModelDeployment } from '../../src/admission/validation';
-import { AUTOSCALING_ANNOTATION, DEFAULT_PROMETHEUS_ADDRESS, readAutoscaling } from '../../src/autoscaling/autoscaling-annotation';
+import { AUTOSCALING_ANNOTATION, DEFAULT_PROMETHEUS_ADDRESS, readAutoscaling } from '../../src/api/autoscaling/autoscaling-annotation';
 import { formatFieldError } from '../../src/core/field-error';
 import type { ModelDeploymentObject } from '../../src/core/model-deployment-object';
+import { resolveModelDeployment } from '../../src/pipeline/resolve';
+import { defaultProviderCatalog } from '../../src/pipeline/shipped-providers';
 
 const P = 'metadata.annotations["inference.cdk8s.io/autoscaling"]';
 const read = (value: string) => readAutoscaling({ [AUTOSCALING_ANNOTATION]: value });
@@ -88,7 +89,7 @@ describe('autoscaling at admission', () => {
   });
 
   test('a fixed replica count and autoscaling are mutually exclusive', () => {
-    const result = validateModelDeployment(applyDefaults(md(VALID, { replicas: 2 })), []);
+    const result = resolveModelDeployment(md(VALID, { replicas: 2 }), defaultProviderCatalog());
     expect(result.errors.map(formatFieldError)).toEqual([
       'spec.scaling.replicas: Invalid value: 2: a fixed replica count and autoscaling (metadata.annotations["inference.cdk8s.io/autoscaling"]) are mutually exclusive: ' +
         'the autoscaler sets the replicas between minReplicas and maxReplicas; remove spec.scaling.replicas, or the annotation',
@@ -96,7 +97,7 @@ describe('autoscaling at admission', () => {
   });
 
   test('the annotation\'s own errors are admission errors', () => {
-    const result = validateModelDeployment(applyDefaults(md('maxReplicas: 0\nmetrics: [{type: queueDepth, target: 5}]')), []);
+    const result = resolveModelDeployment(md('maxReplicas: 0\nmetrics: [{type: queueDepth, target: 5}]'), defaultProviderCatalog());
     expect(result.errors.map(formatFieldError)).toEqual([`${P}.maxReplicas: Invalid value: 0: must be an integer from 1 to 32`]);
   });
 });

@@ -138,7 +138,7 @@ spec: {model: {id: Qwen/Qwen3-0.6B}, provider: {name: vllm}, resources: {gpu: {c
     expect(r.stdout).toBe('');
   });
 
-  // BUG (src/dra/device-annotation.ts, devicesAnnotationErrors mutates the cached parse result):
+  // BUG (src/provider-kit/device-annotation.ts, devicesAnnotationErrors mutates the cached parse result):
   // the gpu.count error of the first document is reported for the second too, which asks for no
   // more GPUs than it claims. Remove `.failing` once fixed.
   test('an error of one document does not spill onto another with the same annotation', async () => {

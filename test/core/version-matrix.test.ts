@@ -6,6 +6,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { movingTagReason } from '../../src/core/image-reference';
+import { pinnedDefaultFor } from '../../src/core/pinned-images';
 import { DEFAULT_IMAGES, defaultImageRef } from '../../src/core/version-matrix';
 import { dynamoImages } from '../../src/providers/dynamo/images';
 import { KTHENA_DEFAULT_SGLANG_IMAGE, KTHENA_DEFAULT_VLLM_IMAGE } from '../../src/providers/kthena/images';
@@ -14,8 +16,6 @@ import { LLMD_ENDPOINT_PICKER_IMAGE } from '../../src/providers/llmd/config';
 import { LLMD_DEFAULT_IMAGE } from '../../src/providers/llmd/images';
 import { MODELPLANE_SGLANG_IMAGE, MODELPLANE_VLLM_IMAGE } from '../../src/providers/modelplane/settings';
 import { DIRECT_VLLM_DEFAULT_IMAGE } from '../../src/providers/vllm/images';
-import { movingTagReason } from '../../src/warnings/image-reference';
-import { pinnedDefaultFor } from '../../src/warnings/pinned-images';
 
 const PARSERS = path.join(__dirname, '..', 'fixtures', 'engine-parsers');
 

@@ -1,8 +1,8 @@
 import { FieldErrorKind } from '../../src';
+import type { DeviceRequestSpec } from '../../src/api/devices/device-request';
 import { describeNeed, fitDeployment, insufficientCapacityErrors, podNeeds } from '../../src/dra/capacity-fit';
-import { DEVICES_ANNOTATION, DEVICES_ANNOTATION_PATH } from '../../src/dra/device-annotation';
-import type { DeviceRequestSpec } from '../../src/dra/device-request';
 import type { InventoryDeviceSpec, NodePoolSpec } from '../../src/dra/node-inventory';
+import { DEVICES_ANNOTATION, DEVICES_ANNOTATION_PATH } from '../../src/provider-kit/device-annotation';
 import { admittedDeployment, disaggregatedOf, FixtureOptions } from '../support/resolved-deployment';
 
 /** An aggregated vllm deployment with `count` GPUs of `type` per pod and `replicas` pods. */

@@ -1,5 +1,5 @@
-import { functionOverloads, methodOverloads } from '../../src/dra/cel-overloads';
-import { BOOL, DYN, ERROR, FREE, fits, INT, join, listOf, mapOf, NULL, parseTypeName, QUANTITY, SEMVER, STRING, substitute, typeName } from '../../src/dra/cel-types';
+import { functionOverloads, methodOverloads } from '../../src/cel/overloads';
+import { BOOL, DYN, ERROR, FREE, fits, INT, join, listOf, mapOf, NULL, parseTypeName, QUANTITY, SEMVER, STRING, substitute, typeName } from '../../src/cel/types';
 
 describe('CEL types of the selector checker', () => {
   test('names as CEL prints them', () => {

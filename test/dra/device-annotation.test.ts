@@ -15,7 +15,7 @@ import {
   hasDeviceRequests,
   MAX_DEVICES_ANNOTATION_BYTES,
   readDevicesAnnotation,
-} from '../../src/dra/device-annotation';
+} from '../../src/provider-kit/device-annotation';
 
 const AT = 'metadata.annotations["inference.cdk8s.io/devices"]';
 
@@ -220,7 +220,7 @@ describe('devicesAnnotationErrors', () => {
     ]);
   });
 
-  // BUG (src/dra/device-annotation.ts, devicesAnnotationErrors): it pushes its errors into the
+  // BUG (src/provider-kit/device-annotation.ts, devicesAnnotationErrors): it pushes its errors into the
   // `errors` array of the cached parse result, so the errors of one deployment stick to the
   // annotation text: every later deployment (and readDevicesAnnotation) with the same text gets
   // them, however valid. Remove `.failing` once fixed.

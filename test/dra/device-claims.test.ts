@@ -528,7 +528,7 @@ describe('DeviceClass', () => {
     ]);
   });
 
-  // BUG (src/api/device-class.ts): Kubernetes refuses a DeviceClass with more than 32 selectors
+  // BUG (src/constructs/device-class.ts): Kubernetes refuses a DeviceClass with more than 32 selectors
   // (DeviceSelectorsMaxSize applies to DeviceClassSpec.selectors too), and the OpenAPI schema
   // has no maxItems to catch it; the construct checks each selector but not their number, so
   // such a class synthesizes and fails only at apply. Remove `.failing` once fixed.

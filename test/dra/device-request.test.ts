@@ -3,8 +3,6 @@
  * renders to the CEL one writes by hand (and selects what it says on described devices), raw CEL
  * is taken as written, and every problem is a field error with its path.
  */
-import { formatFieldError, FieldError } from '../../src/core/field-error';
-import { DeviceDescription, evaluateDeviceSelector } from '../../src/dra/device-evaluation';
 import {
   DeviceSelectorSpec,
   MAX_ALLOCATED_DEVICES,
@@ -12,7 +10,9 @@ import {
   MAX_DEVICE_SELECTORS,
   readDeviceRequests,
   readSelector,
-} from '../../src/dra/device-request';
+} from '../../src/api/devices/device-request';
+import { formatFieldError, FieldError } from '../../src/core/field-error';
+import { DeviceDescription, evaluateDeviceSelector } from '../../src/dra/device-evaluation';
 
 const PATH = 'spec.devices';
 const GPU = { name: 'gpu', deviceClassName: 'gpu.nvidia.com' };

@@ -1,5 +1,5 @@
-import { checkDeviceSelector } from '../../src/dra/device-selector';
-import { SELECTOR_MAX_BYTES } from '../../src/dra/selector-parse';
+import { checkDeviceSelector } from '../../src/cel/device-selector';
+import { SELECTOR_MAX_BYTES } from '../../src/cel/selector-parse';
 
 /** The first error, without the formatted text (asserted separately). */
 function firstError(expression: string) {

@@ -1,4 +1,4 @@
-import { selectorError } from '../../src/dra/selector-error';
+import { selectorError } from '../../src/cel/selector-error';
 
 describe('selectorError', () => {
   test('line, column and offset; the line quoted with a caret under the column', () => {

@@ -1,12 +1,12 @@
 /**
- * The engines' option table the library reads (src/providers/common/generated/engine-arguments.ts)
+ * The engines' option table the library reads (src/provider-kit/generated/engine-arguments.ts)
  * is what scripts/engine-parsers/argument-tables.ts writes from the committed real-parser
  * definitions, and it says what the definitions say about the options we depend on.
  */
 import * as fs from 'fs';
 import { generateTables, TABLES_MODULE } from '../../scripts/engine-parsers/argument-tables';
-import { engineFlag } from '../../src/providers/common/engine-flag-table';
-import { engineArgumentTable, engineOption, switchTokens } from '../../src/providers/common/engine-switches';
+import { engineFlag } from '../../src/provider-kit/engine-flag-table';
+import { engineArgumentTable, engineOption, switchTokens } from '../../src/provider-kit/engine-switches';
 
 test('the committed table is the generated one (run `npx projen engine-arguments` after extracting)', () => {
   expect(fs.readFileSync(TABLES_MODULE, 'utf8')).toBe(generateTables());

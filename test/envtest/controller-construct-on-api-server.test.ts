@@ -60,10 +60,10 @@ import { installCrds } from './crds';
 import { exampleEntries, synthesizeExample } from './examples';
 import { KubeApiError, KubeClient, KubeObject, refOf, waitFor } from './kube-client';
 import { fieldDifferences, formatDifferences } from './object-diff';
-import { ModelDeploymentController } from '../../src/api/model-deployment-controller';
-import { upstreamCrdNames } from '../../src/controller/compatibility/upstream-crds';
+import { ModelDeploymentController } from '../../src/constructs/model-deployment-controller';
 import { dependencyKinds, ROUTING_KINDS } from '../../src/controller/runtime/watched-kinds';
-import { defaultProviderCatalog } from '../../src/providers/shipped-providers';
+import { upstreamCrdNames } from '../../src/controller-contract/upstream-crds';
+import { defaultProviderCatalog } from '../../src/pipeline/shipped-providers';
 import { upstreamDir } from '../../src/schema-validation/upstream-schemas';
 
 const SETUP_TIMEOUT_MS = 45 * 60_000; // the first run on a machine may compile the binaries

@@ -25,7 +25,7 @@ import { ControllerProcess } from './controller-status-process';
 import { installCrds } from './crds';
 import { KubeClient, KubeObject } from './kube-client';
 import { gateway, GatewayRef, ModelDeployment, ModelDeploymentController, ProviderRegistry } from '../../src';
-import { modelDeploymentCrd } from '../../src/controller/crds';
+import { modelDeploymentCrd } from '../../src/controller-contract/crds';
 import { upstreamDir } from '../../src/schema-validation/upstream-schemas';
 import { HTTP_ROUTE_CRD, INFERENCE_POOL_CRD, upstreamCrd, withoutField } from '../controller/status/upstream-crd-fixtures';
 import { deploymentStatuses } from '../support/operator-statuses';

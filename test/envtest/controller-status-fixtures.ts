@@ -11,7 +11,7 @@ import * as YAML from 'yaml';
 import { installCrds, InstalledCrd, useStorageVersion } from './crds';
 import { KubeApiError, KubeClient, KubeObject } from './kube-client';
 import { EngineType, ModelDeployment, ModelDeploymentProps, ServingMode } from '../../src';
-import { modelDeploymentCrd } from '../../src/controller/crds';
+import { modelDeploymentCrd } from '../../src/controller-contract/crds';
 import { upstreamDir } from '../../src/schema-validation/upstream-schemas';
 import { deploymentStatuses, dynamoStatuses, rayServiceStatuses, UpstreamStatuses, WORKSPACE_STATUSES } from '../support/operator-statuses';
 

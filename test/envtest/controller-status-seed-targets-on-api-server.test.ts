@@ -19,7 +19,7 @@ import { ControllerProcess } from './controller-status-process';
 import { installCrds } from './crds';
 import { KubeClient, waitFor } from './kube-client';
 import { ModelDeployment, ModelDeploymentProps } from '../../src';
-import { modelDeploymentCrd } from '../../src/controller/crds';
+import { modelDeploymentCrd } from '../../src/controller-contract/crds';
 import { upstreamDir } from '../../src/schema-validation/upstream-schemas';
 import { flexInferModelStatuses, modelplaneStatuses, modelServingStatuses, UpstreamStatuses } from '../support/operator-statuses';
 

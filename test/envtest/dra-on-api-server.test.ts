@@ -1,7 +1,7 @@
 /**
  * DRA on a real kube-apiserver (control-plane.ts), with dryRun=All and fieldValidation=Strict:
  *
- * 1. Our build-time CEL check of device selectors (src/dra/device-selector.ts) agrees with the
+ * 1. Our build-time CEL check of device selectors (src/cel/device-selector.ts) agrees with the
  *    API server's compiler: each selector of a corpus of valid and invalid ones is sent in a
  *    DeviceClass, and the server accepts exactly the ones we accept.
  * 2. The DRA output of every provider that carries claims — Direct vLLM, llm-d (aggregated and
@@ -17,7 +17,7 @@ import { ControlPlane } from './control-plane';
 import { installCrds, InstalledCrd, useStorageVersion } from './crds';
 import { KubeApiError, KubeClient, KubeObject, splitApiVersion } from './kube-client';
 import { ModelDeployment } from '../../src';
-import { checkDeviceSelector } from '../../src/dra/device-selector';
+import { checkDeviceSelector } from '../../src/cel/device-selector';
 import { upstreamDir } from '../../src/schema-validation/upstream-schemas';
 
 const SETUP_TIMEOUT_MS = 45 * 60_000;
@@ -61,7 +61,7 @@ const SELECTORS: readonly string[] = [
 
 /**
  * What the API server accepts and we refuse: functions of Kubernetes' libraries the checker does
- * not declare (src/dra/cel-overloads.ts), documented in the README. Pinned so the list cannot
+ * not declare (src/cel/overloads.ts), documented in the README. Pinned so the list cannot
  * grow unnoticed; each fails our check with an unknown function.
  */
 const STRICTER_THAN_SERVER: readonly string[] = [

@@ -32,7 +32,7 @@ import {
   ModelDeployment,
   ProviderRegistry,
 } from '../../src';
-import { ENDPOINT_PICKER_ANNOTATION } from '../../src/gateway/endpoint-picker-choice';
+import { ENDPOINT_PICKER_ANNOTATION } from '../../src/api/gateway/endpoint-picker-choice';
 
 const FETCH_SCRIPT = path.resolve(__dirname, '..', '..', 'scripts', 'gateway-api', 'fetch-crds.sh');
 const SETUP_TIMEOUT_MS = 45 * 60_000;

@@ -1,8 +1,7 @@
 /**
- * The endpoint picker generations (src/gateway/endpoint-picker-choice.ts): which shipped images
+ * The endpoint picker generations (src/api/gateway/endpoint-picker-choice.ts): which shipped images
  * follow the choice, the annotation's values, and the RBAC groups of each generation.
  */
-import { defaultImageRef } from '../../src/core/version-matrix';
 import {
   DEFAULT_ENDPOINT_PICKER,
   EndpointPicker,
@@ -11,7 +10,8 @@ import {
   endpointPickerObjectiveGroups,
   endpointPickerOf,
   ENDPOINT_PICKER_ANNOTATION,
-} from '../../src/gateway/endpoint-picker-choice';
+} from '../../src/api/gateway/endpoint-picker-choice';
+import { defaultImageRef } from '../../src/core/version-matrix';
 
 const ROUTER = defaultImageRef('gateway', 'endpoint-picker');
 const GAIE = defaultImageRef('gateway', 'endpoint-picker-gaie-v1.5');

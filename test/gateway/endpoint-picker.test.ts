@@ -1,5 +1,6 @@
 import { Testing } from 'cdk8s';
 import * as YAML from 'yaml';
+import { defaultEndpointPickerConfig, EndpointPicker } from '../../src/api/gateway/endpoint-picker-choice';
 import { k8s } from '../../src/core/kube-api';
 import {
   addEndpointPicker,
@@ -9,7 +10,6 @@ import {
   ENDPOINT_PICKER_HEALTH_PORT,
   EndpointPickerOptions,
 } from '../../src/gateway/endpoint-picker';
-import { defaultEndpointPickerConfig, EndpointPicker } from '../../src/gateway/endpoint-picker-choice';
 import { INFERENCE_POOL_V1, INFERENCE_POOL_V1ALPHA2, InferencePoolApiVersionString } from '../../src/gateway/inference-pool';
 import {
   LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG,

@@ -12,8 +12,8 @@ import {
   ProviderRegistry,
   ServingMode,
 } from '../../src';
+import { defaultEndpointPickerConfig, EndpointPicker, ENDPOINT_PICKER_ANNOTATION } from '../../src/api/gateway/endpoint-picker-choice';
 import { DEFAULT_ENDPOINT_PICKER_CONFIG } from '../../src/gateway/endpoint-picker';
-import { defaultEndpointPickerConfig, EndpointPicker, ENDPOINT_PICKER_ANNOTATION } from '../../src/gateway/endpoint-picker-choice';
 import {
   LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG,
   LLMD_ENDPOINT_PICKER_CONFIG,

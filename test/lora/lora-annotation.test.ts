@@ -3,8 +3,8 @@
  * field path under the annotation, the value and what is allowed.
  */
 import { loraAnnotations, TWO_ADAPTERS } from './support';
+import { LoraSettings, MAX_LORA_ANNOTATION_BYTES, readLoraAnnotation } from '../../src/api/lora/lora-annotation';
 import { formatFieldError } from '../../src/core/field-error';
-import { LoraSettings, MAX_LORA_ANNOTATION_BYTES, readLoraAnnotation } from '../../src/lora/lora-annotation';
 
 const AT = 'metadata.annotations["inference.cdk8s.io/lora"]';
 

@@ -6,7 +6,7 @@
 import { stringify } from 'yaml';
 import { loraAnnotations, podSpecOf, synthLora, TWO_ADAPTERS } from './support';
 import { EngineType, LoraSource, ServingMode } from '../../src';
-import { LORA_ANNOTATION } from '../../src/lora/lora-annotation';
+import { LORA_ANNOTATION } from '../../src/api/lora/lora-annotation';
 
 const AT = 'metadata.annotations["inference.cdk8s.io/lora"]';
 

@@ -3,7 +3,7 @@
  */
 import { Chart, Testing } from 'cdk8s';
 import { GatewayRef, ModelDeployment, ModelDeploymentProps, ProviderRegistry } from '../../src';
-import { LORA_ANNOTATION } from '../../src/lora/lora-annotation';
+import { LORA_ANNOTATION } from '../../src/api/lora/lora-annotation';
 import { expectValidManifests } from '../support/schema-validator';
 
 /** Two adapters, one from each kind of source. */

@@ -1,6 +1,6 @@
 import { Chart, Size, Testing } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-34';
-import { DeviceRequest, DeviceSelector } from '../../src/api/devices';
+import { DeviceRequest, DeviceSelector } from '../../src/api/devices/devices';
 import {
   ModelplaneCacheSource,
   ModelplaneDeployment,

@@ -1,10 +1,10 @@
-import { formatFieldError } from '../../src/core/field-error';
 import {
   MAX_MULTI_NODE_ANNOTATION_BYTES,
   MULTI_NODE_ANNOTATION,
   multiNodeAnnotationValue,
   readMultiNodeAnnotation,
-} from '../../src/multinode/annotation';
+} from '../../src/api/multi-node/multi-node-annotation';
+import { formatFieldError } from '../../src/core/field-error';
 
 const read = (value: string) => readMultiNodeAnnotation({ [MULTI_NODE_ANNOTATION]: value });
 const errorsOf = (value: string) => read(value).errors.map(formatFieldError);

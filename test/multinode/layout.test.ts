@@ -1,6 +1,6 @@
+import { MULTI_NODE_ANNOTATION } from '../../src/api/multi-node/multi-node-annotation';
 import { formatFieldError } from '../../src/core/field-error';
 import type { ModelDeploymentSpec } from '../../src/core/generated/model-deployment-spec';
-import { MULTI_NODE_ANNOTATION } from '../../src/multinode/annotation';
 import {
   allowedTensorParallelSizes,
   deploymentMultiNode,
@@ -9,7 +9,7 @@ import {
   multiNodeLayout,
   podGpuCount,
   podsPerReplica,
-} from '../../src/multinode/layout';
+} from '../../src/provider-kit/multi-node-layout';
 
 const GPU_PATH = 'spec.resources.gpu.count';
 const tp = (size: number): LayoutFlag => ({ size, path: 'spec.engine.args.tensor-parallel-size', pathValue: String(size), written: 'tensor-parallel-size' });

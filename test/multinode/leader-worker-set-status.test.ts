@@ -1,4 +1,4 @@
-import { mapLeaderWorkerSetStatus, reconcileLeaderWorkerSetStatus } from '../../src/multinode/leader-worker-set-status';
+import { mapLeaderWorkerSetStatus, reconcileLeaderWorkerSetStatus } from '../../src/provider-kit/leader-worker-set-status';
 import { LlmdProvider } from '../../src/providers/llmd';
 import { DirectVllmProvider } from '../../src/providers/vllm';
 import { expectValidManifests } from '../support/schema-validator';

@@ -6,7 +6,7 @@
 import { Chart, Testing } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
 import { EngineType, ModelDeployment, ProviderRegistry } from '../../src';
-import { MULTI_NODE_ANNOTATION } from '../../src/multinode/annotation';
+import { MULTI_NODE_ANNOTATION } from '../../src/api/multi-node/multi-node-annotation';
 import { run, tempFolderPerTest } from '../support/cli-run';
 import { expectValidManifests } from '../support/schema-validator';
 

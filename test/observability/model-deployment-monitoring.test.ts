@@ -2,7 +2,7 @@ import { Chart, Duration, Testing } from 'cdk8s';
 import {
   EngineType, ModelDeployment, ModelDeploymentMonitoring, ModelDeploymentMonitoringProps, ModelDeploymentProps,
 } from '../../src';
-import { AUTOSCALING_ANNOTATION } from '../../src/autoscaling/autoscaling-annotation';
+import { AUTOSCALING_ANNOTATION } from '../../src/api/autoscaling/autoscaling-annotation';
 import { promqlSyntaxErrors } from '../../src/observability/promql-check';
 import { validateManifest } from '../../src/schema-validation/manifest-validator';
 

@@ -1,6 +1,7 @@
 import { Chart, Testing } from 'cdk8s';
 import { EngineType, ModelDeployment, PodSecurityLevel, ProviderRegistry } from '../../src';
 import { parseArguments, UsageError } from '../../src/cli/arguments';
+import { movingTagReason } from '../../src/core/image-reference';
 import { dynamoImages } from '../../src/providers/dynamo/images';
 import { KTHENA_DEFAULT_SGLANG_IMAGE, KTHENA_DEFAULT_VLLM_IMAGE } from '../../src/providers/kthena/images';
 import { KUBERAY_DEFAULT_IMAGE } from '../../src/providers/kuberay/images';
@@ -8,7 +9,6 @@ import { LLMD_DEFAULT_IMAGE } from '../../src/providers/llmd/images';
 import { DIRECT_VLLM_DEFAULT_IMAGE } from '../../src/providers/vllm/images';
 import { podSecurityViolations } from '../../src/security/pod-security-standard';
 import { podTemplatesOf } from '../../src/security/pod-templates';
-import { movingTagReason } from '../../src/warnings/image-reference';
 import { expectValidManifests } from '../support/schema-validator';
 
 /*

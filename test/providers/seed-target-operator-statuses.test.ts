@@ -5,7 +5,7 @@
  */
 import { Chart, Testing } from 'cdk8s';
 import { DeploymentPhase, InferenceProvider, ModelDeployment } from '../../src';
-import { shippedProviders } from '../../src/providers/shipped-providers';
+import { shippedProviders } from '../../src/pipeline/shipped-providers';
 import { flexInferModelStatuses, modelplaneStatuses, modelServingStatuses, UpstreamStatuses } from '../support/operator-statuses';
 import { formatViolation, validateManifests } from '../support/schema-validator';
 

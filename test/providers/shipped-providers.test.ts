@@ -13,9 +13,9 @@ import { disaggregatedLlmdDeployment, llmdDeployment } from './llmd/fixtures';
 import { modelplaneDeployment, prefillDecodeDeployment as modelplanePrefillDecode } from './modelplane/fixtures';
 import { vllmDeployment } from './vllm/fixtures';
 import { ConditionStatus, DeploymentPhase, DynamoApiVersion, DynamoProvider, EngineType, InferenceProvider, ModelDeployment, ProviderRegistry, ServingMode } from '../../src';
-import { ResolvedModelDeployment, toResolvedDeployment } from '../../src/core/resolved-model-deployment';
+import { ResolvedModelDeployment, toResolvedDeployment } from '../../src/api/resolved-model-deployment';
+import { shippedProviders } from '../../src/pipeline/shipped-providers';
 import { LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG, LLMD_ENDPOINT_PICKER_CONFIG } from '../../src/providers/llmd/config';
-import { shippedProviders } from '../../src/providers/shipped-providers';
 
 const providers = Object.fromEntries(shippedProviders().map((p) => [p.name, p])) as Record<string, InferenceProvider>;
 

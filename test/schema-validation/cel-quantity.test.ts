@@ -1,7 +1,7 @@
 import * as cel from '@bufbuild/cel';
 import * as protobuf from '@bufbuild/protobuf';
 import * as wkt from '@bufbuild/protobuf/wkt';
-import { celQuantityLibrary } from '../../src/schema-validation/cel-quantity';
+import { celQuantityLibrary } from '../../src/cel/quantity';
 
 const library = celQuantityLibrary(cel, protobuf, wkt);
 

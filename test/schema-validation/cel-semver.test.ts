@@ -1,7 +1,7 @@
 import * as cel from '@bufbuild/cel';
 import * as protobuf from '@bufbuild/protobuf';
 import * as wkt from '@bufbuild/protobuf/wkt';
-import { celSemverLibrary, compareSemver, parseSemver, semverText } from '../../src/schema-validation/cel-semver';
+import { celSemverLibrary, compareSemver, parseSemver, semverText } from '../../src/cel/semver';
 
 const library = celSemverLibrary(cel, protobuf, wkt);
 

@@ -1,7 +1,7 @@
 import { deployment, problems, pvc, service } from './fixtures';
 import {
   dns1035LabelErrors, dnsLabelErrors, dnsSubdomainErrors, ianaServiceNameErrors, labelValueErrors, qualifiedNameErrors,
-} from '../../src/schema-validation/kubernetes-names';
+} from '../../src/core/kubernetes-names';
 import { formatViolation, validateManifest } from '../../src/schema-validation/manifest-validator';
 
 describe('name rules', () => {

@@ -1,4 +1,4 @@
-import { Report } from '../../src/schema-validation/field-path';
+import { Report } from '../../src/core/field-path';
 import { checkTolerations } from '../../src/schema-validation/tolerations';
 
 function problems(tolerations: unknown): string[] {

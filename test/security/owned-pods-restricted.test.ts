@@ -4,11 +4,11 @@ import { App, Testing } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
 import { ModelDeploymentController } from '../../src';
 import { main } from '../../src/cli/main';
+import { movingTagReason } from '../../src/core/image-reference';
 import { DEFAULT_ENDPOINT_PICKER_IMAGE } from '../../src/gateway/endpoint-picker';
 import { describePodSecurityViolations, podSecurityViolations } from '../../src/security/pod-security-standard';
 import { podTemplatesOf } from '../../src/security/pod-templates';
 import { DEFAULT_MODEL_DOWNLOAD_IMAGE } from '../../src/storage/model-download-job';
-import { movingTagReason } from '../../src/warnings/image-reference';
 import { addDownloadJobDeployment } from '../support/download-job-deployment';
 
 /*

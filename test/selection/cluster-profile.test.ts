@@ -8,7 +8,7 @@ import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
 import { EngineType, ModelDeployment, ProviderRegistry } from '../../src';
 import { formatFieldError } from '../../src/core/field-error';
-import { resolveModelDeployment } from '../../src/core/resolve';
+import { resolveModelDeployment } from '../../src/pipeline/resolve';
 import { readClusterProfile } from '../../src/selection/cluster-profile';
 import { NO_PROVIDERS_REGISTERED, selectEngine } from '../../src/selection/engine-selection';
 import { selectProvider } from '../../src/selection/provider-selection';

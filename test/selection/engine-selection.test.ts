@@ -1,3 +1,4 @@
+import type { ProviderConfigEntry } from '../../src/api/provider/provider-config-entry';
 import type { ModelDeploymentSpec } from '../../src/core/generated/model-deployment-spec';
 import type { ModelDeploymentObject } from '../../src/core/model-deployment-object';
 import { dynamoProviderConfig } from '../../src/providers/dynamo/config';
@@ -6,7 +7,6 @@ import { kuberayProviderConfig } from '../../src/providers/kuberay/config';
 import { llmdProviderConfig } from '../../src/providers/llmd/config';
 import { vllmProviderConfig } from '../../src/providers/vllm/config';
 import { compareNames, EngineSelection, NO_PROVIDERS_REGISTERED, selectEngine } from '../../src/selection/engine-selection';
-import type { ProviderConfigEntry } from '../../src/selection/provider-config-entry';
 import { AIRUNWAY_PROVIDER_CONFIGS, SHIPPED_PROVIDER_CONFIGS } from '../support/shipped-configs';
 
 function md(spec: Omit<ModelDeploymentSpec, 'model'>): ModelDeploymentObject {

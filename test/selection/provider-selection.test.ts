@@ -1,4 +1,5 @@
 import { parse as parseYaml } from 'yaml';
+import type { ProviderConfigEntry } from '../../src/api/provider/provider-config-entry';
 import type { ModelDeploymentSpec } from '../../src/core/generated/model-deployment-spec';
 import type { ModelDeploymentObject } from '../../src/core/model-deployment-object';
 import { dynamoProviderConfig } from '../../src/providers/dynamo/config';
@@ -8,7 +9,6 @@ import { LLMD_ENDPOINT_PICKER_CONFIG, llmdProviderConfig } from '../../src/provi
 import { vllmProviderConfig } from '../../src/providers/vllm/config';
 import { compileRule } from '../../src/selection/cel-rules';
 import { selectEngine } from '../../src/selection/engine-selection';
-import type { ProviderConfigEntry } from '../../src/selection/provider-config-entry';
 import { ProviderSelection, selectProvider } from '../../src/selection/provider-selection';
 import { AIRUNWAY_PROVIDER_CONFIGS, SHIPPED_PROVIDER_CONFIGS } from '../support/shipped-configs';
 

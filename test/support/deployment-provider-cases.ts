@@ -8,10 +8,10 @@ import { k8s } from 'cdk8s-plus-34';
 import { commonLabels } from './expected-manifests';
 import type { FixtureOptions } from './resolved-deployment';
 import { deploymentContainer, findManifest, TranslatorHarness, translatorHarness } from './translator-harness';
-import type { InferenceProvider } from '../../src/api/inference-provider';
+import type { InferenceProvider } from '../../src/api/provider/inference-provider';
+import type { ResolvedModelDeployment } from '../../src/api/resolved-model-deployment';
 import { FieldErrorKind } from '../../src/core/field-error';
 import { TOLERATE_GPU_TAINT_ANNOTATION } from '../../src/core/gpu-taint-toleration';
-import type { ResolvedModelDeployment } from '../../src/core/resolved-model-deployment';
 
 export interface DeploymentProviderSubject {
   readonly harness: TranslatorHarness;

@@ -2,9 +2,9 @@
  * Test builders of `ResolvedModelDeployment`s: a ModelDeployment as it reaches a provider's
  * translator after admission defaults and engine/provider selection.
  */
+import type { ResolvedModelDeployment } from '../../src/api/resolved-model-deployment';
 import type { ModelDeploymentSpec } from '../../src/core/generated/model-deployment-spec';
 import type { EngineName } from '../../src/core/model-deployment-object';
-import type { ResolvedModelDeployment } from '../../src/core/resolved-model-deployment';
 
 /** Options of a test ModelDeployment; `spec` parts are merged over an admitted baseline. */
 export interface FixtureOptions {

@@ -1,5 +1,5 @@
-import { shippedProviders } from '../../src/providers/shipped-providers';
-import type { ProviderConfigEntry } from '../../src/selection/provider-config-entry';
+import type { ProviderConfigEntry } from '../../src/api/provider/provider-config-entry';
+import { shippedProviders } from '../../src/pipeline/shipped-providers';
 
 /** The InferenceProviderConfigs of the shipped providers, all ready, in name order. */
 export const SHIPPED_PROVIDER_CONFIGS: readonly ProviderConfigEntry[] = shippedProviders().map((p) => p.config._toEntry());

@@ -7,10 +7,10 @@ import { ApiObject, Chart, Testing } from 'cdk8s';
 import type { Construct } from 'constructs';
 import type { FixtureOptions } from './resolved-deployment';
 import { expectValidManifests } from './schema-validator';
-import type { InferenceProvider } from '../../src/api/inference-provider';
+import type { InferenceProvider } from '../../src/api/provider/inference-provider';
+import { ResolvedModelDeployment, toResolvedDeployment } from '../../src/api/resolved-model-deployment';
 import { Warning, Warnings } from '../../src/api/warnings';
 import { FieldError, formatFieldError } from '../../src/core/field-error';
-import { ResolvedModelDeployment, toResolvedDeployment } from '../../src/core/resolved-model-deployment';
 
 /**
  * A provider seen through the typed internal deployment the fixtures build: what the pipeline

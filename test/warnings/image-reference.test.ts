@@ -1,5 +1,5 @@
-import { movingTagReason, parseImageReference } from '../../src/warnings/image-reference';
-import { pinnedDefaultFor } from '../../src/warnings/pinned-images';
+import { movingTagReason, parseImageReference } from '../../src/core/image-reference';
+import { pinnedDefaultFor } from '../../src/core/pinned-images';
 
 describe('parseImageReference', () => {
   test.each([

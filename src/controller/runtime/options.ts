@@ -1,8 +1,6 @@
 import { BindAddress, parseBindAddress } from './bind-address';
 import type { LogLevel } from './logger';
-
-/** Most workers `--max-concurrent-reconciles` takes. */
-export const MAX_CONCURRENT_RECONCILES = 9999;
+import { MAX_CONCURRENT_RECONCILES } from '../../controller-contract/reconcile-concurrency';
 
 /** Settings of the controller process (its command-line flags, parsed). */
 export interface ControllerOptions {

@@ -8,7 +8,7 @@ import { errorText, jsonLogger, Logger } from './logger';
 import { Manager } from './manager';
 import type { ControllerOptions } from './options';
 import { dependencyKinds, emittedKind, renderedKind } from './watched-kinds';
-import { defaultProviderCatalog } from '../../providers/shipped-providers';
+import { defaultProviderCatalog } from '../../pipeline/shipped-providers';
 import { isRenderedRecord, reconcileRecord } from '../status';
 
 const SERVICE_ACCOUNT_NAMESPACE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';

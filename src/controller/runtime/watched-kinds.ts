@@ -1,15 +1,15 @@
 import { MODEL_DEPLOYMENT_KIND, ResourceKind } from './kube-api';
 import { kindKey } from './object-key';
 import { EngineType } from '../../api/engine';
-import type { InferenceProvider } from '../../api/inference-provider';
+import type { InferenceProvider } from '../../api/provider/inference-provider';
 import type { ResolvedDeployment } from '../../api/resolved-deployment';
 import { ServingMode } from '../../api/serving';
+import { compactCrd, CRD_API_VERSION, CRD_KIND, CRD_RESOURCE } from '../../controller-contract/crd-compatibility';
+import { upstreamCrdNames } from '../../controller-contract/upstream-crds';
 import { LABEL_MANAGED_BY, LABEL_RENDERED_BY, MANAGED_BY_VALUE, RENDERED_BY_VALUE } from '../../core/labels';
-import { PIPELINE_EMITTED_KINDS } from '../../core/pipeline-kinds';
 import { ROUTING_STATUS_KINDS } from '../../gateway/routing-kinds';
+import { PIPELINE_EMITTED_KINDS } from '../../pipeline/pipeline-kinds';
 import type { ProviderCatalog } from '../../selection/provider-catalog';
-import { compactCrd, CRD_API_VERSION, CRD_KIND, CRD_RESOURCE } from '../compatibility/crd-compatibility';
-import { upstreamCrdNames } from '../compatibility/upstream-crds';
 import { statusReadFields } from '../status/status-read-fields';
 
 /** A kind the controller caches, which of its objects, and what of each. */

@@ -5,8 +5,8 @@
 import { CONDITION_READY, DesiredCondition, isValidReason } from './conditions';
 import { describeRef, LiveObjectRef, liveRef, ObjectRef, RecordingLookup } from './object-ref';
 import { errorText, ValidRecord } from './record-deployment';
+import { apiGroupOf } from '../../controller-contract/upstream-fields';
 import { isJsonObject } from '../../core/json-object';
-import { apiGroupOf } from '../compatibility/upstream-fields';
 
 /** Phases a provider's mapping may report. */
 const PROVIDER_PHASES = ['Pending', 'Deploying', 'Running', 'Failed'] as const;

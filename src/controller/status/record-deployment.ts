@@ -4,17 +4,17 @@
  */
 import { createHash } from 'crypto';
 import { parseModelDeploymentManifest } from '../../admission/model-deployment-manifest';
-import type { InferenceProvider } from '../../api/inference-provider';
+import type { InferenceProvider } from '../../api/provider/inference-provider';
 import type { ResolvedDeployment } from '../../api/resolved-deployment';
 import type { ServingMode } from '../../api/serving';
+import { ANNOTATION_UPSTREAM_FIELDS, decodeUpstreamFields } from '../../controller-contract/upstream-fields';
 import { FieldError, formatFieldError, internalError, invalid, required } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
 import { isJsonObject } from '../../core/json-object';
 import { ANNOTATION_ENGINE_REASON, ANNOTATION_PROVIDER_REASON } from '../../core/labels';
 import { resolvedServingMode } from '../../core/model-deployment-object';
-import { resolveModelDeployment } from '../../core/resolve';
+import { resolveModelDeployment } from '../../pipeline/resolve';
 import type { ProviderCatalog } from '../../selection/provider-catalog';
-import { ANNOTATION_UPSTREAM_FIELDS, decodeUpstreamFields } from '../compatibility/upstream-fields';
 
 /** A record that passed re-validation: the deployment as providers see it, and its provider. */
 export interface ValidRecord {

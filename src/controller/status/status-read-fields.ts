@@ -45,13 +45,13 @@ export const STATUS_READ_FIELDS: readonly StatusReadFields[] = [
     group: 'apps',
     kind: 'Deployment',
     fields: ['spec.replicas', 'status.readyReplicas', 'status.availableReplicas', ...CONDITIONS],
-    readBy: 'providers/common/deployment-status.ts (vllm, llmd)',
+    readBy: 'provider-kit/deployment-status.ts (vllm, llmd)',
   },
   {
     group: 'leaderworkerset.x-k8s.io',
     kind: 'LeaderWorkerSet',
     fields: ['spec.replicas', 'status.readyReplicas', ...CONDITIONS],
-    readBy: 'multinode/leader-worker-set-status.ts (vllm, llmd multi-node)',
+    readBy: 'provider-kit/leader-worker-set-status.ts (vllm, llmd multi-node)',
   },
   {
     group: 'nvidia.com',
@@ -137,7 +137,7 @@ export const STATUS_READ_FIELDS: readonly StatusReadFields[] = [
     kind: 'CustomResourceDefinition',
     // Of each schema only the keywords that decide pruning are kept (compactCrd, the cache's transform).
     fields: ['spec.group', 'spec.names.kind', 'spec.names.plural', 'spec.versions.*.name', 'spec.versions.*.served', 'spec.versions.*.schema'],
-    readBy: 'controller/compatibility/crd-compatibility.ts (IncompatibleUpstream)',
+    readBy: 'controller-contract/crd-compatibility.ts (IncompatibleUpstream)',
   },
 ];
 

@@ -9,10 +9,10 @@
 import { CONDITION_READY, CONDITION_RESOURCE_CREATED, DesiredCondition } from './conditions';
 import { RecordingLookup } from './object-ref';
 import type { ValidRecord } from './record-deployment';
+import { CRD_API_VERSION, CRD_KIND, CrdIncompatibility, crdIncompatibility, describeIncompatibility } from '../../controller-contract/crd-compatibility';
+import { upstreamCrdNameOf } from '../../controller-contract/upstream-crds';
+import { ANNOTATION_UPSTREAM_FIELDS, decodeUpstreamFields } from '../../controller-contract/upstream-fields';
 import type { ProviderCatalog } from '../../selection/provider-catalog';
-import { CRD_API_VERSION, CRD_KIND, CrdIncompatibility, crdIncompatibility, describeIncompatibility } from '../compatibility/crd-compatibility';
-import { upstreamCrdNameOf } from '../compatibility/upstream-crds';
-import { ANNOTATION_UPSTREAM_FIELDS, decodeUpstreamFields } from '../compatibility/upstream-fields';
 
 /** Reason of `ResourceCreated=False` and `Ready=False` when a CRD does not take the record's objects. */
 export const REASON_INCOMPATIBLE_UPSTREAM = 'IncompatibleUpstream';

@@ -3,12 +3,12 @@ import { dynamoLayoutFlags } from './multi-node';
 import { FieldError } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
 import type { EngineName } from '../../core/model-deployment-object';
-import type { MultiNodeLayout } from '../../multinode/layout';
-import { SpecEngineSetting, specEngineFlags, tensorParallelFlag } from '../common/engine-flag-table';
-import { invalidEngineArgKeyError, isValidEngineArgKey, namedEngineFlags, NIXL_KV_TRANSFER_CONFIG, sortedEngineArgKeys } from '../common/engine-flags';
-import { engineArgumentTable, switchValueErrors } from '../common/engine-switches';
-import type { EngineArgumentTable } from '../common/generated/engine-arguments';
-import { removedEngineFlagErrors } from '../common/retired-engine-flags';
+import { SpecEngineSetting, specEngineFlags, tensorParallelFlag } from '../../provider-kit/engine-flag-table';
+import { invalidEngineArgKeyError, isValidEngineArgKey, namedEngineFlags, NIXL_KV_TRANSFER_CONFIG, sortedEngineArgKeys } from '../../provider-kit/engine-flags';
+import { engineArgumentTable, switchValueErrors } from '../../provider-kit/engine-switches';
+import type { EngineArgumentTable } from '../../provider-kit/generated/engine-arguments';
+import type { MultiNodeLayout } from '../../provider-kit/multi-node-layout';
+import { removedEngineFlagErrors } from '../../provider-kit/retired-engine-flags';
 
 
 /**

@@ -1,5 +1,5 @@
+import type { ProviderConfigEntry } from '../../api/provider/provider-config-entry';
 import type { GatewayCapabilities, InferenceProviderConfigSpec } from '../../core/generated/inference-provider-config-spec';
-import type { ProviderConfigEntry } from '../../selection/provider-config-entry';
 
 /** InferenceProviderConfig name of NVIDIA Dynamo. */
 export const DYNAMO_PROVIDER_NAME = 'dynamo';

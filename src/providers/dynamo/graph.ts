@@ -14,19 +14,19 @@ import {
   WORKER_SERVICE,
 } from './services';
 import { dynamoDerivedTensorParallel } from './validation';
+import { PodSecurityLevel, podSecurityLevelOf } from '../../api/pod-security-level';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { DEFAULT_GPU_RESOURCE } from '../../core/defaults';
 import { gpuTypeOf } from '../../core/gpu-type';
 import { LABEL_ENGINE_TYPE, LABEL_MANAGED_BY, LABEL_MODEL_DEPLOYMENT, MANAGED_BY_VALUE } from '../../core/labels';
 import { resolvedClaimName } from '../../core/model-deployment-object';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import { PodDeviceClaims, podDeviceClaims } from '../../dra/pod-claims';
-import type { MultiNodeLayout, ServingComponent } from '../../multinode/layout';
-import { PodSecurityLevel, podSecurityLevelOf } from '../../policy/pod-security-level';
+import { nixlSideChannelHostEnv } from '../../provider-kit/engine-flags';
+import { HF_HOME_ENV, toKubeEnvVar } from '../../provider-kit/env';
+import { PodGpus, podTolerations } from '../../provider-kit/gpu-tolerations';
+import type { MultiNodeLayout, ServingComponent } from '../../provider-kit/multi-node-layout';
+import { PodDeviceClaims, podDeviceClaims } from '../../provider-kit/pod-claims';
+import { nodeSelectorOf } from '../../provider-kit/pod-template';
 import { firstModelCacheVolume, storageVolumesOf, volumeMountPath } from '../../storage/volume-mounts';
-import { nixlSideChannelHostEnv } from '../common/engine-flags';
-import { HF_HOME_ENV, toKubeEnvVar } from '../common/env';
-import { PodGpus, podTolerations } from '../common/gpu-tolerations';
-import { nodeSelectorOf } from '../common/pod-template';
 
 /*
  * The DynamoGraphDeployment as a version-neutral plan: what each service runs and needs. The

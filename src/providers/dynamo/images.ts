@@ -1,6 +1,6 @@
 import { parseRuntimeVersion } from './runtime-version';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { imageOverride } from '../../core/model-deployment-object';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { defaultImageOf } from '../../core/version-matrix';
 
 /** Tag of every default Dynamo image: the Dynamo release of the version matrix's Dynamo rows. */

@@ -3,7 +3,7 @@
  * exceed `gpusPerNode` becomes a service with `multinode.nodeCount` = the layout's group size and
  * `gpusPerNode` GPUs per pod (Dynamo reads its GPU count per node: the engine spans
  * `nodeCount × gpu` of them), and its engine gets the layout's tensor and pipeline parallel sizes
- * (`src/multinode/layout.ts`). Dynamo's operator then launches the ranks over the nodes itself —
+ * (`src/provider-kit/multi-node-layout.ts`). Dynamo's operator then launches the ranks over the nodes itself —
  * Ray for vLLM, `--nnodes`/`--node-rank` for SGLang, MPI for TensorRT-LLM — deciding from the
  * world size in the worker's arguments, which is why the sizes must be on its command line.
  *
@@ -14,15 +14,15 @@
  * Pure, and free of cdk8s-plus-34 and the generated bindings, so the controller runs the checks.
  */
 import { DECODE_WORKER_SERVICE, isMocker, PREFILL_WORKER_SERVICE, WORKER_SERVICE } from './services';
+import { MULTI_NODE_ANNOTATION_PATH, multiNodeSettings } from '../../api/multi-node/multi-node-annotation';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { FieldError, invalid } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import { MULTI_NODE_ANNOTATION_PATH, multiNodeSettings } from '../../multinode/annotation';
-import { deploymentMultiNode, DeploymentMultiNode, MultiNodeLayout, ServingComponent, servingComponents } from '../../multinode/layout';
 import { singleNodeVolumeErrors } from '../../multinode/vllm-checks';
-import { PROVIDER_OVERRIDES_PATH } from '../common/overrides';
-import { isParallelEngine, PARALLEL_FLAGS, userParallelism } from '../common/parallelism';
-import { isJsonObject } from '../common/unstructured';
+import { deploymentMultiNode, DeploymentMultiNode, MultiNodeLayout, ServingComponent, servingComponents } from '../../provider-kit/multi-node-layout';
+import { PROVIDER_OVERRIDES_PATH } from '../../provider-kit/overrides';
+import { isParallelEngine, PARALLEL_FLAGS, userParallelism } from '../../provider-kit/parallelism';
+import { isJsonObject } from '../../provider-kit/unstructured';
 
 /** The Dynamo service that runs a serving component's pods. */
 export function workerServiceOf(component: ServingComponent): string {

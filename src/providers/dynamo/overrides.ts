@@ -7,8 +7,8 @@ import {
   OverrideNullHandling,
   PROVIDER_OVERRIDES_PATH,
   validateOverrideKeys,
-} from '../common/overrides';
-import { isJsonObject } from '../common/unstructured';
+} from '../../provider-kit/overrides';
+import { isJsonObject } from '../../provider-kit/unstructured';
 
 /**
  * `spec.provider.overrides` keys the Dynamo provider reads as settings of the services it

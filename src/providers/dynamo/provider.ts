@@ -12,17 +12,17 @@ import {
   dynamoWarnings,
   validateDynamo,
 } from './validation';
-import { DeploymentFeature } from '../../api/deployment-feature';
 import { EngineType } from '../../api/engine';
-import { InferenceProvider, SimulatedBackend } from '../../api/inference-provider';
-import { InferenceProviderConfig } from '../../api/inference-provider-config';
-import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
+import { DeploymentFeature } from '../../api/provider/deployment-feature';
+import { InferenceProvider, SimulatedBackend } from '../../api/provider/inference-provider';
+import { InferenceProviderConfig } from '../../api/provider/inference-provider-config';
+import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider/provider-status';
 import type { DeploymentDescription, ResolvedDeployment } from '../../api/resolved-deployment';
+import { fromResolvedDeployment } from '../../api/resolved-model-deployment';
 import { ServingMode } from '../../api/serving';
 import { FieldError, formatFieldError } from '../../core/field-error';
-import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
-import { JOB_KIND, PERSISTENT_VOLUME_CLAIM_KIND } from '../common/kinds';
-import { toStatusReport } from '../common/reconciled-status';
+import { JOB_KIND, PERSISTENT_VOLUME_CLAIM_KIND } from '../../provider-kit/kinds';
+import { toStatusReport } from '../../provider-kit/reconciled-status';
 
 /**
  * DynamoGraphDeployment API versions the Dynamo provider can emit.

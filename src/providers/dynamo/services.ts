@@ -1,5 +1,5 @@
 import { DYNAMO_PROVIDER_NAME, DYNAMO_TEST_BACKEND_ANNOTATION } from './config';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 
 /*
  * The services of a deployment's DynamoGraphDeployment: their keys, and which of them a

@@ -1,5 +1,5 @@
-import { ProviderPhase, ProviderStatus, reconcileProviderStatus, ReconciledProviderStatus } from '../common/reconciled-status';
-import { isJsonObject, stringField } from '../common/unstructured';
+import { ProviderPhase, ProviderStatus, reconcileProviderStatus, ReconciledProviderStatus } from '../../provider-kit/reconciled-status';
+import { isJsonObject, stringField } from '../../provider-kit/unstructured';
 
 /** How the Dynamo provider names what it created in status messages. */
 export const DYNAMO_CREATED_WHAT = 'DynamoGraphDeployment';

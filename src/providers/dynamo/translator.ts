@@ -9,12 +9,12 @@ import { gatewayEnabled, isMocker } from './services';
 import { v1alpha1Spec } from './v1alpha1';
 import { v1beta1Spec } from './v1beta1';
 import { DYNAMO_DISPLAY_NAME, dynamoApiVersionOf, dynamoRuntimeOf, DynamoSettings, shapeOf } from './validation';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { Warnings } from '../../api/warnings';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { DynamoGraphDeployment, DynamoGraphDeploymentV1Beta1 } from '../../imports/nvidia.com';
+import { isJsonObject } from '../../provider-kit/unstructured';
 import { addManagedClaims } from '../../storage/managed-claim';
 import { addModelDownloadJob, DEFAULT_MODEL_DOWNLOAD_IMAGE } from '../../storage/model-download-job';
-import { isJsonObject } from '../common/unstructured';
 
 function warnAboutIgnoredSettings(
   dgd: ApiObject,

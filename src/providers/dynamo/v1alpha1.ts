@@ -1,4 +1,5 @@
 import type { DynamoComponent, DynamoGraph, DynamoResourceList, DynamoVolumeMount } from './graph';
+import { PodSecurityLevel } from '../../api/pod-security-level';
 import { k8s } from '../../core/kube-api';
 import type {
   DynamoGraphDeploymentSpec,
@@ -8,8 +9,7 @@ import type {
   DynamoGraphDeploymentSpecServicesResources,
   DynamoGraphDeploymentSpecServicesResourcesLimits,
 } from '../../imports/nvidia.com';
-import { PodSecurityLevel } from '../../policy/pod-security-level';
-import { modelServerPodSecurityContext, restrictedVolumes, secureModelServerContainer } from '../common/model-server-security';
+import { modelServerPodSecurityContext, restrictedVolumes, secureModelServerContainer } from '../../provider-kit/model-server-security';
 
 /*
  * nvidia.com/v1alpha1 (the graphs of Dynamo before 1.5): `spec.services` is a map of service key to service;

@@ -1,4 +1,5 @@
 import { DynamoComponent, DynamoGraph, DynamoResourceList, FRONTEND_SIDECAR_CONTAINER } from './graph';
+import { PodSecurityLevel } from '../../api/pod-security-level';
 import { DEFAULT_GPU_RESOURCE } from '../../core/defaults';
 import { k8s } from '../../core/kube-api';
 import type {
@@ -8,8 +9,7 @@ import type {
   DynamoGraphDeploymentV1Beta1SpecComponentsEppConfigConfig,
   DynamoGraphDeploymentV1Beta1SpecComponentsType,
 } from '../../imports/nvidia.com';
-import { PodSecurityLevel } from '../../policy/pod-security-level';
-import { secureModelServerPod } from '../common/model-server-security';
+import { secureModelServerPod } from '../../provider-kit/model-server-security';
 
 /*
  * nvidia.com/v1beta1 (Dynamo's storage version): `spec.components` is a list of named

@@ -4,16 +4,16 @@ import { dynamoMultiNode, dynamoMultiNodeErrors } from './multi-node';
 import { DgdShape, dynamoOverrideErrors, dynamoOverrideShapeErrors } from './overrides';
 import { DYNAMO_V1BETA1_MIN_RUNTIME, isV1Beta1Runtime, parseRuntimeVersion, RuntimeVersion } from './runtime-version';
 import { DECODE_WORKER_SERVICE, gatewayEnabled, generatedServiceNames, isMocker, PREFILL_WORKER_SERVICE, WORKER_SERVICE } from './services';
+import { POD_SECURITY_PATH, PodSecurityLevel, podSecurityLevelOf } from '../../api/pod-security-level';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { FieldError, invalid, notSupported, required } from '../../core/field-error';
 import type { GpuSpec } from '../../core/generated/model-deployment-spec';
 import { gpuTypeOf } from '../../core/gpu-type';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import type { ServingComponent } from '../../multinode/layout';
 import { multiNodeParallelismTarget } from '../../multinode/vllm-checks';
-import { POD_SECURITY_PATH, PodSecurityLevel, podSecurityLevelOf } from '../../policy/pod-security-level';
-import { PROVIDER_OVERRIDES_PATH } from '../common/overrides';
-import { checkParallelism, NO_PARALLELISM_FINDINGS, ParallelismFindings, ParallelismTarget, userParallelism } from '../common/parallelism';
-import { isJsonObject } from '../common/unstructured';
+import type { ServingComponent } from '../../provider-kit/multi-node-layout';
+import { PROVIDER_OVERRIDES_PATH } from '../../provider-kit/overrides';
+import { checkParallelism, NO_PARALLELISM_FINDINGS, ParallelismFindings, ParallelismTarget, userParallelism } from '../../provider-kit/parallelism';
+import { isJsonObject } from '../../provider-kit/unstructured';
 
 /*
  * What the Dynamo provider refuses: its checks of a deployment and their messages, and the

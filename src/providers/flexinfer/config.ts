@@ -1,5 +1,5 @@
+import type { ProviderConfigEntry } from '../../api/provider/provider-config-entry';
 import type { InferenceProviderConfigSpec } from '../../core/generated/inference-provider-config-spec';
-import type { ProviderConfigEntry } from '../../selection/provider-config-entry';
 
 /** InferenceProviderConfig name of FlexInfer (one `ai.flexinfer/v1alpha2` Model per deployment). */
 export const FLEXINFER_PROVIDER_NAME = 'flexinfer';

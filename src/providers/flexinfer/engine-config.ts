@@ -1,6 +1,6 @@
 import { unsupportedValue } from './feature-gaps';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { FieldError, invalid } from '../../core/field-error';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { FlexInferBackend } from '../../flexinfer/backend';
 
 /*

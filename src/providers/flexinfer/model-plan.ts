@@ -16,13 +16,13 @@ import {
 } from './annotations';
 import { ENGINE_BACKENDS, engineConfig, GGUF_FILE_ARG } from './engine-config';
 import { unsupportedField, unsupportedValue } from './feature-gaps';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { DEFAULT_MODEL_CACHE_MOUNT_PATH } from '../../core/defaults';
 import { FieldError, forbidden, invalid, required } from '../../core/field-error';
 import { TOLERATE_GPU_TAINT_ANNOTATION } from '../../core/gpu-taint-toleration';
 import { gpuTypeOf, isMigGpuType } from '../../core/gpu-type';
 import { imageOverride, resolvedClaimName } from '../../core/model-deployment-object';
 import { checkDerivedObjectNames } from '../../core/object-names';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { defaultImageRef } from '../../core/version-matrix';
 import {
   GPU_VENDOR_NODE_LABEL,
@@ -34,10 +34,10 @@ import {
   ModelServerlessJson,
   ModelSpecJson,
 } from '../../flexinfer/model-spec-json';
+import { podTolerations } from '../../provider-kit/gpu-tolerations';
+import { BLOCKED_OVERRIDE_KEYS, PROVIDER_OVERRIDES_PATH, validateOverrideKeys } from '../../provider-kit/overrides';
+import { isJsonObject } from '../../provider-kit/unstructured';
 import { storageVolumesOf } from '../../storage/volume-mounts';
-import { podTolerations } from '../common/gpu-tolerations';
-import { BLOCKED_OVERRIDE_KEYS, PROVIDER_OVERRIDES_PATH, validateOverrideKeys } from '../common/overrides';
-import { isJsonObject } from '../common/unstructured';
 
 /** Settings of the FlexInfer target that hold for every deployment (the `FlexInferProvider` props). */
 export interface FlexInferTargetOptions {

@@ -4,15 +4,15 @@ import { flexInferProviderConfig } from './config';
 import { ENGINE_BACKENDS } from './engine-config';
 import { reconcileModelStatus } from './status';
 import { FLEXINFER_DISPLAY_NAME, flexInferWarnings, validateFlexInfer } from './validation';
-import { InferencePoolTarget, InferenceProvider } from '../../api/inference-provider';
-import { InferenceProviderConfig } from '../../api/inference-provider-config';
-import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
+import { InferencePoolTarget, InferenceProvider } from '../../api/provider/inference-provider';
+import { InferenceProviderConfig } from '../../api/provider/inference-provider-config';
+import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider/provider-status';
 import type { ResolvedDeployment } from '../../api/resolved-deployment';
+import { fromResolvedDeployment } from '../../api/resolved-model-deployment';
 import type { FieldError } from '../../core/field-error';
-import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
 import { FLEXINFER_MODEL_API_VERSION, FLEXINFER_MODEL_KIND, FLEXINFER_MODEL_POD_LABEL } from '../../flexinfer/model-spec-json';
-import { PERSISTENT_VOLUME_CLAIM_KIND } from '../common/kinds';
-import { toStatusReport } from '../common/reconciled-status';
+import { PERSISTENT_VOLUME_CLAIM_KIND } from '../../provider-kit/kinds';
+import { toStatusReport } from '../../provider-kit/reconciled-status';
 
 /**
  * Settings of the FlexInfer target that hold for every deployment on it. Per-deployment FlexInfer

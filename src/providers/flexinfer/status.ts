@@ -1,6 +1,6 @@
 import { FlexInferBackend } from '../../flexinfer/backend';
-import { ProviderEndpoint, ProviderStatus, reconcileProviderStatus, ReconciledProviderStatus } from '../common/reconciled-status';
-import { conditionsByType, intField, isJsonObject, stringField } from '../common/unstructured';
+import { ProviderEndpoint, ProviderStatus, reconcileProviderStatus, ReconciledProviderStatus } from '../../provider-kit/reconciled-status';
+import { conditionsByType, intField, isJsonObject, stringField } from '../../provider-kit/unstructured';
 
 /** How the FlexInfer provider names what it created in status messages. */
 export const MODEL_CREATED_WHAT = 'Model';

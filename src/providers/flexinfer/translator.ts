@@ -1,15 +1,15 @@
 import type { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { FlexInferTargetOptions, planFlexInferModel } from './model-plan';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { formatFieldError } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { toModelSpecProps } from '../../flexinfer/model-binding';
 import { Model } from '../../imports/ai.flexinfer';
+import { commonLabels, objectMeta } from '../../provider-kit/metadata';
+import { mergeIntoFinalJson, OverrideNullHandling } from '../../provider-kit/overrides';
+import { isJsonObject } from '../../provider-kit/unstructured';
 import { addManagedClaims } from '../../storage/managed-claim';
-import { commonLabels, objectMeta } from '../common/metadata';
-import { mergeIntoFinalJson, OverrideNullHandling } from '../common/overrides';
-import { isJsonObject } from '../common/unstructured';
 
 /**
  * Creates the FlexInfer objects of `md` under `scope` and returns them: the `Model` named like

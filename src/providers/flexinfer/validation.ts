@@ -1,6 +1,6 @@
 import { FlexInferTargetOptions, planFlexInferModel } from './model-plan';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import type { FieldError } from '../../core/field-error';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 
 /*
  * What the FlexInfer target refuses and warns about. Kept apart from the translator so that the

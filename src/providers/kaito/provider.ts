@@ -5,13 +5,13 @@ import type { KaitoNodeProvisioning } from './node-provisioning';
 import { reconcileWorkspaceStatus } from './status';
 import { KAITO_DISPLAY_NAME, validateKaito } from './validation';
 import { KAITO_LLAMACPP_PORT, KAITO_WORKSPACE_LABEL } from './workspace-pods';
-import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
-import { InferenceProviderConfig } from '../../api/inference-provider-config';
-import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
+import { InferenceProvider, InferencePoolTarget } from '../../api/provider/inference-provider';
+import { InferenceProviderConfig } from '../../api/provider/inference-provider-config';
+import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider/provider-status';
 import type { ResolvedDeployment } from '../../api/resolved-deployment';
+import { fromResolvedDeployment } from '../../api/resolved-model-deployment';
 import type { FieldError } from '../../core/field-error';
-import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
-import { toStatusReport } from '../common/reconciled-status';
+import { toStatusReport } from '../../provider-kit/reconciled-status';
 
 /**
  * Settings of the KAITO provider. KAITO node auto-provisioning: setting an instance type means

@@ -1,5 +1,5 @@
-import { ProviderPhase, ProviderStatus, reconcileProviderStatus, ReconciledProviderStatus } from '../common/reconciled-status';
-import { ConditionInfo, conditionsByType, intField, isJsonObject, stringField } from '../common/unstructured';
+import { ProviderPhase, ProviderStatus, reconcileProviderStatus, ReconciledProviderStatus } from '../../provider-kit/reconciled-status';
+import { ConditionInfo, conditionsByType, intField, isJsonObject, stringField } from '../../provider-kit/unstructured';
 
 /** How the KAITO provider names what it created in status messages. */
 export const WORKSPACE_CREATED_WHAT = 'Workspace';

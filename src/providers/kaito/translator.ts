@@ -3,17 +3,17 @@ import type { Construct } from 'constructs';
 import { kaitoInstanceType, KaitoNodeProvisioning } from './node-provisioning';
 import { KAITO_DISPLAY_NAME } from './validation';
 import { KAITO_LLAMACPP_PORT } from './workspace-pods';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { Warnings } from '../../api/warnings';
 import { k8s } from '../../core/kube-api';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { imageOverride } from '../../core/model-deployment-object';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { Workspace, WorkspaceInference, WorkspaceResource } from '../../imports/kaito.sh';
-import { modelServerEnv } from '../common/env';
-import { commonLabels } from '../common/metadata';
-import { mergeIntoFinalJson, OverrideNullHandling } from '../common/overrides';
-import { userPodAnnotations } from '../common/pod-template';
-import { isJsonObject } from '../common/unstructured';
+import { modelServerEnv } from '../../provider-kit/env';
+import { commonLabels } from '../../provider-kit/metadata';
+import { mergeIntoFinalJson, OverrideNullHandling } from '../../provider-kit/overrides';
+import { userPodAnnotations } from '../../provider-kit/pod-template';
+import { isJsonObject } from '../../provider-kit/unstructured';
 
 /** Name of the llama.cpp serving container. */
 export const KAITO_LLAMACPP_CONTAINER_NAME = 'model';

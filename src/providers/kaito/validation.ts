@@ -1,10 +1,10 @@
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { DEFAULT_GPU_RESOURCE } from '../../core/defaults';
 import { FieldError, forbidden, invalid, required } from '../../core/field-error';
 import { gpuTypeOf } from '../../core/gpu-type';
 import { imageOverride } from '../../core/model-deployment-object';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import { PROVIDER_OVERRIDES_PATH, unknownOverrideRootErrors, validateOverrideKeys } from '../common/overrides';
-import { isJsonObject } from '../common/unstructured';
+import { PROVIDER_OVERRIDES_PATH, unknownOverrideRootErrors, validateOverrideKeys } from '../../provider-kit/overrides';
+import { isJsonObject } from '../../provider-kit/unstructured';
 
 /*
  * What the KAITO provider refuses: its checks of a deployment and their messages. Kept apart

@@ -1,13 +1,13 @@
 import { kthenaNeedsMetricsFlag } from './autoscaling';
 import { KTHENA_DEFAULT_SGLANG_IMAGE, KTHENA_DEFAULT_VLLM_IMAGE } from './images';
 import type { KthenaRolePlan } from './roles';
-import { extraArgFlagKey } from '../../admission/engine-args';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
+import { extraArgFlagKey } from '../../core/engine-args';
 import { FieldError, invalid } from '../../core/field-error';
 import type { EngineName } from '../../core/model-deployment-object';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { loraEngineFlags } from '../../lora/engine-flags';
 import { multiNodeVllmFlags } from '../../multinode/vllm-flags';
-import { SpecEngineSetting, specEngineFlags, tensorParallelFlag } from '../common/engine-flag-table';
+import { SpecEngineSetting, specEngineFlags, tensorParallelFlag } from '../../provider-kit/engine-flag-table';
 import {
   NIXL_KV_TRANSFER_CONFIG,
   explicitEngineFlagKeys,
@@ -15,10 +15,10 @@ import {
   isValidEngineArgKey,
   namedEngineFlags,
   sortedEngineArgKeys,
-} from '../common/engine-flags';
-import { engineArgumentTable, switchValueErrors } from '../common/engine-switches';
-import { removedEngineFlagErrors } from '../common/retired-engine-flags';
-import { VLLM_SERVE_COMMAND, vllmServeModel } from '../common/vllm-serve';
+} from '../../provider-kit/engine-flags';
+import { engineArgumentTable, switchValueErrors } from '../../provider-kit/engine-switches';
+import { removedEngineFlagErrors } from '../../provider-kit/retired-engine-flags';
+import { VLLM_SERVE_COMMAND, vllmServeModel } from '../../provider-kit/vllm-serve';
 
 /** Address the engine binds: SGLang's own default is loopback, which no other pod reaches. */
 export const KTHENA_ENGINE_HOST = '0.0.0.0';

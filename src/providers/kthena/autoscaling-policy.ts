@@ -7,14 +7,14 @@ import type { Construct } from 'constructs';
 import { KTHENA_ENGINE_PORT } from './args';
 import { kthenaMetricSeries } from './autoscaling';
 import { deploymentPodSelector, kthenaRoles } from './roles';
-import { AutoscalingSpec, autoscalingOf } from '../../autoscaling/autoscaling-annotation';
-import { thresholdOf } from '../../autoscaling/metric-types';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
+import { AutoscalingSpec, autoscalingOf } from '../../api/autoscaling/autoscaling-annotation';
+import { thresholdOf } from '../../api/autoscaling/metric-types';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { KthenaAutoscalingPolicy } from '../../kthena/autoscaling-policy';
 import { KthenaMetricSource } from '../../kthena/metric-source';
-import type { IKthenaModelServing } from '../../kthena/model-serving';
+import type { IKthenaModelServing } from '../../kthena/model-serving-props';
 import { KthenaScalingTarget } from '../../kthena/scaling-target';
-import { commonLabels } from '../common/metadata';
+import { commonLabels } from '../../provider-kit/metadata';
 
 /** The AutoscalingPolicy `<md>` (id `AutoscalingPolicy`) scaling `serving`; none without autoscaling. */
 export function addKthenaAutoscalingPolicy(scope: Construct, md: ResolvedModelDeployment, serving: IKthenaModelServing): ApiObject[] {

@@ -6,11 +6,11 @@
  * need KEDA (the vllm and llmd providers). The policy itself is `./autoscaling-policy.ts`; this
  * module stays free of the constructs, for the controller's re-validation.
  */
-import { AUTOSCALING_ANNOTATION_PATH, autoscalingOf } from '../../autoscaling/autoscaling-annotation';
-import { ENGINE_METRIC_SERIES } from '../../autoscaling/metric-types';
-import type { AutoscalingMetricType } from '../../autoscaling/metric-types';
+import { AUTOSCALING_ANNOTATION_PATH, autoscalingOf } from '../../api/autoscaling/autoscaling-annotation';
+import { ENGINE_METRIC_SERIES } from '../../api/autoscaling/metric-types';
+import type { AutoscalingMetricType } from '../../api/autoscaling/metric-types';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { FieldError, invalid } from '../../core/field-error';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 
 /** The series of the engine for the metrics Kthena can scrape: its gauges. */
 export function kthenaMetricSeries(engine: string): Partial<Record<AutoscalingMetricType, string>> {

@@ -2,20 +2,20 @@ import { KTHENA_ENGINE_COMMANDS, KTHENA_ENGINE_PORT, renderKthenaArgs } from './
 import { engineImage, KthenaEngineImages } from './images';
 import { KTHENA_GROUP_ENV } from './multi-node';
 import { KTHENA_ROLE_LABEL, KthenaRolePlan } from './roles';
+import { podSecurityLevelOf } from '../../api/pod-security-level';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { k8s } from '../../core/kube-api';
 import { LABEL_DEPLOYMENT, LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import { podDeviceClaims } from '../../dra/pod-claims';
 import { loraPodParts } from '../../lora/adapter-pod';
 import { leaderCommand } from '../../multinode/ray-launch';
-import { podSecurityLevelOf } from '../../policy/pod-security-level';
+import { NIXL_SIDE_CHANNEL_HOST_ENV, nixlSideChannelHostEnv } from '../../provider-kit/engine-flags';
+import { HF_HOME_ENV, modelServerEnv } from '../../provider-kit/env';
+import { podTolerations } from '../../provider-kit/gpu-tolerations';
+import { secureModelServerPod } from '../../provider-kit/model-server-security';
+import { podDeviceClaims } from '../../provider-kit/pod-claims';
+import { nodeSelectorOf, userPodAnnotations } from '../../provider-kit/pod-template';
+import { aggregatedSizing, componentSizing, containerResources } from '../../provider-kit/resources';
 import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
-import { NIXL_SIDE_CHANNEL_HOST_ENV, nixlSideChannelHostEnv } from '../common/engine-flags';
-import { HF_HOME_ENV, modelServerEnv } from '../common/env';
-import { podTolerations } from '../common/gpu-tolerations';
-import { secureModelServerPod } from '../common/model-server-security';
-import { nodeSelectorOf, userPodAnnotations } from '../common/pod-template';
-import { aggregatedSizing, componentSizing, containerResources } from '../common/resources';
 
 /*
  * The entry pod of one role: the pod of a role instance that runs the engine's OpenAI-compatible

@@ -1,5 +1,5 @@
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { imageOverride } from '../../core/model-deployment-object';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { defaultImageRef } from '../../core/version-matrix';
 
 /** vLLM image of the Kthena provider when neither the spec nor the provider's props name one. */

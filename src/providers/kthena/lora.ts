@@ -1,7 +1,7 @@
+import { loraAdapterNames, loraPath } from '../../api/lora/lora-annotation';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { FieldError, invalid } from '../../core/field-error';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { LORA_ENGINES } from '../../lora/engine-flags';
-import { loraAdapterNames, loraPath } from '../../lora/lora-annotation';
 
 /*
  * LoRA adapters on Kthena: the engine pods load them like every vLLM pod of ours (flags, download

@@ -13,15 +13,15 @@
  *
  * Pure, so the controller's re-validation runs it.
  */
+import { MULTI_NODE_ANNOTATION_PATH } from '../../api/multi-node/multi-node-annotation';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { FieldError, invalid } from '../../core/field-error';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import { MULTI_NODE_ANNOTATION_PATH } from '../../multinode/annotation';
-import { deploymentMultiNode, isMultiNodeComponent, MultiNodeFindings, servingComponents } from '../../multinode/layout';
 import type { RayGroupEnv } from '../../multinode/ray-launch';
 import { singleNodeVolumeErrors } from '../../multinode/vllm-checks';
 import { executorBackendErrors } from '../../multinode/vllm-flags';
-import { PROVIDER_OVERRIDES_PATH } from '../common/overrides';
-import { isJsonObject } from '../common/unstructured';
+import { deploymentMultiNode, isMultiNodeComponent, MultiNodeFindings, servingComponents } from '../../provider-kit/multi-node-layout';
+import { PROVIDER_OVERRIDES_PATH } from '../../provider-kit/overrides';
+import { isJsonObject } from '../../provider-kit/unstructured';
 
 /** The variables Kthena's controller sets in every container of a role instance. */
 export const KTHENA_GROUP_ENV: RayGroupEnv = { leaderAddress: 'ENTRY_ADDRESS', groupSize: 'GROUP_SIZE' };

@@ -1,7 +1,7 @@
 import type { KthenaRolePlan } from './roles';
 import { FieldError, forbidden, invalid } from '../../core/field-error';
-import { BLOCKED_OVERRIDE_KEYS, PROVIDER_OVERRIDES_PATH, validateOverrideKeys } from '../common/overrides';
-import { isJsonObject } from '../common/unstructured';
+import { BLOCKED_OVERRIDE_KEYS, PROVIDER_OVERRIDES_PATH, validateOverrideKeys } from '../../provider-kit/overrides';
+import { isJsonObject } from '../../provider-kit/unstructured';
 
 /*
  * `spec.provider.overrides` of a Kthena deployment: deep-merged into the ModelServing after

@@ -1,10 +1,10 @@
-import { autoscalingOf } from '../../autoscaling/autoscaling-annotation';
+import { autoscalingOf } from '../../api/autoscaling/autoscaling-annotation';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { gpuTypeOf } from '../../core/gpu-type';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import type { DeviceComponent } from '../../dra/device-annotation';
-import { deploymentMultiNode, MultiNodeLayout, podGpuCount, podsPerReplica } from '../../multinode/layout';
-import { scalableReplicas } from '../common/replicas';
+import type { DeviceComponent } from '../../provider-kit/device-annotation';
+import { deploymentMultiNode, MultiNodeLayout, podGpuCount, podsPerReplica } from '../../provider-kit/multi-node-layout';
+import { scalableReplicas } from '../../provider-kit/replicas';
 
 /*
  * The roles of the one ServingGroup template our ModelServing declares, and the pod labels that
@@ -53,7 +53,7 @@ export interface KthenaRolePlan {
    * besides the entry pod, else 0.
    */
   readonly workerReplicas: number;
-  /** The layout of a multi-node vLLM role (`src/multinode/layout.ts`); unset otherwise or when it has errors. */
+  /** The layout of a multi-node vLLM role (`src/provider-kit/multi-node-layout.ts`); unset otherwise or when it has errors. */
   readonly layout?: MultiNodeLayout;
 }
 

@@ -1,6 +1,6 @@
 import { KTHENA_ENGINE_PORT } from './args';
-import { ProviderPhase, ProviderStatus, reconcileProviderStatus, ReconciledProviderStatus } from '../common/reconciled-status';
-import { ConditionInfo, conditionsByType, intField, isJsonObject, stringField } from '../common/unstructured';
+import { ProviderPhase, ProviderStatus, reconcileProviderStatus, ReconciledProviderStatus } from '../../provider-kit/reconciled-status';
+import { ConditionInfo, conditionsByType, intField, isJsonObject, stringField } from '../../provider-kit/unstructured';
 
 /** How the Kthena provider names what it created in status messages. */
 export const MODEL_SERVING_CREATED_WHAT = 'ModelServing';

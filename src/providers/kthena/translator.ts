@@ -16,11 +16,11 @@ import {
 } from './roles';
 import { KTHENA_DISPLAY_NAME } from './validation';
 import { workerPodTemplate } from './worker-pod';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { Warnings } from '../../api/warnings';
 import { isAmdGpuType, servingGpuFields } from '../../core/gpu-type';
 import { k8s } from '../../core/kube-api';
 import { imageOverride } from '../../core/model-deployment-object';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { routedModelName } from '../../gateway/model-name';
 import {
   ModelRoute,
@@ -29,12 +29,12 @@ import {
   ModelServerSpecKvConnectorType,
 } from '../../imports/networking.serving.volcano.sh';
 import { ModelServing } from '../../imports/workload.serving.volcano.sh';
+import { amdOnCudaImageWarning } from '../../provider-kit/gpu-image-warning';
+import { commonLabels, objectMeta } from '../../provider-kit/metadata';
+import { mergeIntoFinalJson } from '../../provider-kit/overrides';
+import { workloadLabels } from '../../provider-kit/pod-template';
+import { isJsonObject } from '../../provider-kit/unstructured';
 import { addManagedClaims } from '../../storage/managed-claim';
-import { amdOnCudaImageWarning } from '../common/gpu-image-warning';
-import { commonLabels, objectMeta } from '../common/metadata';
-import { mergeIntoFinalJson } from '../common/overrides';
-import { workloadLabels } from '../common/pod-template';
-import { isJsonObject } from '../common/unstructured';
 
 /** What the translator takes from the provider's settings. */
 export interface KthenaTranslationSettings {

@@ -5,12 +5,12 @@ import { kthenaLoraErrors } from './lora';
 import { kthenaMultiNodeFindings } from './multi-node';
 import { validateKthenaOverrides } from './overrides';
 import { KthenaRolePlan, kthenaRoles, servingGroupCount } from './roles';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { FieldError, forbidden, invalid, required } from '../../core/field-error';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import { hasDeviceRequests } from '../../dra/device-annotation';
 import { imageProblem } from '../../kthena/checks';
 import { multiNodeParallelismTarget } from '../../multinode/vllm-checks';
-import { checkParallelism, isParallelEngine, NO_PARALLELISM_FINDINGS, ParallelismFindings, ParallelismTarget, userParallelism } from '../common/parallelism';
+import { hasDeviceRequests } from '../../provider-kit/device-annotation';
+import { checkParallelism, isParallelEngine, NO_PARALLELISM_FINDINGS, ParallelismFindings, ParallelismTarget, userParallelism } from '../../provider-kit/parallelism';
 
 /*
  * What the Kthena provider refuses: everything Kthena's CRD schemas, CEL rules and webhooks would

@@ -1,12 +1,12 @@
 import { EngineKwargs, engineArgTokens, engineKwargs, extraArgTokens, SourcedToken } from './engine-kwargs';
 import { KUBERAY_VLLM_ARGUMENTS_ID } from './images';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
-import type { MultiNodeLayout } from '../../multinode/layout';
 import { multiNodeVllmFlags } from '../../multinode/vllm-flags';
-import { SpecEngineSetting, specEngineFlags, tensorParallelFlag } from '../common/engine-flag-table';
-import { explicitEngineFlagKeys, NIXL_KV_TRANSFER_CONFIG } from '../common/engine-flags';
-import { engineArgumentTable } from '../common/engine-switches';
-import type { EngineArgumentTable } from '../common/generated/engine-arguments';
+import { SpecEngineSetting, specEngineFlags, tensorParallelFlag } from '../../provider-kit/engine-flag-table';
+import { explicitEngineFlagKeys, NIXL_KV_TRANSFER_CONFIG } from '../../provider-kit/engine-flags';
+import { engineArgumentTable } from '../../provider-kit/engine-switches';
+import type { EngineArgumentTable } from '../../provider-kit/generated/engine-arguments';
+import type { MultiNodeLayout } from '../../provider-kit/multi-node-layout';
 
 /** Per-engine inputs of the engine arguments. */
 export interface KubeRayEngineArgsOptions {

@@ -6,9 +6,9 @@
  * Serve measures only in-flight requests, so that is the one metric KubeRay takes; Serve's proxy
  * holds requests while a replica starts, so it can scale from zero without a demand query.
  */
-import { AUTOSCALING_ANNOTATION_PATH, autoscalingOf, AutoscalingSpec } from '../../autoscaling/autoscaling-annotation';
+import { AUTOSCALING_ANNOTATION_PATH, autoscalingOf, AutoscalingSpec } from '../../api/autoscaling/autoscaling-annotation';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { FieldError, invalid } from '../../core/field-error';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 
 /** The metric Ray Serve scales on. */
 const RAY_SERVE_METRIC = 'inFlightRequests';

@@ -9,8 +9,8 @@
  */
 import { FieldError, invalid } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
-import { engineOption, switchTokens } from '../common/engine-switches';
-import type { EngineArgumentTable } from '../common/generated/engine-arguments';
+import { engineOption, switchTokens } from '../../provider-kit/engine-switches';
+import type { EngineArgumentTable } from '../../provider-kit/generated/engine-arguments';
 
 /** One rendered token and the spec field it came from (for errors). */
 export interface SourcedToken {

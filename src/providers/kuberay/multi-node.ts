@@ -11,11 +11,11 @@
  *
  * Pure, and free of cdk8s-plus-34 and the generated bindings, so the controller runs the checks.
  */
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import type { FieldError } from '../../core/field-error';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import { deploymentMultiNode, DeploymentMultiNode, MultiNodeLayout } from '../../multinode/layout';
 import { singleNodeVolumeErrors } from '../../multinode/vllm-checks';
 import { executorBackendErrors } from '../../multinode/vllm-flags';
+import { deploymentMultiNode, DeploymentMultiNode, MultiNodeLayout } from '../../provider-kit/multi-node-layout';
 
 /**
  * The multi-node layout of an aggregated vLLM deployment on KubeRay, with its errors and

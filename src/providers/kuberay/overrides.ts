@@ -1,4 +1,4 @@
-import { isJsonObject } from '../common/unstructured';
+import { isJsonObject } from '../../provider-kit/unstructured';
 
 /*
  * `spec.provider.overrides` under KubeRay. AI Runway's KubeRay provider ignores them, so a spec

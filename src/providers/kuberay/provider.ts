@@ -3,17 +3,17 @@ import type { Construct } from 'constructs';
 import { kuberayProviderConfig } from './config';
 import { RAY_SERVE_PORT, reconcileRayServiceStatus } from './status';
 import { KUBERAY_DISPLAY_NAME, kuberayWarnings, validateKubeRay } from './validation';
-import { DeploymentFeature } from '../../api/deployment-feature';
-import { InferenceProvider, InferencePoolTarget } from '../../api/inference-provider';
-import { InferenceProviderConfig } from '../../api/inference-provider-config';
-import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
+import { DeploymentFeature } from '../../api/provider/deployment-feature';
+import { InferenceProvider, InferencePoolTarget } from '../../api/provider/inference-provider';
+import { InferenceProviderConfig } from '../../api/provider/inference-provider-config';
+import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider/provider-status';
 import type { ResolvedDeployment } from '../../api/resolved-deployment';
+import { fromResolvedDeployment } from '../../api/resolved-model-deployment';
 import { ServingMode } from '../../api/serving';
 import type { FieldError } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
-import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
-import { PERSISTENT_VOLUME_CLAIM_KIND } from '../common/kinds';
-import { toStatusReport } from '../common/reconciled-status';
+import { PERSISTENT_VOLUME_CLAIM_KIND } from '../../provider-kit/kinds';
+import { toStatusReport } from '../../provider-kit/reconciled-status';
 
 /**
  * KubeRay (`kuberay`): one `ray.io/v1` RayService running vLLM on Ray Serve, with a head group

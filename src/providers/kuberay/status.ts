@@ -1,5 +1,5 @@
-import { ProviderPhase, ProviderStatus, reconcileProviderStatus, ReconciledProviderStatus } from '../common/reconciled-status';
-import { intField, isJsonObject, stringField } from '../common/unstructured';
+import { ProviderPhase, ProviderStatus, reconcileProviderStatus, ReconciledProviderStatus } from '../../provider-kit/reconciled-status';
+import { intField, isJsonObject, stringField } from '../../provider-kit/unstructured';
 
 /** How the KubeRay provider names what it created in status messages. */
 export const RAYSERVICE_CREATED_WHAT = 'RayService';

@@ -7,26 +7,26 @@ import { kuberayLayout } from './multi-node';
 import { kuberayPdServeConfig, kuberayServeConfig, LlmConfig, serveReplicas } from './serve-config';
 import { KUBERAY_DISPLAY_NAME } from './validation';
 import { kuberayGpusPerWorker, WorkerGroupPlan, workerGroupPlans } from './worker-groups';
+import { podSecurityLevelOf } from '../../api/pod-security-level';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { Warnings } from '../../api/warnings';
 import { k8s } from '../../core/kube-api';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
 import { imageOverride } from '../../core/model-deployment-object';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import { podDeviceClaims } from '../../dra/pod-claims';
 import {
   RayService,
   RayServiceSpecRayClusterConfigHeadGroupSpec,
   RayServiceSpecRayClusterConfigWorkerGroupSpecs,
 } from '../../imports/ray.io';
-import { podSecurityLevelOf } from '../../policy/pod-security-level';
+import { HF_HOME_ENV, modelServerEnv } from '../../provider-kit/env';
+import { amdOnCudaImageWarning } from '../../provider-kit/gpu-image-warning';
+import { PodGpus, podTolerations } from '../../provider-kit/gpu-tolerations';
+import { commonLabels, objectMeta } from '../../provider-kit/metadata';
+import { modelServerContainerSecurityContext, RAY_NON_ROOT_IDENTITY, secureModelServerPod } from '../../provider-kit/model-server-security';
+import { podDeviceClaims } from '../../provider-kit/pod-claims';
+import { nodeSelectorOf, userPodAnnotations, workloadLabels } from '../../provider-kit/pod-template';
 import { addManagedClaims } from '../../storage/managed-claim';
 import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
-import { HF_HOME_ENV, modelServerEnv } from '../common/env';
-import { amdOnCudaImageWarning } from '../common/gpu-image-warning';
-import { PodGpus, podTolerations } from '../common/gpu-tolerations';
-import { commonLabels, objectMeta } from '../common/metadata';
-import { modelServerContainerSecurityContext, RAY_NON_ROOT_IDENTITY, secureModelServerPod } from '../common/model-server-security';
-import { nodeSelectorOf, userPodAnnotations, workloadLabels } from '../common/pod-template';
 
 /** Name of the Ray head container. */
 export const RAY_HEAD_CONTAINER_NAME = 'ray-head';

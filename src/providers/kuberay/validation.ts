@@ -3,15 +3,15 @@ import { kuberayAutoscalingErrors } from './autoscaling';
 import { kuberayLayout, kuberayMultiNode, kuberayMultiNodeErrors } from './multi-node';
 import { kuberayIgnoredOverridesWarning } from './overrides';
 import { AGGREGATED_WORKER_GROUP, kuberayGpusPerWorker, workerGroupPlans } from './worker-groups';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { FieldError, invalid, required } from '../../core/field-error';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { multiNodeParallelismTarget } from '../../multinode/vllm-checks';
 import {
   checkParallelism,
   NO_PARALLELISM_FINDINGS,
   ParallelismFindings,
   userParallelism,
-} from '../common/parallelism';
+} from '../../provider-kit/parallelism';
 
 /*
  * What the KubeRay provider refuses: its checks of a deployment and their messages. Kept apart

@@ -1,10 +1,10 @@
 import { rayAutoscalingOf } from './autoscaling';
 import { serveReplicas } from './serve-config';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { gpuTypeOf } from '../../core/gpu-type';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import type { DeviceComponent } from '../../dra/device-annotation';
-import { podGpuCount, podsPerReplica } from '../../multinode/layout';
-import type { SpecComponentScaling } from '../common/spec-types';
+import type { DeviceComponent } from '../../provider-kit/device-annotation';
+import { podGpuCount, podsPerReplica } from '../../provider-kit/multi-node-layout';
+import type { SpecComponentScaling } from '../../provider-kit/spec-types';
 
 /*
  * The Ray worker groups of a deployment: how many pods, with how many GPUs each. The translator

@@ -1,10 +1,9 @@
 import { LLMD_DEFAULT_IMAGE } from './images';
-import { extraArgFlagKey } from '../../admission/engine-args';
+import { extraArgFlagKey } from '../../core/engine-args';
 import { FieldError, invalid } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
-import type { MultiNodeLayout } from '../../multinode/layout';
 import { multiNodeVllmFlags } from '../../multinode/vllm-flags';
-import { engineFlag, specEngineFlag, specEngineFlags, tensorParallelFlag } from '../common/engine-flag-table';
+import { engineFlag, specEngineFlag, specEngineFlags, tensorParallelFlag } from '../../provider-kit/engine-flag-table';
 import {
   explicitEngineFlagKeys,
   invalidEngineArgKeyError,
@@ -12,10 +11,11 @@ import {
   namedEngineFlags,
   NIXL_KV_TRANSFER_CONFIG,
   sortedEngineArgKeys,
-} from '../common/engine-flags';
-import { engineArgumentTable, switchValueErrors } from '../common/engine-switches';
-import { removedEngineFlagErrors } from '../common/retired-engine-flags';
-import { vllmServeModel } from '../common/vllm-serve';
+} from '../../provider-kit/engine-flags';
+import { engineArgumentTable, switchValueErrors } from '../../provider-kit/engine-switches';
+import type { MultiNodeLayout } from '../../provider-kit/multi-node-layout';
+import { removedEngineFlagErrors } from '../../provider-kit/retired-engine-flags';
+import { vllmServeModel } from '../../provider-kit/vllm-serve';
 
 /**
  * Port the llm-d vLLM server listens on: vLLM's own default, which llm-d never passes. The

@@ -1,7 +1,7 @@
+import { EndpointPicker, endpointPickerConfigGroup } from '../../api/gateway/endpoint-picker-choice';
+import type { ProviderConfigEntry } from '../../api/provider/provider-config-entry';
 import type { InferenceProviderConfigSpec } from '../../core/generated/inference-provider-config-spec';
 import { defaultImageRef } from '../../core/version-matrix';
-import { EndpointPicker, endpointPickerConfigGroup } from '../../gateway/endpoint-picker-choice';
-import type { ProviderConfigEntry } from '../../selection/provider-config-entry';
 
 /** InferenceProviderConfig name of llm-d. */
 export const LLMD_PROVIDER_NAME = 'llmd';

@@ -7,37 +7,37 @@ import {
 } from './args';
 import { LLMD_DEFAULT_IMAGE } from './images';
 import { LLMD_DISPLAY_NAME, LLMD_ROLE_LABEL } from './validation';
+import { podSecurityLevelOf } from '../../api/pod-security-level';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { Warnings } from '../../api/warnings';
 import { k8s } from '../../core/kube-api';
 import { imageOverride } from '../../core/model-deployment-object';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import { podDeviceClaims } from '../../dra/pod-claims';
 import { loraPodParts } from '../../lora/adapter-pod';
 import { loraEngineFlags } from '../../lora/engine-flags';
-import { deploymentMultiNode, MultiNodeLayout, ServingComponent } from '../../multinode/layout';
 import { addLeaderWorkerSet } from '../../multinode/leader-worker-set';
-import { LEADER_POD_LABELS } from '../../multinode/leader-worker-set-kind';
-import { podSecurityLevelOf } from '../../policy/pod-security-level';
-import { NIXL_SIDE_CHANNEL_HOST_ENV, nixlSideChannelHostEnv } from '../common/engine-flags';
-import { modelServerEnv } from '../common/env';
-import { amdOnCudaImageWarning } from '../common/gpu-image-warning';
-import { podTolerations } from '../common/gpu-tolerations';
-import { objectMeta } from '../common/metadata';
-import { secureModelServerPod } from '../common/model-server-security';
-import { addModelServerService } from '../common/model-server-service';
-import { mergeIntoFinalJson } from '../common/overrides';
+import { NIXL_SIDE_CHANNEL_HOST_ENV, nixlSideChannelHostEnv } from '../../provider-kit/engine-flags';
+import { modelServerEnv } from '../../provider-kit/env';
+import { amdOnCudaImageWarning } from '../../provider-kit/gpu-image-warning';
+import { podTolerations } from '../../provider-kit/gpu-tolerations';
+import { LEADER_POD_LABELS } from '../../provider-kit/leader-worker-set-kind';
+import { objectMeta } from '../../provider-kit/metadata';
+import { secureModelServerPod } from '../../provider-kit/model-server-security';
+import { addModelServerService } from '../../provider-kit/model-server-service';
+import { deploymentMultiNode, MultiNodeLayout, ServingComponent } from '../../provider-kit/multi-node-layout';
+import { mergeIntoFinalJson } from '../../provider-kit/overrides';
+import { podDeviceClaims } from '../../provider-kit/pod-claims';
 import {
   nodeSelectorOf,
   podTemplateLabels,
   selectorLabels,
   userPodAnnotations,
   workloadLabels,
-} from '../common/pod-template';
-import { scalableReplicas } from '../common/replicas';
-import { aggregatedSizing, componentSizing, ContainerSizing, containerResources } from '../common/resources';
-import type { SpecComponentScaling } from '../common/spec-types';
-import { isJsonObject } from '../common/unstructured';
-import { VLLM_SERVE_COMMAND } from '../common/vllm-serve';
+} from '../../provider-kit/pod-template';
+import { scalableReplicas } from '../../provider-kit/replicas';
+import { aggregatedSizing, componentSizing, ContainerSizing, containerResources } from '../../provider-kit/resources';
+import type { SpecComponentScaling } from '../../provider-kit/spec-types';
+import { isJsonObject } from '../../provider-kit/unstructured';
+import { VLLM_SERVE_COMMAND } from '../../provider-kit/vllm-serve';
 
 /** Name of the serving container. */
 export const LLMD_CONTAINER_NAME = 'vllm';

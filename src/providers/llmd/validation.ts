@@ -1,14 +1,14 @@
 import { llmdArgErrors } from './args';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { FieldError, forbidden, invalid, required } from '../../core/field-error';
 import { gpuTypeOf } from '../../core/gpu-type';
 import type { ServingModeName } from '../../core/model-deployment-object';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import type { ServingComponent } from '../../multinode/layout';
 import { multiNodeParallelismTarget, vllmMultiNodeFindings } from '../../multinode/vllm-checks';
-import { PROVIDER_OVERRIDES_PATH, validateDeploymentOverrides } from '../common/overrides';
-import { checkParallelism, NO_PARALLELISM_FINDINGS, ParallelismFindings, ParallelismTarget, userParallelism } from '../common/parallelism';
-import type { SpecComponentScaling } from '../common/spec-types';
-import { isJsonObject } from '../common/unstructured';
+import type { ServingComponent } from '../../provider-kit/multi-node-layout';
+import { PROVIDER_OVERRIDES_PATH, validateDeploymentOverrides } from '../../provider-kit/overrides';
+import { checkParallelism, NO_PARALLELISM_FINDINGS, ParallelismFindings, ParallelismTarget, userParallelism } from '../../provider-kit/parallelism';
+import type { SpecComponentScaling } from '../../provider-kit/spec-types';
+import { isJsonObject } from '../../provider-kit/unstructured';
 
 /*
  * What the llm-d provider refuses: its checks of a deployment and their messages. Kept apart

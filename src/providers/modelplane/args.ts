@@ -13,19 +13,19 @@
  * with several GPUs, the prefill/decode flags, then `engine.args` sorted by key, then `extraArgs`.
  */
 import { MODELPLANE_SGLANG_IMAGE, MODELPLANE_VLLM_IMAGE } from './settings';
-import { extraArgFlagKey } from '../../admission/engine-args';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
+import { extraArgFlagKey } from '../../core/engine-args';
 import { FieldError, invalid } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
 import type { EngineName } from '../../core/model-deployment-object';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { DECODE_ENGINE_PORT, ENGINE_PORT, MODEL_CACHE_MOUNT_PATH } from '../../modelplane/limits';
-import type { MultiNodeLayout } from '../../multinode/layout';
 import { multiNodeVllmFlags } from '../../multinode/vllm-flags';
-import { engineFlag, engineFlagKey, SpecEngineSetting, specEngineSetting, tensorParallelFlag } from '../common/engine-flag-table';
-import { explicitEngineFlagKeys, invalidEngineArgKeyError, isValidEngineArgKey, NIXL_KV_TRANSFER_CONFIG, sortedEngineArgKeys } from '../common/engine-flags';
-import { engineArgumentTable, switchTokens, switchValueErrors } from '../common/engine-switches';
-import { deprecatedEngineFlagWarnings, removedEngineFlagErrors } from '../common/retired-engine-flags';
-import { VLLM_SERVE_COMMAND, vllmServeModel } from '../common/vllm-serve';
+import { engineFlag, engineFlagKey, SpecEngineSetting, specEngineSetting, tensorParallelFlag } from '../../provider-kit/engine-flag-table';
+import { explicitEngineFlagKeys, invalidEngineArgKeyError, isValidEngineArgKey, NIXL_KV_TRANSFER_CONFIG, sortedEngineArgKeys } from '../../provider-kit/engine-flags';
+import { engineArgumentTable, switchTokens, switchValueErrors } from '../../provider-kit/engine-switches';
+import type { MultiNodeLayout } from '../../provider-kit/multi-node-layout';
+import { deprecatedEngineFlagWarnings, removedEngineFlagErrors } from '../../provider-kit/retired-engine-flags';
+import { VLLM_SERVE_COMMAND, vllmServeModel } from '../../provider-kit/vllm-serve';
 
 /** Which engine of the deployment a command line is for. */
 export type EngineRole = 'serving' | 'prefill' | 'decode';

@@ -9,14 +9,14 @@
  */
 import { CPU_SERVING, lacking } from './features';
 import { gpuDeviceRequest } from './gpu-device-request';
+import type { CheckedDeviceRequest } from '../../api/devices/device-request';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { fieldPath, FieldError } from '../../core/field-error';
 import type { GpuSpec } from '../../core/generated/model-deployment-spec';
 import { gpuTypeOf } from '../../core/gpu-type';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import { DEVICES_ANNOTATION_PATH, DeviceComponent, deviceRequestsOf } from '../../dra/device-annotation';
-import type { CheckedDeviceRequest } from '../../dra/device-request';
 import { deviceRequestLimitErrors } from '../../modelplane/node-selector';
-import { podGpuCount } from '../../multinode/layout';
+import { DEVICES_ANNOTATION_PATH, DeviceComponent, deviceRequestsOf } from '../../provider-kit/device-annotation';
+import { podGpuCount } from '../../provider-kit/multi-node-layout';
 
 /** The requests of one engine and where they came from. */
 export interface ComponentDevices {

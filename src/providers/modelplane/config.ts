@@ -1,5 +1,5 @@
+import type { ProviderConfigEntry } from '../../api/provider/provider-config-entry';
 import type { InferenceProviderConfigSpec } from '../../core/generated/inference-provider-config-spec';
-import type { ProviderConfigEntry } from '../../selection/provider-config-entry';
 
 /** InferenceProviderConfig name of modelplane (a `modelplane.ai/v1alpha1` ModelDeployment). */
 export const MODELPLANE_PROVIDER_NAME = 'modelplane';

@@ -5,8 +5,8 @@
  * (src/modelplane/env-var.ts); a value source it does not have fails at the entry.
  */
 import { ENV_SOURCES, lacking } from './features';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { FieldError, fieldPath, invalid } from '../../core/field-error';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { envVarJson, EnvVarJson, SUPPORTED_ENV_SOURCES } from '../../modelplane/env-var';
 
 /** The variable, and Secret key, that carries the Hugging Face token. */

@@ -12,12 +12,12 @@
  * NVIDIA MIG profile such as `nvidia.com/mig-1g.10gb`, AMD's partition resources) or an unknown
  * vendor would select whole GPUs or nothing, and is refused with a pointer to device requests.
  *
- * The request is built through the project's one DRA reader (src/dra/device-request.ts) from a
+ * The request is built through the project's one DRA reader (src/api/devices/device-request.ts) from a
  * typed `driver` selector, so its CEL is exactly what `DeviceSelector.driver(...)` renders.
  */
 import { GPU_EXTENDED_RESOURCE, lacking } from './features';
+import { CheckedDeviceRequest, MAX_ALLOCATED_DEVICES, readDeviceRequests } from '../../api/devices/device-request';
 import { FieldError, invalid } from '../../core/field-error';
-import { CheckedDeviceRequest, MAX_ALLOCATED_DEVICES, readDeviceRequests } from '../../dra/device-request';
 
 /** Name of the request made from a `gpu` block. */
 export const GPU_DEVICE_REQUEST_NAME = 'gpu';

@@ -15,11 +15,11 @@
  *   those set to something else are reported as warnings.
  */
 import { lacking, PVC_MOUNTS } from './features';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { DEFAULT_MODEL_CACHE_MOUNT_PATH, DEFAULT_VOLUME_ACCESS_MODE } from '../../core/defaults';
 import { FieldError, fieldPath, invalid } from '../../core/field-error';
 import { resolvedClaimName } from '../../core/model-deployment-object';
 import { parseQuantity, Quantity } from '../../core/quantity';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { MAX_CACHE_SIZE_GIB, MIN_CACHE_SIZE_GIB, MODEL_CACHE_MOUNT_PATH } from '../../modelplane/limits';
 import { isManagedVolume } from '../../storage/storage-validation';
 import { storageVolumesOf } from '../../storage/volume-mounts';

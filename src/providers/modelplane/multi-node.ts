@@ -15,13 +15,13 @@
  * Pure, so the controller's re-validation runs it.
  */
 import { modelCachePlan } from './model-cache-plan';
+import { MULTI_NODE_ANNOTATION_PATH } from '../../api/multi-node/multi-node-annotation';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { invalid, required } from '../../core/field-error';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { MAX_WORKER_NODES } from '../../modelplane/limits';
-import { MULTI_NODE_ANNOTATION_PATH } from '../../multinode/annotation';
-import { deploymentMultiNode, gpuCountPath, isMultiNodeComponent, MultiNodeFindings, servingComponents } from '../../multinode/layout';
 import type { RayGroupEnv } from '../../multinode/ray-launch';
 import { executorBackendErrors } from '../../multinode/vllm-flags';
+import { deploymentMultiNode, gpuCountPath, isMultiNodeComponent, MultiNodeFindings, servingComponents } from '../../provider-kit/multi-node-layout';
 
 /** The Leader's variable holding the pods of its group, set by the translation (modelplane sets none). */
 export const MULTI_NODE_GROUP_SIZE_ENV = 'MULTI_NODE_GROUP_SIZE';

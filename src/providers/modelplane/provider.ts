@@ -6,13 +6,13 @@ import { modelplaneRunsMultiNode } from './multi-node';
 import { MODELPLANE_SGLANG_IMAGE, MODELPLANE_VLLM_IMAGE, ModelplaneSettings } from './settings';
 import { modelplaneStatusReport } from './status';
 import { MODELPLANE_DISPLAY_NAME, modelplaneWarnings, validateModelplane } from './validation';
-import { DeploymentFeature } from '../../api/deployment-feature';
-import { InferenceProvider } from '../../api/inference-provider';
-import { InferenceProviderConfig } from '../../api/inference-provider-config';
-import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
+import { DeploymentFeature } from '../../api/provider/deployment-feature';
+import { InferenceProvider } from '../../api/provider/inference-provider';
+import { InferenceProviderConfig } from '../../api/provider/inference-provider-config';
+import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider/provider-status';
 import type { ResolvedDeployment } from '../../api/resolved-deployment';
+import { fromResolvedDeployment } from '../../api/resolved-model-deployment';
 import { FieldError, formatFieldError, invalid } from '../../core/field-error';
-import { fromResolvedDeployment } from '../../core/resolved-model-deployment';
 import { ModelplaneClusterToleration, clusterTolerationErrors } from '../../modelplane/cluster-toleration';
 import { MAX_MODEL_REPLICAS, MIN_MODEL_REPLICAS } from '../../modelplane/limits';
 

@@ -10,9 +10,9 @@
  *
  * Pure functions on the object as JSON, shared by the controller and the tests.
  */
-import { ConditionStatus, DeploymentPhase, ProviderStatusReport } from '../../api/provider-status';
-import { ProviderPhase, ProviderReplicas, readyCondition } from '../common/reconciled-status';
-import { ConditionInfo, conditionsByType, intField, isJsonObject } from '../common/unstructured';
+import { ConditionStatus, DeploymentPhase, ProviderStatusReport } from '../../api/provider/provider-status';
+import { ProviderPhase, ProviderReplicas, readyCondition } from '../../provider-kit/reconciled-status';
+import { ConditionInfo, conditionsByType, intField, isJsonObject } from '../../provider-kit/unstructured';
 
 /** How status messages name what was created. */
 export const MODELPLANE_CREATED_WHAT = 'modelplane ModelDeployment';

@@ -6,18 +6,18 @@ import { engineEnv, HF_TOKEN_ENV } from './engine-env';
 import { ModelCachePlan, modelCachePlan } from './model-cache-plan';
 import { MODELPLANE_GROUP_ENV, MULTI_NODE_GROUP_SIZE_ENV } from './multi-node';
 import type { ModelplaneSettings } from './settings';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { imageOverride } from '../../core/model-deployment-object';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import type { DeviceComponent } from '../../dra/device-annotation';
 import * as modelplane from '../../imports/modelplane.ai';
 import { clusterTolerationsJson } from '../../modelplane/cluster-toleration';
 import type { EnvVarJson } from '../../modelplane/env-var';
 import { memberTemplate } from '../../modelplane/member-template';
 import { nodeSelectorDevices } from '../../modelplane/node-selector';
-import { deploymentMultiNode, MultiNodeLayout } from '../../multinode/layout';
 import { leaderCommand, VLLM_SERVER_COMMAND, workerCommand } from '../../multinode/ray-launch';
-import { commonLabels, objectMeta } from '../common/metadata';
-import { mergeIntoFinalJson, OverrideNullHandling } from '../common/overrides';
+import type { DeviceComponent } from '../../provider-kit/device-annotation';
+import { commonLabels, objectMeta } from '../../provider-kit/metadata';
+import { deploymentMultiNode, MultiNodeLayout } from '../../provider-kit/multi-node-layout';
+import { mergeIntoFinalJson, OverrideNullHandling } from '../../provider-kit/overrides';
 
 /** Engine names: fixed, so they are valid DNS labels whatever the deployment is called. */
 export const SERVING_ENGINE_NAME = 'serving';

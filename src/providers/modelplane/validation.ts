@@ -12,16 +12,16 @@ import {
 } from './features';
 import { modelCachePlan } from './model-cache-plan';
 import { modelplaneMultiNodeFindings } from './multi-node';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { FieldError, forbidden, invalid } from '../../core/field-error';
 import { gpuTypeOf } from '../../core/gpu-type';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import { componentsOf, DEVICES_ANNOTATION_PATH, deviceRequestsOf } from '../../dra/device-annotation';
+import { labelValueErrors } from '../../core/kubernetes-names';
 import { annotationErrors, entriesAt, labelErrors } from '../../modelplane/metadata-rules';
 import { multiNodeParallelismTarget } from '../../multinode/vllm-checks';
-import { labelValueErrors } from '../../schema-validation/kubernetes-names';
-import { PROVIDER_OVERRIDES_PATH, validateOverrideKeys } from '../common/overrides';
-import { checkParallelism, NO_PARALLELISM_FINDINGS, ParallelismFindings, ParallelismTarget, userParallelism } from '../common/parallelism';
-import { isJsonObject } from '../common/unstructured';
+import { componentsOf, DEVICES_ANNOTATION_PATH, deviceRequestsOf } from '../../provider-kit/device-annotation';
+import { PROVIDER_OVERRIDES_PATH, validateOverrideKeys } from '../../provider-kit/overrides';
+import { checkParallelism, NO_PARALLELISM_FINDINGS, ParallelismFindings, ParallelismTarget, userParallelism } from '../../provider-kit/parallelism';
+import { isJsonObject } from '../../provider-kit/unstructured';
 
 /*
  * What the modelplane provider refuses, and why, as field errors on the AI Runway field that

@@ -1,20 +1,20 @@
 import { DIRECT_VLLM_VERSION } from './images';
-import { extraArgFlagKey, validateEngineArgs } from '../../admission/engine-args';
+import { extraArgFlagKey, validateEngineArgs } from '../../core/engine-args';
 import { FieldError, invalid } from '../../core/field-error';
 import type { ModelDeploymentSpec } from '../../core/generated/model-deployment-spec';
-import type { MultiNodeLayout } from '../../multinode/layout';
 import { multiNodeVllmFlags } from '../../multinode/vllm-flags';
-import { SpecEngineSetting, specEngineFlags, tensorParallelFlag } from '../common/engine-flag-table';
+import { SpecEngineSetting, specEngineFlags, tensorParallelFlag } from '../../provider-kit/engine-flag-table';
 import {
   explicitEngineFlagKeys,
   invalidEngineArgKeyMessage,
   isValidEngineArgKey,
   namedEngineFlags,
   sortedEngineArgKeys,
-} from '../common/engine-flags';
-import { engineArgumentTable, switchValueErrors } from '../common/engine-switches';
-import { removedEngineFlagErrors } from '../common/retired-engine-flags';
-import { vllmServeModel } from '../common/vllm-serve';
+} from '../../provider-kit/engine-flags';
+import { engineArgumentTable, switchValueErrors } from '../../provider-kit/engine-switches';
+import type { MultiNodeLayout } from '../../provider-kit/multi-node-layout';
+import { removedEngineFlagErrors } from '../../provider-kit/retired-engine-flags';
+import { vllmServeModel } from '../../provider-kit/vllm-serve';
 
 /** The options of the default image's vLLM (its real parser's), for `engine.args` switches. */
 export const DIRECT_VLLM_ARGUMENTS = engineArgumentTable(`vllm-${DIRECT_VLLM_VERSION.replace(/^v/, '')}`);

@@ -4,23 +4,23 @@ import { DIRECT_VLLM_PORT, DIRECT_VLLM_ARGUMENTS } from './args';
 import { vllmProviderConfig } from './config';
 import { DIRECT_VLLM_VERSION } from './images';
 import { directVllmWarnings, validateDirectVllm, VLLM_DISPLAY_NAME } from './validation';
-import { DeploymentFeature } from '../../api/deployment-feature';
-import { InferenceProvider, InferencePoolTarget, ScaleTargetRef } from '../../api/inference-provider';
-import { InferenceProviderConfig } from '../../api/inference-provider-config';
-import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider-status';
+import { DeploymentFeature } from '../../api/provider/deployment-feature';
+import { InferenceProvider, InferencePoolTarget, ScaleTargetRef } from '../../api/provider/inference-provider';
+import { InferenceProviderConfig } from '../../api/provider/inference-provider-config';
+import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from '../../api/provider/provider-status';
 import type { ResolvedDeployment } from '../../api/resolved-deployment';
+import { fromResolvedDeployment, ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import type { FieldError } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
-import { fromResolvedDeployment, ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import { isMultiNodeComponent } from '../../multinode/layout';
-import { LEADER_POD_LABELS, LEADER_WORKER_SET_KIND } from '../../multinode/leader-worker-set-kind';
-import { reconcileLeaderWorkerSetStatus } from '../../multinode/leader-worker-set-status';
-import { reconcileDeploymentStatus } from '../common/deployment-status';
-import { DEPLOYMENT_KIND, PERSISTENT_VOLUME_CLAIM_KIND, SERVICE_KIND } from '../common/kinds';
-import { withProviderImage } from '../common/provider-image';
-import { toStatusReport } from '../common/reconciled-status';
-import { deprecatedEngineFlagWarnings } from '../common/retired-engine-flags';
-import { servingWorkloadRef } from '../common/serving-workload';
+import { reconcileDeploymentStatus } from '../../provider-kit/deployment-status';
+import { DEPLOYMENT_KIND, PERSISTENT_VOLUME_CLAIM_KIND, SERVICE_KIND } from '../../provider-kit/kinds';
+import { LEADER_POD_LABELS, LEADER_WORKER_SET_KIND } from '../../provider-kit/leader-worker-set-kind';
+import { reconcileLeaderWorkerSetStatus } from '../../provider-kit/leader-worker-set-status';
+import { isMultiNodeComponent } from '../../provider-kit/multi-node-layout';
+import { withProviderImage } from '../../provider-kit/provider-image';
+import { toStatusReport } from '../../provider-kit/reconciled-status';
+import { deprecatedEngineFlagWarnings } from '../../provider-kit/retired-engine-flags';
+import { servingWorkloadRef } from '../../provider-kit/serving-workload';
 
 /** The serving features Direct vLLM carries, in either of its layouts. */
 const DIRECT_VLLM_FEATURES: ReadonlySet<DeploymentFeature> = new Set([

@@ -6,4 +6,4 @@ export {
   DEPLOYMENT_PROVIDER_CREATED_WHAT,
   mapDeploymentStatus,
   reconcileDeploymentStatus,
-} from '../common/deployment-status';
+} from '../../provider-kit/deployment-status';

@@ -3,36 +3,36 @@ import type { Construct } from 'constructs';
 import { DIRECT_VLLM_PORT, renderDirectVllmArgs } from './args';
 import { DIRECT_VLLM_DEFAULT_IMAGE } from './images';
 import { VLLM_DISPLAY_NAME } from './validation';
+import { podSecurityLevelOf } from '../../api/pod-security-level';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { Warnings } from '../../api/warnings';
 import { k8s } from '../../core/kube-api';
 import { imageOverride } from '../../core/model-deployment-object';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
-import { podDeviceClaims } from '../../dra/pod-claims';
 import { loraPodParts } from '../../lora/adapter-pod';
 import { loraEngineFlags } from '../../lora/engine-flags';
-import { deploymentMultiNode, MultiNodeLayout } from '../../multinode/layout';
 import { addLeaderWorkerSet } from '../../multinode/leader-worker-set';
-import { LEADER_POD_LABELS } from '../../multinode/leader-worker-set-kind';
-import { podSecurityLevelOf } from '../../policy/pod-security-level';
-import { addManagedClaims } from '../../storage/managed-claim';
-import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
-import { HF_HOME_ENV, modelServerEnv } from '../common/env';
-import { amdOnCudaImageWarning } from '../common/gpu-image-warning';
-import { podTolerations } from '../common/gpu-tolerations';
-import { commonLabels, objectMeta } from '../common/metadata';
-import { secureModelServerPod } from '../common/model-server-security';
-import { addModelServerService } from '../common/model-server-service';
-import { mergeIntoFinalJson } from '../common/overrides';
+import { HF_HOME_ENV, modelServerEnv } from '../../provider-kit/env';
+import { amdOnCudaImageWarning } from '../../provider-kit/gpu-image-warning';
+import { podTolerations } from '../../provider-kit/gpu-tolerations';
+import { LEADER_POD_LABELS } from '../../provider-kit/leader-worker-set-kind';
+import { commonLabels, objectMeta } from '../../provider-kit/metadata';
+import { secureModelServerPod } from '../../provider-kit/model-server-security';
+import { addModelServerService } from '../../provider-kit/model-server-service';
+import { deploymentMultiNode, MultiNodeLayout } from '../../provider-kit/multi-node-layout';
+import { mergeIntoFinalJson } from '../../provider-kit/overrides';
+import { podDeviceClaims } from '../../provider-kit/pod-claims';
 import {
   nodeSelectorOf,
   podTemplateLabels,
   selectorLabels,
   userPodAnnotations,
   workloadLabels,
-} from '../common/pod-template';
-import { scalableReplicas } from '../common/replicas';
-import { aggregatedSizing, ContainerSizing, containerResources } from '../common/resources';
-import { VLLM_SERVE_COMMAND } from '../common/vllm-serve';
+} from '../../provider-kit/pod-template';
+import { scalableReplicas } from '../../provider-kit/replicas';
+import { aggregatedSizing, ContainerSizing, containerResources } from '../../provider-kit/resources';
+import { VLLM_SERVE_COMMAND } from '../../provider-kit/vllm-serve';
+import { addManagedClaims } from '../../storage/managed-claim';
+import { firstModelCacheVolume, storagePodVolumes, storageVolumeMounts, volumeMountPath } from '../../storage/volume-mounts';
 
 /** Name of the serving container. */
 export const VLLM_CONTAINER_NAME = 'vllm';

@@ -1,11 +1,11 @@
 import { directVllmArgErrors } from './args';
+import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { FieldError, invalid, required } from '../../core/field-error';
 import { gpuTypeOf } from '../../core/gpu-type';
-import type { ResolvedModelDeployment } from '../../core/resolved-model-deployment';
 import { multiNodeParallelismTarget, vllmMultiNodeFindings } from '../../multinode/vllm-checks';
-import { DeploymentOverrideRules, validateDeploymentOverrides } from '../common/overrides';
-import { checkParallelism, NO_PARALLELISM_FINDINGS, ParallelismFindings, userParallelism } from '../common/parallelism';
-import { isJsonObject } from '../common/unstructured';
+import { DeploymentOverrideRules, validateDeploymentOverrides } from '../../provider-kit/overrides';
+import { checkParallelism, NO_PARALLELISM_FINDINGS, ParallelismFindings, userParallelism } from '../../provider-kit/parallelism';
+import { isJsonObject } from '../../provider-kit/unstructured';
 
 /*
  * What the Direct vLLM provider refuses: its checks of a deployment and their messages. Kept

@@ -1,5 +1,5 @@
-import { compactCrd, crdIncompatibility, describeIncompatibility } from '../../../src/controller/compatibility/crd-compatibility';
-import { decodeUpstreamFields, encodeUpstreamFields, UpstreamFields } from '../../../src/controller/compatibility/upstream-fields';
+import { compactCrd, crdIncompatibility, describeIncompatibility } from '../../../src/controller-contract/crd-compatibility';
+import { decodeUpstreamFields, encodeUpstreamFields, UpstreamFields } from '../../../src/controller-contract/upstream-fields';
 import { rendered } from '../status/support';
 import { HTTP_ROUTE_CRD, INFERENCE_POOL_CRD, upstreamCrd, withoutField, withVersionNotServed } from '../status/upstream-crd-fixtures';
 

@@ -5,7 +5,7 @@ import {
   isCustomResource,
   mergeShapes,
   shapeOf,
-} from '../../../src/controller/compatibility/upstream-fields';
+} from '../../../src/controller-contract/upstream-fields';
 import { rendered } from '../status/support';
 
 describe('shapeOf / mergeShapes', () => {

@@ -1,6 +1,6 @@
 import { kindKey } from '../../../src/controller/runtime/object-key';
 import { dependencyKinds, emittedKind, RECORD_KIND, statusSourceKinds } from '../../../src/controller/runtime/watched-kinds';
-import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
+import { defaultProviderCatalog } from '../../../src/pipeline/shipped-providers';
 
 describe('watched kinds', () => {
   test('status sources: every emitted kind some provider reads status from, in every version it emits', () => {

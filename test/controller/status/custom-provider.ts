@@ -4,8 +4,8 @@
  */
 import { ApiObject } from 'cdk8s';
 import { EngineType, InferenceProvider, InferenceProviderConfig, ProviderStatusReport, ResolvedDeployment, UpstreamObjectRef } from '../../../src';
-import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
-import { shippedProviders } from '../../../src/providers/shipped-providers';
+import type { ResolvedModelDeployment } from '../../../src/api/resolved-model-deployment';
+import { shippedProviders } from '../../../src/pipeline/shipped-providers';
 import { ProviderCatalog, providerCatalog } from '../../../src/selection/provider-catalog';
 import { vllmDeployment } from '../../providers/vllm/fixtures';
 

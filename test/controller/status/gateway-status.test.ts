@@ -5,7 +5,7 @@ import { EngineType, InferencePoolApiVersion, ModelDeploymentProps } from '../..
 import { gatewayOutcome, isRouted } from '../../../src/controller/status/gateway-status';
 import { RecordingLookup } from '../../../src/controller/status/object-ref';
 import { readRecord, ValidRecord } from '../../../src/controller/status/record-deployment';
-import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
+import { defaultProviderCatalog } from '../../../src/pipeline/shipped-providers';
 import type { ProviderCatalog } from '../../../src/selection/provider-catalog';
 import { expectValidManifests } from '../../support/schema-validator';
 

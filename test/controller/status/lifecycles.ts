@@ -4,7 +4,7 @@
  * map to Deploying, Running and Failed. The statuses come from test/support/operator-statuses.ts,
  * where each hand-written one (Dynamo, KAITO) says which upstream source its values follow.
  */
-import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
+import type { ResolvedModelDeployment } from '../../../src/api/resolved-model-deployment';
 import { dynamoDeployment } from '../../providers/dynamo/fixtures';
 import { kaitoLlamaCppDeployment, kaitoVllmDeployment } from '../../providers/kaito/fixtures';
 import { multiGpuDeployment } from '../../providers/kuberay/fixtures';

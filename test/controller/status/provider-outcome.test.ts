@@ -3,7 +3,7 @@ import { recordOf, translated, World } from './support';
 import { RecordingLookup } from '../../../src/controller/status/object-ref';
 import { desiredReplicasFromSpec, providerOutcome } from '../../../src/controller/status/provider-outcome';
 import { readRecord, ValidRecord } from '../../../src/controller/status/record-deployment';
-import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
+import { defaultProviderCatalog } from '../../../src/pipeline/shipped-providers';
 import type { ProviderCatalog } from '../../../src/selection/provider-catalog';
 import { dynamoDeployment } from '../../providers/dynamo/fixtures';
 import { disaggregatedLlmdDeployment } from '../../providers/llmd/fixtures';

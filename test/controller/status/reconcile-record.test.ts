@@ -3,7 +3,7 @@ import { ACCEPTED, cond, gatewayObject, poolStatus, RESOLVED, routeStatus } from
 import { LIFECYCLES } from './lifecycles';
 import { applyMergePatch, GATEWAY, recordOf, rendered, Store, T, translated, TT, World } from './support';
 import { isRenderedRecord, reconcileRecord, RecordReconcile } from '../../../src/controller/status';
-import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
+import { defaultProviderCatalog } from '../../../src/pipeline/shipped-providers';
 import { validateManifest } from '../../../src/schema-validation/manifest-validator';
 import { vllmDeployment } from '../../providers/vllm/fixtures';
 import { expectValidManifests } from '../../support/schema-validator';
@@ -14,7 +14,7 @@ const POOL = 'inference.networking.k8s.io/v1';
 
 /** Schema violations of `status` on a clean record shell: what the /status subresource would refuse or prune. */
 function statusViolations(status: any): string[] {
-  // AI Runway's newer status fields are not in the imported upstream CRD (ours adds them: src/controller/crds.ts):
+  // AI Runway's newer status fields are not in the imported upstream CRD (ours adds them: src/controller-contract/crds.ts):
   // checked here for the shape the overlay declares, then left out of the check against the upstream schema.
   const violations: string[] = [];
   const copy = structuredClone(status ?? {});

@@ -3,7 +3,7 @@ import { recordOf, rendered } from './support';
 import { InferenceProvider, InferenceProviderConfig } from '../../../src';
 import { readRecord } from '../../../src/controller/status/record-deployment';
 import { ANNOTATION_ENGINE_REASON, ANNOTATION_PROVIDER_REASON } from '../../../src/core/labels';
-import { defaultProviderCatalog, shippedProviders } from '../../../src/providers/shipped-providers';
+import { defaultProviderCatalog, shippedProviders } from '../../../src/pipeline/shipped-providers';
 import { providerCatalog } from '../../../src/selection/provider-catalog';
 import { dynamoDeployment, mockerDeployment } from '../../providers/dynamo/fixtures';
 import { kaitoLlamaCppDeployment, kaitoVllmDeployment } from '../../providers/kaito/fixtures';

@@ -5,10 +5,10 @@
  */
 import { App, Chart, Testing } from 'cdk8s';
 import { GatewayRef, InferenceProvider, ModelDeployment, ModelDeploymentProps, ProviderRegistry } from '../../../src';
+import { ResolvedModelDeployment, toResolvedDeployment } from '../../../src/api/resolved-model-deployment';
 import { ObjectLookup, ObjectRef, reconcileRecord, RecordReconcile } from '../../../src/controller/status';
 import { ANNOTATION_ENGINE_REASON, ANNOTATION_PROVIDER_REASON, ANNOTATION_RECONCILE_PAUSED, LABEL_RENDERED_BY, RENDERED_BY_VALUE } from '../../../src/core/labels';
-import { ResolvedModelDeployment, toResolvedDeployment } from '../../../src/core/resolved-model-deployment';
-import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
+import { defaultProviderCatalog } from '../../../src/pipeline/shipped-providers';
 import type { ProviderCatalog } from '../../../src/selection/provider-catalog';
 
 /** Times of successive reconciles. */

@@ -6,9 +6,9 @@
 import { gatewayObject } from './gateway-fixtures';
 import { rendered, Store, T, TT, World } from './support';
 import { HTTP_ROUTE_CRD, INFERENCE_POOL_CRD, upstreamCrd, withoutField, withVersionNotServed } from './upstream-crd-fixtures';
-import { ANNOTATION_UPSTREAM_FIELDS } from '../../../src/controller/compatibility/upstream-fields';
 import { reconcileRecord } from '../../../src/controller/status';
-import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
+import { ANNOTATION_UPSTREAM_FIELDS } from '../../../src/controller-contract/upstream-fields';
+import { defaultProviderCatalog } from '../../../src/pipeline/shipped-providers';
 
 const catalog = defaultProviderCatalog();
 const ROUTED = { model: { id: 'Qwen/Qwen3-0.6B', servedName: 'qwen3' }, provider: { name: 'vllm' }, resources: { gpu: { count: 1 } } };

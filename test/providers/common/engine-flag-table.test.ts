@@ -13,9 +13,9 @@ import {
   specEngineSetting,
   SpecEngineSetting,
   tensorParallelFlag,
-} from '../../../src/providers/common/engine-flag-table';
-import { explicitEngineFlagKeys } from '../../../src/providers/common/engine-flags';
-import { engineArgumentTable } from '../../../src/providers/common/engine-switches';
+} from '../../../src/provider-kit/engine-flag-table';
+import { explicitEngineFlagKeys } from '../../../src/provider-kit/engine-flags';
+import { engineArgumentTable } from '../../../src/provider-kit/engine-switches';
 
 /** What each setting renders to, per engine, with a sample value for value flags; [] = no flag (not expressible, or the engine's default). */
 const EXPECTED: Record<EngineName, Record<EngineSetting, string[]>> = {

@@ -3,13 +3,14 @@ import * as os from 'os';
 import * as path from 'path';
 import { Testing } from 'cdk8s';
 import { ModelDeployment } from '../../../src';
-import type { InferenceProvider } from '../../../src/api/inference-provider';
+import type { InferenceProvider } from '../../../src/api/provider/inference-provider';
+import type { ResolvedModelDeployment } from '../../../src/api/resolved-model-deployment';
+import { toResolvedDeployment } from '../../../src/api/resolved-model-deployment';
 import { main } from '../../../src/cli/main';
 import { readRecord } from '../../../src/controller/status/record-deployment';
 import { formatFieldError } from '../../../src/core/field-error';
 import type { ModelDeploymentSpec } from '../../../src/core/generated/model-deployment-spec';
-import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
-import { toResolvedDeployment } from '../../../src/core/resolved-model-deployment';
+import { defaultProviderCatalog } from '../../../src/pipeline/shipped-providers';
 import {
   checkParallelism,
   effectiveParallelism,
@@ -17,7 +18,7 @@ import {
   ParallelEngine,
   parseParallelSize,
   userParallelism,
-} from '../../../src/providers/common/parallelism';
+} from '../../../src/provider-kit/parallelism';
 import { DynamoApiVersion, DynamoProvider } from '../../../src/providers/dynamo';
 import { dynamoEngineArgs } from '../../../src/providers/dynamo/args';
 import { KaitoProvider } from '../../../src/providers/kaito';
@@ -25,7 +26,6 @@ import { KubeRayProvider } from '../../../src/providers/kuberay';
 import { kuberayEngineTokens } from '../../../src/providers/kuberay/args';
 import { LlmdProvider } from '../../../src/providers/llmd';
 import { renderLlmdArgs } from '../../../src/providers/llmd/args';
-import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
 import { DirectVllmProvider } from '../../../src/providers/vllm';
 import { renderDirectVllmArgs } from '../../../src/providers/vllm/args';
 import { recordOf } from '../../controller/status/support';

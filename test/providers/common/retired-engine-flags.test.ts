@@ -5,7 +5,7 @@
  */
 import { Chart, Testing } from 'cdk8s';
 import { EngineType, ModelDeployment, ModelDeploymentProps, ProviderRegistry, Warnings } from '../../../src';
-import type { InferenceProvider } from '../../../src/api/inference-provider';
+import type { InferenceProvider } from '../../../src/api/provider/inference-provider';
 import { KthenaProvider } from '../../../src/providers/kthena';
 import { LlmdProvider } from '../../../src/providers/llmd';
 import { ModelplaneProvider } from '../../../src/providers/modelplane';

@@ -1,4 +1,4 @@
-import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
+import type { ResolvedModelDeployment } from '../../../src/api/resolved-model-deployment';
 import { admittedDeployment, disaggregatedOf, FixtureOptions } from '../../support/resolved-deployment';
 
 export type { FixtureOptions };

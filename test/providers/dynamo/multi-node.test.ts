@@ -5,13 +5,13 @@
  */
 import { disaggregatedDeployment, dynamoDeployment, FixtureOptions } from './fixtures';
 import { graphView, GraphView } from './views';
+import { MULTI_NODE_ANNOTATION } from '../../../src/api/multi-node/multi-node-annotation';
+import { ResolvedModelDeployment, toResolvedDeployment } from '../../../src/api/resolved-model-deployment';
 import { formatFieldError } from '../../../src/core/field-error';
-import { resolveModelDeployment } from '../../../src/core/resolve';
-import { ResolvedModelDeployment, toResolvedDeployment } from '../../../src/core/resolved-model-deployment';
 import { podNeeds } from '../../../src/dra/capacity-fit';
-import { MULTI_NODE_ANNOTATION } from '../../../src/multinode/annotation';
+import { resolveModelDeployment } from '../../../src/pipeline/resolve';
+import { defaultProviderCatalog } from '../../../src/pipeline/shipped-providers';
 import { DynamoApiVersion, DynamoProvider } from '../../../src/providers/dynamo';
-import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
 import { fieldErrorsOf, onlyManifestOf, synthesize, translatorOf } from '../../support/translator-harness';
 
 const PATH = 'metadata.annotations["inference.cdk8s.io/multi-node"]';

@@ -1,7 +1,7 @@
 import { Chart, Size, Testing } from 'cdk8s';
 import { flexInferDeployment } from './fixtures';
 import { EngineType, GatewayRef, ModelDeployment, ProviderRegistry, ServingMode, VolumePurpose } from '../../../src';
-import { toResolvedDeployment } from '../../../src/core/resolved-model-deployment';
+import { toResolvedDeployment } from '../../../src/api/resolved-model-deployment';
 import { FlexInferProvider } from '../../../src/providers/flexinfer';
 import { flexInferProviderConfig } from '../../../src/providers/flexinfer/config';
 import { expectValidManifests } from '../../support/schema-validator';

@@ -1,4 +1,4 @@
-import { DeploymentPhase } from '../../../src/api/provider-status';
+import { DeploymentPhase } from '../../../src/api/provider/provider-status';
 import { FlexInferProvider } from '../../../src/providers/flexinfer';
 import { mapModelStatus, reconcileModelStatus } from '../../../src/providers/flexinfer/status';
 import { expectValidManifests, validateManifests } from '../../support/schema-validator';

@@ -1,6 +1,6 @@
 import { Testing } from 'cdk8s';
 import { flexInferDeployment, FixtureOptions, llamaCppCpuDeployment } from './fixtures';
-import { toResolvedDeployment as toView } from '../../../src/core/resolved-model-deployment';
+import { toResolvedDeployment as toView } from '../../../src/api/resolved-model-deployment';
 import { modelSpecErrors } from '../../../src/flexinfer/model-rules';
 import { FlexInferProvider } from '../../../src/providers/flexinfer';
 import { planFlexInferModel } from '../../../src/providers/flexinfer/model-plan';

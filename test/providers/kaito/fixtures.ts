@@ -1,4 +1,4 @@
-import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
+import type { ResolvedModelDeployment } from '../../../src/api/resolved-model-deployment';
 import { admittedDeployment, ENGINE_CRD_DEFAULTS, FixtureOptions, resolvedDeployment } from '../../support/resolved-deployment';
 
 export type { FixtureOptions };

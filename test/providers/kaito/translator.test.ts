@@ -1,8 +1,8 @@
 import { JsonPatch, Testing } from 'cdk8s';
 import { FixtureOptions, kaitoLlamaCppDeployment, kaitoVllmDeployment, LLAMACPP_IMAGE } from './fixtures';
+import type { ResolvedModelDeployment } from '../../../src/api/resolved-model-deployment';
 import { FieldErrorKind } from '../../../src/core/field-error';
 import { TOLERATE_GPU_TAINT_ANNOTATION } from '../../../src/core/gpu-taint-toleration';
-import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
 import { KaitoProvider, KaitoProviderProps } from '../../../src/providers/kaito';
 import { KAITO_GPU_TYPE_NOT_SUPPORTED, validateKaito } from '../../../src/providers/kaito/validation';
 import { commonLabels } from '../../support/expected-manifests';

@@ -1,4 +1,4 @@
-import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
+import type { ResolvedModelDeployment } from '../../../src/api/resolved-model-deployment';
 import { admittedDeployment, ComponentScaling, disaggregatedOf, FixtureOptions, PREFILL_DECODE_SCALING } from '../../support/resolved-deployment';
 
 export type { FixtureOptions };

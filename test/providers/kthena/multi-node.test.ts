@@ -1,9 +1,9 @@
 import { disaggregatedDeployment, FixtureOptions, kthenaDeployment, sglangDeployment } from './fixtures';
-import { DeploymentFeature } from '../../../src/api/deployment-feature';
-import { toResolvedDeployment } from '../../../src/core/resolved-model-deployment';
-import { DEVICES_ANNOTATION } from '../../../src/dra/device-annotation';
-import { MULTI_NODE_ANNOTATION } from '../../../src/multinode/annotation';
+import { MULTI_NODE_ANNOTATION } from '../../../src/api/multi-node/multi-node-annotation';
+import { DeploymentFeature } from '../../../src/api/provider/deployment-feature';
+import { toResolvedDeployment } from '../../../src/api/resolved-model-deployment';
 import { rayLeaderScript, rayWorkerScript } from '../../../src/multinode/ray-launch';
+import { DEVICES_ANNOTATION } from '../../../src/provider-kit/device-annotation';
 import { KthenaProvider } from '../../../src/providers/kthena';
 import { KTHENA_GROUP_ENV } from '../../../src/providers/kthena/multi-node';
 import { findManifest, onlyManifestOf, translatorHarness } from '../../support/translator-harness';

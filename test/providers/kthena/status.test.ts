@@ -1,6 +1,6 @@
 import { kthenaDeployment } from './fixtures';
-import { ConditionStatus, DeploymentPhase } from '../../../src/api/provider-status';
-import { toResolvedDeployment } from '../../../src/core/resolved-model-deployment';
+import { ConditionStatus, DeploymentPhase } from '../../../src/api/provider/provider-status';
+import { toResolvedDeployment } from '../../../src/api/resolved-model-deployment';
 import { KthenaProvider } from '../../../src/providers/kthena';
 import { mapModelServingStatus, reconcileModelServingStatus, STALE_STATUS_MESSAGE } from '../../../src/providers/kthena/status';
 import { expectValidManifests } from '../../support/schema-validator';

@@ -1,6 +1,6 @@
 import { disaggregatedDeployment, FixtureOptions, kthenaDeployment, sglangDeployment, sglangDisaggregatedDeployment } from './fixtures';
+import type { ResolvedModelDeployment } from '../../../src/api/resolved-model-deployment';
 import { TOLERATE_GPU_TAINT_ANNOTATION } from '../../../src/core/gpu-taint-toleration';
-import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
 import { KthenaProvider } from '../../../src/providers/kthena';
 import { KTHENA_VLLM_KV_TRANSFER_CONFIG } from '../../../src/providers/kthena/args';
 import { KTHENA_DEFAULT_SGLANG_IMAGE, KTHENA_DEFAULT_VLLM_IMAGE } from '../../../src/providers/kthena/images';

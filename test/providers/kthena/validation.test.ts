@@ -1,6 +1,6 @@
 import { disaggregatedDeployment, FixtureOptions, kthenaDeployment, sglangDeployment, sglangDisaggregatedDeployment } from './fixtures';
-import { toResolvedDeployment } from '../../../src/core/resolved-model-deployment';
-import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
+import { toResolvedDeployment } from '../../../src/api/resolved-model-deployment';
+import type { ResolvedModelDeployment } from '../../../src/api/resolved-model-deployment';
 import { KthenaProvider } from '../../../src/providers/kthena';
 import { KTHENA_VLLM_KV_TRANSFER_CONFIG } from '../../../src/providers/kthena/args';
 import { translatorHarness } from '../../support/translator-harness';

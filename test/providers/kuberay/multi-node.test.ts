@@ -5,14 +5,14 @@
  */
 import { parse } from 'yaml';
 import { FixtureOptions, kuberayDeployment } from './fixtures';
-import { AUTOSCALING_ANNOTATION } from '../../../src/autoscaling/autoscaling-annotation';
+import { AUTOSCALING_ANNOTATION } from '../../../src/api/autoscaling/autoscaling-annotation';
+import { MULTI_NODE_ANNOTATION } from '../../../src/api/multi-node/multi-node-annotation';
+import { toResolvedDeployment } from '../../../src/api/resolved-model-deployment';
 import { formatFieldError } from '../../../src/core/field-error';
-import { resolveModelDeployment } from '../../../src/core/resolve';
-import { toResolvedDeployment } from '../../../src/core/resolved-model-deployment';
 import { podNeeds } from '../../../src/dra/capacity-fit';
-import { MULTI_NODE_ANNOTATION } from '../../../src/multinode/annotation';
+import { resolveModelDeployment } from '../../../src/pipeline/resolve';
+import { defaultProviderCatalog } from '../../../src/pipeline/shipped-providers';
 import { KubeRayProvider } from '../../../src/providers/kuberay';
-import { defaultProviderCatalog } from '../../../src/providers/shipped-providers';
 import { onlyManifestOf, translatorHarness } from '../../support/translator-harness';
 
 const PATH = 'metadata.annotations["inference.cdk8s.io/multi-node"]';

@@ -1,6 +1,6 @@
 import { Testing } from 'cdk8s';
 import { disaggregatedDeployment, multiGpuDeployment } from './fixtures';
-import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
+import type { ResolvedModelDeployment } from '../../../src/api/resolved-model-deployment';
 import {
   mapRayServiceStatus,
   RAY_SERVE_PORT,

@@ -4,7 +4,7 @@
  * prefill/decode; a configuration of the user's own is never rewritten.
  */
 import * as YAML from 'yaml';
-import { EndpointPicker } from '../../../src/gateway/endpoint-picker-choice';
+import { EndpointPicker } from '../../../src/api/gateway/endpoint-picker-choice';
 import {
   LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG,
   LLMD_ENDPOINT_PICKER_CONFIG,

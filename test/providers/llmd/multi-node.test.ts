@@ -1,6 +1,6 @@
 import { disaggregatedLlmdDeployment, llmdDeployment, FixtureOptions } from './fixtures';
-import { toResolvedDeployment } from '../../../src/core/resolved-model-deployment';
-import { MULTI_NODE_ANNOTATION } from '../../../src/multinode/annotation';
+import { MULTI_NODE_ANNOTATION } from '../../../src/api/multi-node/multi-node-annotation';
+import { toResolvedDeployment } from '../../../src/api/resolved-model-deployment';
 import { LEADER_SCRIPT } from '../../../src/multinode/ray-launch';
 import { LlmdProvider } from '../../../src/providers/llmd';
 import { findManifest, translatorHarness } from '../../support/translator-harness';

@@ -1,4 +1,4 @@
-import * as shared from '../../../src/providers/common/deployment-status';
+import * as shared from '../../../src/provider-kit/deployment-status';
 import { DEPLOYMENT_ENDPOINT_PORT, mapDeploymentStatus, reconcileDeploymentStatus } from '../../../src/providers/llmd/status';
 import { expectValidManifests } from '../../support/schema-validator';
 import { deploymentCondition as condition } from '../../support/status-conditions';

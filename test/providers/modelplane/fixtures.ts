@@ -1,5 +1,5 @@
-import type { ResolvedModelDeployment } from '../../../src/core/resolved-model-deployment';
-import { DEVICES_ANNOTATION } from '../../../src/dra/device-annotation';
+import type { ResolvedModelDeployment } from '../../../src/api/resolved-model-deployment';
+import { DEVICES_ANNOTATION } from '../../../src/provider-kit/device-annotation';
 import { ModelplaneProvider, ModelplaneProviderProps } from '../../../src/providers/modelplane';
 import { admittedDeployment, disaggregatedOf, FixtureOptions } from '../../support/resolved-deployment';
 import { translatorHarness } from '../../support/translator-harness';

@@ -7,7 +7,7 @@
 import { App, Chart, Size, Testing } from 'cdk8s';
 import { xrOf } from './fixtures';
 import { DeviceSelector, EngineType, ModelDeployment, ModelDeploymentProps, NodePool, ProviderRegistry, ServingMode } from '../../../src';
-import { DEVICES_ANNOTATION } from '../../../src/dra/device-annotation';
+import { DEVICES_ANNOTATION } from '../../../src/provider-kit/device-annotation';
 import { ModelplaneProvider } from '../../../src/providers/modelplane';
 import { expectValidManifests } from '../../support/schema-validator';
 

@@ -1,7 +1,7 @@
 import { devicesAnnotation, FixtureOptions, modelplaneDeployment, modelplaneHarness, prefillDecodeDeployment, xrOf } from './fixtures';
-import { DeploymentFeature } from '../../../src/api/deployment-feature';
-import { toResolvedDeployment } from '../../../src/core/resolved-model-deployment';
-import { MULTI_NODE_ANNOTATION } from '../../../src/multinode/annotation';
+import { MULTI_NODE_ANNOTATION } from '../../../src/api/multi-node/multi-node-annotation';
+import { DeploymentFeature } from '../../../src/api/provider/deployment-feature';
+import { toResolvedDeployment } from '../../../src/api/resolved-model-deployment';
 import { LEADER_SCRIPT as LWS_LEADER_SCRIPT, rayLeaderScript, rayWorkerScript } from '../../../src/multinode/ray-launch';
 import { ModelplaneProvider } from '../../../src/providers/modelplane';
 import { MODELPLANE_GROUP_ENV } from '../../../src/providers/modelplane/multi-node';

@@ -1,6 +1,6 @@
 import { devicesAnnotation, modelplaneDeployment, modelplaneHarness, prefillDecodeDeployment } from './fixtures';
+import type { CheckedDeviceRequest } from '../../../src/api/devices/device-request';
 import { formatFieldError } from '../../../src/core/field-error';
-import type { CheckedDeviceRequest } from '../../../src/dra/device-request';
 import { ModelplaneTolerationOperator } from '../../../src/modelplane/cluster-toleration';
 import { deviceRequestLimitErrors } from '../../../src/modelplane/node-selector';
 import { ModelplaneProvider } from '../../../src/providers/modelplane';

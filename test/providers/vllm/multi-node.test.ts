@@ -1,8 +1,8 @@
 import { vllmDeployment, FixtureOptions } from './fixtures';
-import { toResolvedDeployment } from '../../../src/core/resolved-model-deployment';
-import { DEVICES_ANNOTATION } from '../../../src/dra/device-annotation';
-import { MULTI_NODE_ANNOTATION } from '../../../src/multinode/annotation';
+import { MULTI_NODE_ANNOTATION } from '../../../src/api/multi-node/multi-node-annotation';
+import { toResolvedDeployment } from '../../../src/api/resolved-model-deployment';
 import { LEADER_SCRIPT, WORKER_SCRIPT } from '../../../src/multinode/ray-launch';
+import { DEVICES_ANNOTATION } from '../../../src/provider-kit/device-annotation';
 import { DirectVllmProvider } from '../../../src/providers/vllm';
 import { findManifest, translatorHarness } from '../../support/translator-harness';
 

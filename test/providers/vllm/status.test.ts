@@ -1,5 +1,5 @@
-import { mapDeploymentStatus, reconcileDeploymentStatus } from '../../../src/providers/common/deployment-status';
-import { readyCondition, reconcileProviderStatus } from '../../../src/providers/common/reconciled-status';
+import { mapDeploymentStatus, reconcileDeploymentStatus } from '../../../src/provider-kit/deployment-status';
+import { readyCondition, reconcileProviderStatus } from '../../../src/provider-kit/reconciled-status';
 import { expectValidManifests } from '../../support/schema-validator';
 import { deploymentCondition as condition } from '../../support/status-conditions';
 
