@@ -8,7 +8,7 @@
  * line with argparse, where the last occurrence of a flag wins. So the effective size is the
  * user's last occurrence of the flag (any alias, in `engine.args`, or in `engine.extraArgs` when
  * the provider passes them), else what the provider derives from the GPU count, else 1.
- * `test/providers/common/parallelism.test.ts` parses each provider's rendered command line to
+ * `test/provider-kit/parallelism.test.ts` parses each provider's rendered command line to
  * prove it.
  *
  * The rules, each with the engine behaviour that justifies it:

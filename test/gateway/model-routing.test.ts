@@ -36,7 +36,7 @@ interface Synth {
 function synth(props: ModelDeploymentProps, registryProps: ConstructorParameters<typeof ProviderRegistry>[2] = { gateway: GATEWAY }, namespace: string | null = 'team-a'): Synth {
   const app = Testing.app();
   new ProviderRegistry(app, 'Providers', registryProps);
-  // A body-based router is installed in the cluster (tests of its warning: test/warnings).
+  // A body-based router is installed in the cluster (tests of its warning: test/gateway/missing-body-based-router.test.ts).
   BodyBasedRouter.fromExisting(app, 'BodyBasedRouter');
   const chart = new Chart(app, 'models', namespace === null ? {} : { namespace });
   const md = new ModelDeployment(chart, 'qwen', props);

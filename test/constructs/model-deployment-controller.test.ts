@@ -11,11 +11,11 @@ import {
   ModelDeploymentControllerProps,
   ProviderRegistry,
   UpstreamKind,
-} from '../src';
-import { expectValidManifests } from './support/schema-validator';
-import { upstreamCrdNames } from '../src/controller-contract/upstream-crds';
-import { defaultProviderCatalog } from '../src/pipeline/shipped-providers';
-import { upstreamDir } from '../src/schema-validation/upstream-schemas';
+} from '../../src';
+import { upstreamCrdNames } from '../../src/controller-contract/upstream-crds';
+import { defaultProviderCatalog } from '../../src/pipeline/shipped-providers';
+import { upstreamDir } from '../../src/schema-validation/upstream-schemas';
+import { expectValidManifests } from '../support/schema-validator';
 
 function synth(props: ModelDeploymentControllerProps = {}, registry?: (app: Construct) => void): any[] {
   const app = Testing.app();

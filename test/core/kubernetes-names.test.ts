@@ -1,8 +1,8 @@
-import { deployment, problems, pvc, service } from './fixtures';
 import {
   dns1035LabelErrors, dnsLabelErrors, dnsSubdomainErrors, ianaServiceNameErrors, labelValueErrors, qualifiedNameErrors,
 } from '../../src/core/kubernetes-names';
 import { formatViolation, validateManifest } from '../../src/schema-validation/manifest-validator';
+import { deployment, problems, pvc, service } from '../schema-validation/fixtures';
 
 describe('name rules', () => {
   test('valid names have no problems; invalid ones say why', () => {

@@ -4,12 +4,12 @@
  * and a ModelDeployment naming it, as a user writes it.
  */
 import { Chart, Testing } from 'cdk8s';
-import { EngineType, ModelDeployment, ModelDeploymentProps, ProviderRegistry, Warnings } from '../../../src';
-import type { InferenceProvider } from '../../../src/api/provider/inference-provider';
-import { KthenaProvider } from '../../../src/providers/kthena';
-import { LlmdProvider } from '../../../src/providers/llmd';
-import { ModelplaneProvider } from '../../../src/providers/modelplane';
-import { DirectVllmProvider } from '../../../src/providers/vllm';
+import { EngineType, ModelDeployment, ModelDeploymentProps, ProviderRegistry, Warnings } from '../../src';
+import type { InferenceProvider } from '../../src/api/provider/inference-provider';
+import { KthenaProvider } from '../../src/providers/kthena';
+import { LlmdProvider } from '../../src/providers/llmd';
+import { ModelplaneProvider } from '../../src/providers/modelplane';
+import { DirectVllmProvider } from '../../src/providers/vllm';
 
 const MODEL = { id: 'Qwen/Qwen3-0.6B' };
 const GPU = { gpu: { count: 1 } };

@@ -1,9 +1,9 @@
-import { InferenceProviderConfig } from '../../src';
+import { InferenceProviderConfig } from '../../../src';
 import {
   parseInferenceProviderConfigManifest,
   readInferenceProviderConfigManifest,
-} from '../../src/api/provider/inference-provider-config-manifest';
-import { FieldErrorKind } from '../../src/core/field-error';
+} from '../../../src/api/provider/inference-provider-config-manifest';
+import { FieldErrorKind } from '../../../src/core/field-error';
 
 function manifest(status?: unknown): Record<string, unknown> {
   return {

@@ -10,8 +10,8 @@ import {
   endpointPickerObjectiveGroups,
   endpointPickerOf,
   ENDPOINT_PICKER_ANNOTATION,
-} from '../../src/api/gateway/endpoint-picker-choice';
-import { defaultImageRef } from '../../src/core/version-matrix';
+} from '../../../src/api/gateway/endpoint-picker-choice';
+import { defaultImageRef } from '../../../src/core/version-matrix';
 
 const ROUTER = defaultImageRef('gateway', 'endpoint-picker');
 const GAIE = defaultImageRef('gateway', 'endpoint-picker-gaie-v1.5');

@@ -12,7 +12,7 @@ import {
   ProviderRegistry,
   ResolvedDeployment,
   VolumePurpose,
-} from '../src';
+} from '../../src';
 
 describe('ProviderRegistry', () => {
   test('tryOf finds the nearest registry up the tree: the first added to a scope, another one if that is removed, none from a sibling', () => {

@@ -2,15 +2,15 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Testing } from 'cdk8s';
-import { ModelDeployment } from '../../../src';
-import type { InferenceProvider } from '../../../src/api/provider/inference-provider';
-import type { ResolvedModelDeployment } from '../../../src/api/resolved-model-deployment';
-import { toResolvedDeployment } from '../../../src/api/resolved-model-deployment';
-import { main } from '../../../src/cli/main';
-import { readRecord } from '../../../src/controller/status/record-deployment';
-import { formatFieldError } from '../../../src/core/field-error';
-import type { ModelDeploymentSpec } from '../../../src/core/generated/model-deployment-spec';
-import { defaultProviderCatalog } from '../../../src/pipeline/shipped-providers';
+import { ModelDeployment } from '../../src';
+import type { InferenceProvider } from '../../src/api/provider/inference-provider';
+import type { ResolvedModelDeployment } from '../../src/api/resolved-model-deployment';
+import { toResolvedDeployment } from '../../src/api/resolved-model-deployment';
+import { main } from '../../src/cli/main';
+import { readRecord } from '../../src/controller/status/record-deployment';
+import { formatFieldError } from '../../src/core/field-error';
+import type { ModelDeploymentSpec } from '../../src/core/generated/model-deployment-spec';
+import { defaultProviderCatalog } from '../../src/pipeline/shipped-providers';
 import {
   checkParallelism,
   effectiveParallelism,
@@ -18,24 +18,24 @@ import {
   ParallelEngine,
   parseParallelSize,
   userParallelism,
-} from '../../../src/provider-kit/parallelism';
-import { DynamoApiVersion, DynamoProvider } from '../../../src/providers/dynamo';
-import { dynamoEngineArgs } from '../../../src/providers/dynamo/args';
-import { KaitoProvider } from '../../../src/providers/kaito';
-import { KubeRayProvider } from '../../../src/providers/kuberay';
-import { kuberayEngineTokens } from '../../../src/providers/kuberay/args';
-import { LlmdProvider } from '../../../src/providers/llmd';
-import { renderLlmdArgs } from '../../../src/providers/llmd/args';
-import { DirectVllmProvider } from '../../../src/providers/vllm';
-import { renderDirectVllmArgs } from '../../../src/providers/vllm/args';
-import { recordOf } from '../../controller/status/support';
-import { admittedDeployment, FixtureOptions } from '../../support/resolved-deployment';
-import { translatorHarness } from '../../support/translator-harness';
-import { disaggregatedDeployment as dynamoDisaggregated, dynamoDeployment, mockerDeployment, multinodeDeployment } from '../dynamo/fixtures';
-import { kaitoVllmDeployment } from '../kaito/fixtures';
-import { disaggregatedDeployment as kuberayDisaggregated, multiGpuDeployment } from '../kuberay/fixtures';
-import { disaggregatedLlmdDeployment, llmdDeployment } from '../llmd/fixtures';
-import { vllmDeployment } from '../vllm/fixtures';
+} from '../../src/provider-kit/parallelism';
+import { DynamoApiVersion, DynamoProvider } from '../../src/providers/dynamo';
+import { dynamoEngineArgs } from '../../src/providers/dynamo/args';
+import { KaitoProvider } from '../../src/providers/kaito';
+import { KubeRayProvider } from '../../src/providers/kuberay';
+import { kuberayEngineTokens } from '../../src/providers/kuberay/args';
+import { LlmdProvider } from '../../src/providers/llmd';
+import { renderLlmdArgs } from '../../src/providers/llmd/args';
+import { DirectVllmProvider } from '../../src/providers/vllm';
+import { renderDirectVllmArgs } from '../../src/providers/vllm/args';
+import { recordOf } from '../controller/status/support';
+import { disaggregatedDeployment as dynamoDisaggregated, dynamoDeployment, mockerDeployment, multinodeDeployment } from '../providers/dynamo/fixtures';
+import { kaitoVllmDeployment } from '../providers/kaito/fixtures';
+import { disaggregatedDeployment as kuberayDisaggregated, multiGpuDeployment } from '../providers/kuberay/fixtures';
+import { disaggregatedLlmdDeployment, llmdDeployment } from '../providers/llmd/fixtures';
+import { vllmDeployment } from '../providers/vllm/fixtures';
+import { admittedDeployment, FixtureOptions } from '../support/resolved-deployment';
+import { translatorHarness } from '../support/translator-harness';
 
 const vllm = new DirectVllmProvider();
 const llmd = new LlmdProvider();

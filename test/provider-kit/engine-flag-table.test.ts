@@ -1,5 +1,5 @@
-import type { ModelDeploymentSpec } from '../../../src/core/generated/model-deployment-spec';
-import { ENGINE_PREFERENCE, EngineName } from '../../../src/core/model-deployment-object';
+import type { ModelDeploymentSpec } from '../../src/core/generated/model-deployment-spec';
+import { ENGINE_PREFERENCE, EngineName } from '../../src/core/model-deployment-object';
 import {
   ENGINE_FLAG_TABLE,
   ENGINE_SETTINGS,
@@ -13,9 +13,9 @@ import {
   specEngineSetting,
   SpecEngineSetting,
   tensorParallelFlag,
-} from '../../../src/provider-kit/engine-flag-table';
-import { explicitEngineFlagKeys } from '../../../src/provider-kit/engine-flags';
-import { engineArgumentTable } from '../../../src/provider-kit/engine-switches';
+} from '../../src/provider-kit/engine-flag-table';
+import { explicitEngineFlagKeys } from '../../src/provider-kit/engine-flags';
+import { engineArgumentTable } from '../../src/provider-kit/engine-switches';
 
 /** What each setting renders to, per engine, with a sample value for value flags; [] = no flag (not expressible, or the engine's default). */
 const EXPECTED: Record<EngineName, Record<EngineSetting, string[]>> = {

@@ -1,6 +1,6 @@
-import { runControllerCommand } from '../../../src/cli/controller-command';
-import { main } from '../../../src/cli/main';
-import type { ControllerOptions } from '../../../src/controller/runtime/options';
+import { runControllerCommand } from '../../src/cli/controller-command';
+import { main } from '../../src/cli/main';
+import type { ControllerOptions } from '../../src/controller/runtime/options';
 
 async function run(argv: string[], runner?: (o: ControllerOptions) => Promise<number>) {
   let stdout = '';

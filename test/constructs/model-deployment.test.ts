@@ -12,8 +12,8 @@ import {
   ProviderRegistry,
   ServingMode,
   VolumePurpose,
-} from '../src';
-import { expectValidManifests } from './support/schema-validator';
+} from '../../src';
+import { expectValidManifests } from '../support/schema-validator';
 
 /** A chart whose app has a registry where only the Direct vLLM provider is installed. */
 function vllmOnlyChart(namespace = 'ml'): Chart {

@@ -3,8 +3,8 @@ import {
   MULTI_NODE_ANNOTATION,
   multiNodeAnnotationValue,
   readMultiNodeAnnotation,
-} from '../../src/api/multi-node/multi-node-annotation';
-import { formatFieldError } from '../../src/core/field-error';
+} from '../../../src/api/multi-node/multi-node-annotation';
+import { formatFieldError } from '../../../src/core/field-error';
 
 const read = (value: string) => readMultiNodeAnnotation({ [MULTI_NODE_ANNOTATION]: value });
 const errorsOf = (value: string) => read(value).errors.map(formatFieldError);

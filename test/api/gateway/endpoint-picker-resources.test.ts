@@ -1,7 +1,7 @@
 import { App, Chart, Size, Testing } from 'cdk8s';
 import { Cpu } from 'cdk8s-plus-34';
-import { EndpointPickerResources, ModelDeployment, ProviderRegistry } from '../../src';
-import { expectValidManifests } from '../support/schema-validator';
+import { EndpointPickerResources, ModelDeployment, ProviderRegistry } from '../../../src';
+import { expectValidManifests } from '../../support/schema-validator';
 
 function routed(resources?: EndpointPickerResources): { app: App; chart: Chart } {
   const app = Testing.app();

@@ -6,7 +6,7 @@ import {
   OverrideNullHandling,
   validateDeploymentOverrides,
   validateOverrideKeys,
-} from '../../../src/provider-kit/overrides';
+} from '../../src/provider-kit/overrides';
 
 describe('provider overrides', () => {
   test('merge objects recursively and replace everything else', () => {

@@ -5,8 +5,8 @@ import {
   isCustomResource,
   mergeShapes,
   shapeOf,
-} from '../../../src/controller-contract/upstream-fields';
-import { rendered } from '../status/support';
+} from '../../src/controller-contract/upstream-fields';
+import { rendered } from '../controller/status/support';
 
 describe('shapeOf / mergeShapes', () => {
   test('values become 1, lists one element holding every element\'s fields, empty lists stay empty', () => {

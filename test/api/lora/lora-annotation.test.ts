@@ -2,9 +2,9 @@
  * The annotation `inference.cdk8s.io/lora` read alone: what it accepts, and for every problem the
  * field path under the annotation, the value and what is allowed.
  */
-import { loraAnnotations, TWO_ADAPTERS } from './support';
-import { LoraSettings, MAX_LORA_ANNOTATION_BYTES, readLoraAnnotation } from '../../src/api/lora/lora-annotation';
-import { formatFieldError } from '../../src/core/field-error';
+import { LoraSettings, MAX_LORA_ANNOTATION_BYTES, readLoraAnnotation } from '../../../src/api/lora/lora-annotation';
+import { formatFieldError } from '../../../src/core/field-error';
+import { loraAnnotations, TWO_ADAPTERS } from '../../lora/support';
 
 const AT = 'metadata.annotations["inference.cdk8s.io/lora"]';
 

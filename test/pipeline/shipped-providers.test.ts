@@ -4,18 +4,18 @@
  * and admission hooks answer for the cases they exist for.
  */
 import { Chart, Testing } from 'cdk8s';
-import { dynamoDeployment, disaggregatedDeployment as dynamoDisaggregated, mockerDeployment } from './dynamo/fixtures';
-import { flexInferDeployment, llamaCppCpuDeployment } from './flexinfer/fixtures';
-import { kaitoLlamaCppDeployment, kaitoVllmDeployment } from './kaito/fixtures';
-import { disaggregatedDeployment as kthenaDisaggregated, kthenaDeployment, sglangDeployment as kthenaSglang } from './kthena/fixtures';
-import { disaggregatedDeployment as kuberayDisaggregated, kuberayDeployment } from './kuberay/fixtures';
-import { disaggregatedLlmdDeployment, llmdDeployment } from './llmd/fixtures';
-import { modelplaneDeployment, prefillDecodeDeployment as modelplanePrefillDecode } from './modelplane/fixtures';
-import { vllmDeployment } from './vllm/fixtures';
 import { ConditionStatus, DeploymentPhase, DynamoApiVersion, DynamoProvider, EngineType, InferenceProvider, ModelDeployment, ProviderRegistry, ServingMode } from '../../src';
 import { ResolvedModelDeployment, toResolvedDeployment } from '../../src/api/resolved-model-deployment';
 import { shippedProviders } from '../../src/pipeline/shipped-providers';
 import { LLMD_DISAGGREGATED_ENDPOINT_PICKER_CONFIG, LLMD_ENDPOINT_PICKER_CONFIG } from '../../src/providers/llmd/config';
+import { dynamoDeployment, disaggregatedDeployment as dynamoDisaggregated, mockerDeployment } from '../providers/dynamo/fixtures';
+import { flexInferDeployment, llamaCppCpuDeployment } from '../providers/flexinfer/fixtures';
+import { kaitoLlamaCppDeployment, kaitoVllmDeployment } from '../providers/kaito/fixtures';
+import { disaggregatedDeployment as kthenaDisaggregated, kthenaDeployment, sglangDeployment as kthenaSglang } from '../providers/kthena/fixtures';
+import { disaggregatedDeployment as kuberayDisaggregated, kuberayDeployment } from '../providers/kuberay/fixtures';
+import { disaggregatedLlmdDeployment, llmdDeployment } from '../providers/llmd/fixtures';
+import { modelplaneDeployment, prefillDecodeDeployment as modelplanePrefillDecode } from '../providers/modelplane/fixtures';
+import { vllmDeployment } from '../providers/vllm/fixtures';
 
 const providers = Object.fromEntries(shippedProviders().map((p) => [p.name, p])) as Record<string, InferenceProvider>;
 

@@ -10,9 +10,9 @@ import {
   MAX_DEVICE_SELECTORS,
   readDeviceRequests,
   readSelector,
-} from '../../src/api/devices/device-request';
-import { formatFieldError, FieldError } from '../../src/core/field-error';
-import { DeviceDescription, evaluateDeviceSelector } from '../../src/dra/device-evaluation';
+} from '../../../src/api/devices/device-request';
+import { formatFieldError, FieldError } from '../../../src/core/field-error';
+import { DeviceDescription, evaluateDeviceSelector } from '../../../src/dra/device-evaluation';
 
 const PATH = 'spec.devices';
 const GPU = { name: 'gpu', deviceClassName: 'gpu.nvidia.com' };

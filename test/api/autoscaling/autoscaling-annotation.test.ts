@@ -1,9 +1,9 @@
-import { applyDefaults } from '../../src/admission/defaulting';
-import { AUTOSCALING_ANNOTATION, DEFAULT_PROMETHEUS_ADDRESS, readAutoscaling } from '../../src/api/autoscaling/autoscaling-annotation';
-import { formatFieldError } from '../../src/core/field-error';
-import type { ModelDeploymentObject } from '../../src/core/model-deployment-object';
-import { resolveModelDeployment } from '../../src/pipeline/resolve';
-import { defaultProviderCatalog } from '../../src/pipeline/shipped-providers';
+import { applyDefaults } from '../../../src/admission/defaulting';
+import { AUTOSCALING_ANNOTATION, DEFAULT_PROMETHEUS_ADDRESS, readAutoscaling } from '../../../src/api/autoscaling/autoscaling-annotation';
+import { formatFieldError } from '../../../src/core/field-error';
+import type { ModelDeploymentObject } from '../../../src/core/model-deployment-object';
+import { resolveModelDeployment } from '../../../src/pipeline/resolve';
+import { defaultProviderCatalog } from '../../../src/pipeline/shipped-providers';
 
 const P = 'metadata.annotations["inference.cdk8s.io/autoscaling"]';
 const read = (value: string) => readAutoscaling({ [AUTOSCALING_ANNOTATION]: value });

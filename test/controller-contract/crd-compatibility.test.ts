@@ -1,7 +1,7 @@
-import { compactCrd, crdIncompatibility, describeIncompatibility } from '../../../src/controller-contract/crd-compatibility';
-import { decodeUpstreamFields, encodeUpstreamFields, UpstreamFields } from '../../../src/controller-contract/upstream-fields';
-import { rendered } from '../status/support';
-import { HTTP_ROUTE_CRD, INFERENCE_POOL_CRD, upstreamCrd, withoutField, withVersionNotServed } from '../status/upstream-crd-fixtures';
+import { compactCrd, crdIncompatibility, describeIncompatibility } from '../../src/controller-contract/crd-compatibility';
+import { decodeUpstreamFields, encodeUpstreamFields, UpstreamFields } from '../../src/controller-contract/upstream-fields';
+import { rendered } from '../controller/status/support';
+import { HTTP_ROUTE_CRD, INFERENCE_POOL_CRD, upstreamCrd, withoutField, withVersionNotServed } from '../controller/status/upstream-crd-fixtures';
 
 const ROUTED = { model: { id: 'Qwen/Qwen3-0.6B', servedName: 'qwen3' }, provider: { name: 'vllm' }, resources: { gpu: { count: 1 } } };
 

@@ -1,5 +1,5 @@
-import { FieldErrorKind } from '../../../src/core/field-error';
-import { unknownOverrideRootErrors, validateDeploymentOverrides } from '../../../src/provider-kit/overrides';
+import { FieldErrorKind } from '../../src/core/field-error';
+import { unknownOverrideRootErrors, validateDeploymentOverrides } from '../../src/provider-kit/overrides';
 
 describe('unknownOverrideRootErrors', () => {
   const message = (key: string) => `no ${key}`;
