@@ -2,6 +2,7 @@ import { ApiObjectMetadata, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
 import { MAX_DEVICE_SELECTORS, readSelector } from '../api/devices/device-request';
 import { DeviceSelector } from '../api/devices/devices';
+import { addBrand, brandSymbol, hasBrand } from '../core/construct-brand';
 import { FieldError, formatFieldError, invalid } from '../core/field-error';
 import { k8s } from '../core/kube-api';
 import { dnsSubdomainErrors, extendedResourceNameErrors } from '../core/kubernetes-names';
@@ -30,12 +31,19 @@ export interface DeviceClassProps {
   readonly extendedResourceName?: string;
 }
 
+const DEVICE_CLASS_BRAND = brandSymbol('DeviceClass');
+
 /**
  * A cluster-scoped `resource.k8s.io/v1` DeviceClass, for clusters whose DRA driver does not
  * install the class the device requests name (NVIDIA's installs `gpu.nvidia.com`). Selectors are
  * checked like those of device requests: a bad one fails the synth with its position.
  */
 export class DeviceClass extends Construct {
+  /** True if `x` is a DeviceClass (also one made by another copy of this library). */
+  public static isDeviceClass(x: any): x is DeviceClass {
+    return hasBrand(x, DEVICE_CLASS_BRAND);
+  }
+
   /** The synthesized DeviceClass. */
   public readonly apiObject: k8s.KubeDeviceClass;
 
@@ -44,6 +52,7 @@ export class DeviceClass extends Construct {
 
   public constructor(scope: Construct, id: string, props: DeviceClassProps = {}) {
     super(scope, id);
+    addBrand(this, DEVICE_CLASS_BRAND);
     const errors: FieldError[] = [];
     const given = props.selectors ?? [];
     if (given.length > MAX_DEVICE_SELECTORS) {

@@ -9,6 +9,7 @@ import { CRD_API_VERSION, CRD_RESOURCE } from '../controller-contract/crd-compat
 import { inferenceProviderConfigCrd, modelDeploymentCrd } from '../controller-contract/crds';
 import { MAX_CONCURRENT_RECONCILES } from '../controller-contract/reconcile-concurrency';
 import { upstreamCrdNames } from '../controller-contract/upstream-crds';
+import { addBrand, brandSymbol, hasBrand } from '../core/construct-brand';
 import { k8s } from '../core/kube-api';
 import { ROUTING_STATUS_KINDS } from '../gateway/routing-kinds';
 import { PIPELINE_EMITTED_KINDS } from '../pipeline/pipeline-kinds';
@@ -109,6 +110,8 @@ export interface ModelDeploymentControllerProps {
   readonly resources?: k8s.ResourceRequirements;
 }
 
+const MODEL_DEPLOYMENT_CONTROLLER_BRAND = brandSymbol('ModelDeploymentController');
+
 /**
  * The in-cluster controller that keeps the `status` of every ModelDeployment record this library
  * renders true: the CRDs, a least-privilege ServiceAccount and RBAC, a Deployment (leader-elected
@@ -122,6 +125,11 @@ export class ModelDeploymentController extends Construct {
    * tagged with the version of this package, never a moving tag.
    */
   public static readonly DEFAULT_IMAGE = `ghcr.io/cdk8s-inference/controller:${packageVersion()}`;
+
+  /** True if `x` is a ModelDeploymentController (also one made by another copy of this library). */
+  public static isModelDeploymentController(x: any): x is ModelDeploymentController {
+    return hasBrand(x, MODEL_DEPLOYMENT_CONTROLLER_BRAND);
+  }
 
   /** Namespace the controller runs in. */
   public readonly namespace: string;
@@ -137,6 +145,7 @@ export class ModelDeploymentController extends Construct {
 
   public constructor(scope: Construct, id: string, props: ModelDeploymentControllerProps = {}) {
     super(scope, id);
+    addBrand(this, MODEL_DEPLOYMENT_CONTROLLER_BRAND);
     this.namespace = props.namespace ?? 'cdk8s-inference-system';
     this.serviceAccountName = NAME;
     const labels = { 'app.kubernetes.io/name': NAME, 'app.kubernetes.io/component': 'controller', 'app.kubernetes.io/part-of': 'cdk8s-inference' };

@@ -8,6 +8,7 @@ import { PodSecurityLevel } from '../api/pod-security-level';
 import { InferenceProvider } from '../api/provider/inference-provider';
 import { InferenceProviderConfig } from '../api/provider/inference-provider-config';
 import type { ClusterProfileRef } from '../api/provider/provider-config-entry';
+import { addBrand, brandSymbol, hasBrand } from '../core/construct-brand';
 import { FieldError, formatFieldError, invalid, required } from '../core/field-error';
 import { didYouMean } from '../core/suggest';
 import { yamlPackage } from '../core/yaml-package';
@@ -18,7 +19,7 @@ import { shippedProviders } from '../pipeline/shipped-providers';
 import { ClusterProfile, ProfileProblem, readClusterProfile } from '../selection/cluster-profile';
 import { ProviderCatalog, providerCatalog, ProviderRegistration } from '../selection/provider-catalog';
 
-const REGISTRY_SYMBOL = Symbol.for('cdk8s-inference.ProviderRegistry');
+const REGISTRY_SYMBOL = brandSymbol('ProviderRegistry');
 /**
  * Set on the scope of the first registry added to it, so that `tryOf` finds it without scanning
  * the scope's children: a chart of N deployments has N children, and each deployment looks the
@@ -142,7 +143,7 @@ export class ProviderRegistry extends Construct {
    * True if `x` is a ProviderRegistry (works across copies of this module).
    */
   public static isProviderRegistry(x: any): x is ProviderRegistry {
-    return x !== null && typeof x === 'object' && REGISTRY_SYMBOL in x;
+    return hasBrand(x, REGISTRY_SYMBOL);
   }
 
   /**
@@ -258,7 +259,7 @@ export class ProviderRegistry extends Construct {
 
   public constructor(scope: Construct, id: string, props: ProviderRegistryProps = {}) {
     super(scope, id);
-    Object.defineProperty(this, REGISTRY_SYMBOL, { value: true });
+    addBrand(this, REGISTRY_SYMBOL);
     if (!(scope as any)[REGISTRY_OF_SCOPE]) Object.defineProperty(scope, REGISTRY_OF_SCOPE, { value: this });
     this.gateway = props.gateway;
     this.inferencePoolApiVersion = props.inferencePoolApiVersion ?? InferencePoolApiVersion.V1;

@@ -1,12 +1,13 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { Warnings } from '../api/warnings';
+import { addBrand, brandSymbol, hasBrand } from '../core/construct-brand';
 import { parseImageReference } from '../core/image-reference';
 import { k8s } from '../core/kube-api';
 import { movingImageTagWarning } from '../core/moving-image-tag';
 import { defaultImageRef } from '../core/version-matrix';
 
-const BODY_BASED_ROUTER_SYMBOL = Symbol.for('cdk8s-inference.BodyBasedRouter');
+const BODY_BASED_ROUTER_SYMBOL = brandSymbol('BodyBasedRouter');
 
 /** ext_proc gRPC port of the router (the binary's default `--grpc-port`). */
 const GRPC_PORT = 9004;
@@ -155,7 +156,7 @@ export class BodyBasedRouter extends Construct implements IBodyBasedRouter {
    * (works across copies of this module).
    */
   public static isBodyBasedRouter(x: any): x is IBodyBasedRouter {
-    return x !== null && typeof x === 'object' && BODY_BASED_ROUTER_SYMBOL in x;
+    return hasBrand(x, BODY_BASED_ROUTER_SYMBOL);
   }
 
   /**
@@ -181,7 +182,7 @@ export class BodyBasedRouter extends Construct implements IBodyBasedRouter {
 
   public constructor(scope: Construct, id: string, props: BodyBasedRouterProps = {}) {
     super(scope, id);
-    Object.defineProperty(this, BODY_BASED_ROUTER_SYMBOL, { value: true });
+    addBrand(this, BODY_BASED_ROUTER_SYMBOL);
     const name = props.name ?? BodyBasedRouter.DEFAULT_NAME;
     const namespace = props.namespace ?? chartNamespace(this);
     checkProps(name, namespace, props);
@@ -279,7 +280,7 @@ class ExistingBodyBasedRouter extends Construct implements IBodyBasedRouter {
 
   public constructor(scope: Construct, id: string, reference: BodyBasedRouterReference) {
     super(scope, id);
-    Object.defineProperty(this, BODY_BASED_ROUTER_SYMBOL, { value: true });
+    addBrand(this, BODY_BASED_ROUTER_SYMBOL);
     this.routerName = reference.name ?? BodyBasedRouter.DEFAULT_NAME;
     this.routerNamespace = reference.namespace;
   }

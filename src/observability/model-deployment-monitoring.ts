@@ -7,6 +7,7 @@ import { AlertRule, servingAlertRules } from './serving-alerts';
 import { MODEL_DEPLOYMENT_SERIES_LABEL } from '../api/autoscaling/metric-types';
 import { Warnings } from '../api/warnings';
 import type { ModelDeployment } from '../constructs/model-deployment';
+import { addBrand, brandSymbol, hasBrand } from '../core/construct-brand';
 import { FieldError, formatFieldError, invalid } from '../core/field-error';
 import { labelValueErrors, qualifiedNameErrors } from '../core/kubernetes-names';
 import { LABEL_DEPLOYMENT, LABEL_ENGINE_TYPE, LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../core/labels';
@@ -119,6 +120,8 @@ export interface ModelDeploymentMonitoringProps {
 
 const MAX_PORT = 65535;
 
+const MODEL_DEPLOYMENT_MONITORING_BRAND = brandSymbol('ModelDeploymentMonitoring');
+
 /**
  * Prometheus Operator monitoring for a `ModelDeployment`: a PodMonitor that scrapes the engine's
  * metrics endpoint on the model server pods (labelling every series `model_deployment: <name>`),
@@ -129,6 +132,11 @@ const MAX_PORT = 65535;
  * what is allowed.
  */
 export class ModelDeploymentMonitoring extends Construct {
+  /** True if `x` is a ModelDeploymentMonitoring (also one made by another copy of this library). */
+  public static isModelDeploymentMonitoring(x: any): x is ModelDeploymentMonitoring {
+    return hasBrand(x, MODEL_DEPLOYMENT_MONITORING_BRAND);
+  }
+
   /** The PodMonitor scraping the deployment's pods (ours, or the one its autoscaling created); undefined when none. */
   public readonly podMonitor?: ApiObject;
 
@@ -140,6 +148,7 @@ export class ModelDeploymentMonitoring extends Construct {
 
   public constructor(scope: Construct, id: string, props: ModelDeploymentMonitoringProps) {
     super(scope, id);
+    addBrand(this, MODEL_DEPLOYMENT_MONITORING_BRAND);
     const errors: FieldError[] = [];
     this.node.addValidation({ validate: () => errors.map(formatFieldError) });
     this.alertNames = [];

@@ -2,6 +2,7 @@ import type { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { modelServerPodsOf } from './model-server-pods';
 import type { ModelDeployment } from '../constructs/model-deployment';
+import { addBrand, brandSymbol, hasBrand } from '../core/construct-brand';
 import { FieldError, formatFieldError, invalid } from '../core/field-error';
 import { k8s } from '../core/kube-api';
 import { LABEL_MANAGED_BY, LABEL_MODEL_DEPLOYMENT, MANAGED_BY_VALUE } from '../core/labels';
@@ -43,6 +44,8 @@ export interface ModelDeploymentDisruptionBudgetProps {
   readonly unhealthyPodEvictionPolicy?: UnhealthyPodEvictionPolicy;
 }
 
+const MODEL_DEPLOYMENT_DISRUPTION_BUDGET_BRAND = brandSymbol('ModelDeploymentDisruptionBudget');
+
 /**
  * A PodDisruptionBudget (policy/v1) for a ModelDeployment's model-server pods, in its namespace
  * and named like it: node drains and cluster upgrades take at most `maxUnavailable` of them down
@@ -53,11 +56,17 @@ export interface ModelDeploymentDisruptionBudgetProps {
  * the budget protects their leaders.
  */
 export class ModelDeploymentDisruptionBudget extends Construct {
+  /** True if `x` is a ModelDeploymentDisruptionBudget (also one made by another copy of this library). */
+  public static isModelDeploymentDisruptionBudget(x: any): x is ModelDeploymentDisruptionBudget {
+    return hasBrand(x, MODEL_DEPLOYMENT_DISRUPTION_BUDGET_BRAND);
+  }
+
   /** The PodDisruptionBudget. */
   public readonly apiObject: ApiObject;
 
   public constructor(scope: Construct, id: string, props: ModelDeploymentDisruptionBudgetProps) {
     super(scope, id);
+    addBrand(this, MODEL_DEPLOYMENT_DISRUPTION_BUDGET_BRAND);
     const errors = budgetErrors(props);
     this.node.addValidation({ validate: () => errors.map(formatFieldError) });
     const deployment = props.deployment;

@@ -4,6 +4,7 @@ import { Construct } from 'constructs';
 import { modelServerPodsOf } from './model-server-pods';
 import type { ModelDeployment } from '../constructs/model-deployment';
 import { ProviderRegistry } from '../constructs/provider-registry';
+import { addBrand, brandSymbol, hasBrand } from '../core/construct-brand';
 import { FieldError, formatFieldError, invalid } from '../core/field-error';
 import { k8s } from '../core/kube-api';
 import { LABEL_MANAGED_BY, LABEL_MODEL_DEPLOYMENT, MANAGED_BY_VALUE } from '../core/labels';
@@ -65,6 +66,8 @@ export interface ModelDeploymentNetworkPolicyProps {
   readonly extraEgress?: k8sTypes.NetworkPolicyEgressRule[];
 }
 
+const MODEL_DEPLOYMENT_NETWORK_POLICY_BRAND = brandSymbol('ModelDeploymentNetworkPolicy');
+
 /**
  * A NetworkPolicy (networking.k8s.io/v1) isolating a ModelDeployment's model-server pods, in its
  * namespace and named like it. Ingress: the serving port from the deployment's namespace (unless
@@ -76,11 +79,17 @@ export interface ModelDeploymentNetworkPolicyProps {
  * that serve; the endpoint picker and the model download Job are not selected.
  */
 export class ModelDeploymentNetworkPolicy extends Construct {
+  /** True if `x` is a ModelDeploymentNetworkPolicy (also one made by another copy of this library). */
+  public static isModelDeploymentNetworkPolicy(x: any): x is ModelDeploymentNetworkPolicy {
+    return hasBrand(x, MODEL_DEPLOYMENT_NETWORK_POLICY_BRAND);
+  }
+
   /** The NetworkPolicy. */
   public readonly apiObject: ApiObject;
 
   public constructor(scope: Construct, id: string, props: ModelDeploymentNetworkPolicyProps) {
     super(scope, id);
+    addBrand(this, MODEL_DEPLOYMENT_NETWORK_POLICY_BRAND);
     const deployment = props.deployment;
     const pods = modelServerPodsOf(deployment);
     const errors = policyErrors(props);

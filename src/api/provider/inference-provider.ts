@@ -4,11 +4,12 @@ import type { DeploymentFeature } from './deployment-feature';
 import { EngineType } from '../engine';
 import { InferenceProviderConfig } from './inference-provider-config';
 import type { ProviderStatusReport, UpstreamKind, UpstreamObjectRef } from './provider-status';
+import { addBrand, brandSymbol, hasBrand } from '../../core/construct-brand';
 import type { FieldError } from '../../core/field-error';
 import type { EndpointPicker } from '../gateway/endpoint-picker-choice';
 import type { DeploymentDescription, ResolvedDeployment } from '../resolved-deployment';
 
-const PROVIDER_SYMBOL = Symbol.for('cdk8s-inference.InferenceProvider');
+const PROVIDER_SYMBOL = brandSymbol('InferenceProvider');
 
 /**
  * The pods and port a controller-managed InferencePool selects: the model server pods' labels
@@ -76,7 +77,7 @@ export abstract class InferenceProvider {
    * True if `x` is an InferenceProvider (works across copies of this module).
    */
   public static isInferenceProvider(x: any): x is InferenceProvider {
-    return x !== null && typeof x === 'object' && PROVIDER_SYMBOL in x;
+    return hasBrand(x, PROVIDER_SYMBOL);
   }
 
   /** Provider name, as used in `spec.provider.name`. */
@@ -89,7 +90,7 @@ export abstract class InferenceProvider {
   public readonly config: InferenceProviderConfig;
 
   public constructor(props: InferenceProviderProps) {
-    Object.defineProperty(this, PROVIDER_SYMBOL, { value: true });
+    addBrand(this, PROVIDER_SYMBOL);
     this.config = props.config;
     this.name = props.config.name;
     this.displayName = props.displayName ?? props.config.name;
