@@ -1,6 +1,8 @@
 /**
  * Upstream schemas -> JSON Schema: what the Kubernetes API server does with a CRD structural
  * schema or a Kubernetes OpenAPI v3 component schema, written as a plain JSON Schema for Ajv.
+ * The one converter of structural schemas: the check of our own AI Runway spec schemas
+ * (structural-schema.ts) uses it too.
  *
  * What the conversion encodes (API server semantics, but unknown fields are errors, not pruned):
  * - structural objects with `properties` (or with nothing at all) and neither
@@ -11,8 +13,9 @@
  * - `x-kubernetes-list-type: set` items are unique; `map` items are unique by their map keys;
  * - `required` properties that have a `default` may be omitted (the API server defaults first);
  * - OpenAPI 3.0 boolean `exclusiveMinimum`/`exclusiveMaximum` become the JSON Schema numbers;
- * - formats: int32 is range-checked, byte is checked as base64, ipv4/ipv6 are checked; every
- *   other format (int64, double, float, date-time, duration, quantity, uri ...) is ignored;
+ * - formats: int32 is range-checked (with `ConvertContext.integerFormats`, int32 and int64 as
+ *   formats whose messages name the range), byte is checked as base64, ipv4/ipv6 are checked;
+ *   every other format (double, float, date-time, duration, quantity, uri ...) is ignored;
  * - at the root of a custom resource apiVersion and kind must equal the GVK and metadata is
  *   the core ObjectMeta schema;
  * - Kubernetes OpenAPI: `IntOrString` is an int32 or a string, `Quantity` a number or a string in
@@ -43,6 +46,7 @@
  * - conversion webhooks are not run: each served version is validated against its own schema.
  */
 import { TranslatedPattern, translateGoPattern } from './go-regex';
+import { integerRangeOf } from '../core/integer-formats';
 
 /** A JSON (Schema) value as read from the upstream files. */
 type Json = any;
@@ -125,8 +129,24 @@ const PLAIN_KEYWORDS = [
   'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties',
 ];
 
-/** Records a `pattern` the conversion had to leave out (see go-regex.ts). */
+/** What a conversion needs besides the schema. */
 export interface ConvertContext {
+  /**
+   * `int32`/`int64` on an integer as Ajv `format`s, range-checked by INTEGER_FORMATS
+   * (core/integer-formats.ts) so a message names the Go type's range, instead of int32 as
+   * `minimum`/`maximum` and int64 unchecked. The check of our own spec (structural-schema.ts)
+   * reports in AI Runway's words and sets it.
+   * @default false
+   */
+  readonly integerFormats?: boolean;
+  /**
+   * Items of an `x-kubernetes-list-type: map` list are unique by their map keys. The check of our
+   * own spec leaves it out: AI Runway's validation refuses a repeated volume name itself, in its
+   * own words, after the schema check.
+   * @default true
+   */
+  readonly listMapKeys?: boolean;
+  /** Records a `pattern` the conversion had to leave out (see go-regex.ts). */
   dropPattern(pattern: string, reason: string): void;
 }
 
@@ -208,6 +228,10 @@ function copyValueKeywords(s: Json, out: Json, ctx: ConvertContext): void {
     out.exclusiveMaximum = s.maximum;
     delete out.maximum;
   }
+  if (ctx.integerFormats && integerRangeOf(s.format) !== undefined) {
+    if (s.type === 'integer') out.format = s.format;
+    return;
+  }
   switch (s.format) {
     case 'int32':
       out.minimum = Math.max(out.minimum ?? INT32_MIN, INT32_MIN);
@@ -275,7 +299,7 @@ export function convertStructural(s: Json, ctx: ConvertContext, inJunctor = fals
   }
   if (s['x-kubernetes-list-type'] === 'set') {
     out.uniqueItems = true;
-  } else if (s['x-kubernetes-list-type'] === 'map' && Array.isArray(s['x-kubernetes-list-map-keys'])) {
+  } else if (s['x-kubernetes-list-type'] === 'map' && Array.isArray(s['x-kubernetes-list-map-keys']) && ctx.listMapKeys !== false) {
     out[LIST_MAP_KEYWORD] = s['x-kubernetes-list-map-keys'];
   }
 

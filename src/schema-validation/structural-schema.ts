@@ -1,47 +1,25 @@
 import type Ajv from 'ajv';
 import type { ErrorObject } from 'ajv';
+import { convertStructural } from './schema-conversion';
 import { FieldError, forbidden, invalid, notSupported, required } from '../core/field-error';
 import { INTEGER_FORMATS, integerRangeOf } from '../core/integer-formats';
 import { didYouMean } from '../core/suggest';
 
 /**
- * Converts a Kubernetes structural schema (a CRD's openAPIV3Schema) into a JSON Schema that Ajv
- * checks the way the API server would, except that unknown fields are errors: the API server
- * prunes them silently, which would hide a typo in a user's YAML. Integer formats (`int32`,
- * `int64` on `type: integer`) are kept and range-checked, as the Go types behind them would;
- * every other `format` is dropped.
+ * The JSON Schema of one of our own structural schemas (the AI Runway spec schemas), as Ajv
+ * checks it: the conversion of upstream schemas (schema-conversion.ts: unknown fields are errors,
+ * where the API server would prune them and hide a typo in a user's YAML), with integer formats
+ * range-checked as the Go types behind them and without list-map uniqueness (see
+ * `ConvertContext`). A pattern it cannot translate is a bug in our schema, so it throws.
  */
 export function toJsonSchema(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(toJsonSchema);
-  if (schema === null || typeof schema !== 'object') return schema;
-  const s = schema as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(s)) {
-    if (key.startsWith('x-kubernetes-') || key === 'description' || key === 'nullable') continue;
-    if (key === 'format' && !(s.type === 'integer' && integerRangeOf(value) !== undefined)) continue;
-    if (key === 'properties' && value && typeof value === 'object') {
-      out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJsonSchema(v)]));
-    } else if (key === 'items' || key === 'additionalProperties' || key === 'not') {
-      out[key] = typeof value === 'boolean' ? value : toJsonSchema(value);
-    } else if (key === 'anyOf' || key === 'allOf' || key === 'oneOf') {
-      out[key] = (value as unknown[]).map(toJsonSchema);
-    } else {
-      out[key] = value;
-    }
-  }
-  if (s['x-kubernetes-int-or-string'] === true) {
-    delete out.type;
-    delete out.anyOf;
-    out.anyOf = [{ type: 'integer' }, { type: 'string' }];
-  }
-  const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
-  if (out.type === 'object' && !preserve && out.additionalProperties === undefined) {
-    out.additionalProperties = false;
-  }
-  if (s.nullable === true && typeof out.type === 'string') {
-    out.type = [out.type, 'null'];
-  }
-  return out;
+  return convertStructural(schema, {
+    integerFormats: true,
+    listMapKeys: false,
+    dropPattern: (pattern, reason) => {
+      throw new Error(`structural schema: cannot check the pattern ${JSON.stringify(pattern)}: ${reason}`);
+    },
+  });
 }
 
 /**

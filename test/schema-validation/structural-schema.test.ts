@@ -1,6 +1,7 @@
 import { parseModelDeploymentManifest, validateModelDeploymentSpecSchema } from '../../src/admission/model-deployment-manifest';
 import { readInferenceProviderConfigManifest } from '../../src/api/provider/inference-provider-config-manifest';
 import { formatFieldError } from '../../src/core/field-error';
+import { convertStructural } from '../../src/schema-validation/schema-conversion';
 import { StructuralSchemaValidator, toJsonSchema } from '../../src/schema-validation/structural-schema';
 
 const INT32 = 'must be between -2147483648 and 2147483647, inclusive (format int32)';
@@ -108,5 +109,34 @@ describe('InferenceProviderConfig manifests: int32 fields', () => {
     });
     expect(entry).toBeUndefined();
     expect(errors.map(formatFieldError)).toEqual([`spec.selectionRules[0].priority: Invalid value: 3000000000: ${INT32}`]);
+  });
+});
+
+describe('one converter: our spec schemas go through the upstream conversion, with their two differences', () => {
+  const noPatterns = { dropPattern: () => { throw new Error('no pattern expected'); } };
+  const volumes = {
+    'type': 'array',
+    'x-kubernetes-list-type': 'map',
+    'x-kubernetes-list-map-keys': ['name'],
+    'items': { type: 'object', properties: { name: { type: 'string' }, size: { type: 'integer', format: 'int32' } } },
+  };
+
+  test('upstream: int32 as bounds, int64 unchecked, list-map keys unique', () => {
+    const out = convertStructural(volumes, noPatterns) as any;
+    expect(out['x-k8s-list-map-keys']).toEqual(['name']);
+    expect(out.items.properties.size).toEqual({ type: 'integer', minimum: -2147483648, maximum: 2147483647 });
+    expect(convertStructural({ type: 'integer', format: 'int64' }, noPatterns)).toEqual({ type: 'integer' });
+  });
+
+  test('our spec: integer formats kept for their range messages, list-map uniqueness left to AI Runway validation', () => {
+    const out = toJsonSchema(volumes) as any;
+    expect(out['x-k8s-list-map-keys']).toBeUndefined();
+    expect(out.items.properties.size).toEqual({ type: 'integer', format: 'int32' });
+    expect(out.items.additionalProperties).toBe(false);
+  });
+
+  test('our spec: Go patterns are translated like upstream ones, and one that cannot be is an error, not dropped', () => {
+    expect((toJsonSchema({ type: 'string', pattern: '^\\z' }) as any).pattern).not.toContain('\\z');
+    expect(() => toJsonSchema({ type: 'string', pattern: '(?P<x>a)\\C' })).toThrow(/structural schema: cannot check the pattern/);
   });
 });
