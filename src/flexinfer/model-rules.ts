@@ -1,20 +1,30 @@
 import { canonicalBackendName, FlexInferBackend } from './backend';
+import {
+  cacheHostPathErrors,
+  cacheStrategyErrors,
+  cacheStrategyFieldErrors,
+  cpuVendorErrors,
+  gpuCountErrors,
+  gpuOnlyBackendErrors,
+  gpuPriorityErrors,
+  minReplicasErrors,
+  positiveDurationErrors,
+  serviceLabelCountErrors,
+  sharedGroupNameErrors,
+  sharedGroupSettingErrors,
+  vendorNodeSelectorErrors,
+  vramEstimateErrors,
+} from './model-field-rules';
 import { sourceScheme } from './model-source';
 import {
-  CACHE_STRATEGIES,
   FORBIDDEN_RESOURCE_KEYS,
   GPU_VENDOR_NODE_LABEL,
   GPU_VENDORS,
   KV_PRESSURE_POLICIES,
   KV_RECONFIGURE_STRATEGIES,
-  MAX_GPU_COUNT,
-  MAX_GPU_PRIORITY,
-  MAX_MIN_REPLICAS,
-  MAX_SERVICE_LABELS,
   ModelSpecJson,
 } from './model-spec-json';
 import { FieldError, forbidden, invalid, notSupported, required } from '../core/field-error';
-import { parseGoDuration } from '../core/go-duration';
 import { dnsSubdomainErrors } from '../core/kubernetes-names';
 import { matchesQuantityPattern, parseQuantity } from '../core/quantity';
 
@@ -22,25 +32,12 @@ import { matchesQuantityPattern, parseQuantity } from '../core/quantity';
  * The rules a FlexInfer Model must satisfy, checked at synth so a bad Model fails with a field
  * path instead of being refused by the API server (the CRD's enums, bounds and CEL rules) or
  * failing later in the controller (the seed's rules the CRD does not encode: source URIs,
- * durations, backend/vendor fit). One implementation, used by the `FlexInferModel` construct.
+ * durations, backend/vendor fit), each at the Model's own path. The rules of single fields are
+ * `./model-field-rules`, which the AI Runway provider calls with its users' paths.
  */
 
-function isInt(value: unknown): value is number {
+function isWholeNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value);
-}
-
-function intInRange(errors: FieldError[], path: string, value: number | undefined, min: number, max: number): void {
-  if (value === undefined) return;
-  if (!isInt(value) || value < min || value > max) {
-    errors.push(invalid(path, value, `must be a whole number from ${min} to ${max}`));
-  }
-}
-
-function positiveDuration(errors: FieldError[], path: string, value: string | undefined): void {
-  if (value === undefined) return;
-  const ms = parseGoDuration(value);
-  if (ms === undefined) errors.push(invalid(path, value, 'must be a Go duration such as "90s", "5m" or "1h30m"'));
-  else if (ms <= 0) errors.push(invalid(path, value, 'must be longer than zero'));
 }
 
 function sourceErrors(spec: ModelSpecJson): FieldError[] {
@@ -83,37 +80,26 @@ function gpuErrors(spec: ModelSpecJson): FieldError[] {
   if (gpu === undefined) {
     // The seed: without spec.gpu the model runs CPU-only.
     if (backend.supportsCpu === false) {
-      errors.push(required('spec.gpu', `backend ${JSON.stringify(spec.backend)} needs a GPU, and a Model without spec.gpu runs CPU-only; set gpu.vendor (auto, nvidia or amd)`));
+      errors.push(...gpuOnlyBackendErrors(spec.backend, { path: 'spec.gpu', advice: 'a Model without spec.gpu runs CPU-only: set gpu.vendor (auto, nvidia or amd)' }));
     }
     return errors;
   }
   const vendor = gpu.vendor ?? 'auto';
   if (!GPU_VENDORS.includes(vendor)) errors.push(notSupported('spec.gpu.vendor', vendor, GPU_VENDORS));
-  intInRange(errors, 'spec.gpu.count', gpu.count, 1, MAX_GPU_COUNT);
-  intInRange(errors, 'spec.gpu.priority', gpu.priority, 0, MAX_GPU_PRIORITY);
-  if (gpu.vramEstimateMB !== undefined && (!isInt(gpu.vramEstimateMB) || gpu.vramEstimateMB < 1)) {
-    errors.push(invalid('spec.gpu.vramEstimateMB', gpu.vramEstimateMB, 'must be a whole number of megabytes, at least 1'));
-  }
-  positiveDuration(errors, 'spec.gpu.swapCooldown', gpu.swapCooldown);
+  errors.push(...gpuCountErrors('spec.gpu.count', gpu.count));
+  errors.push(...sharedGroupNameErrors('spec.gpu.shared', gpu.shared));
+  errors.push(...gpuPriorityErrors('spec.gpu.priority', gpu.priority));
+  errors.push(...vramEstimateErrors('spec.gpu.vramEstimateMB', gpu.vramEstimateMB));
+  errors.push(...positiveDurationErrors('spec.gpu.swapCooldown', gpu.swapCooldown));
   if (vendor === 'cpu') {
-    // The CRD's CEL rules on spec.gpu.
-    if (gpu.count !== undefined) errors.push(forbidden('spec.gpu.count', 'gpu.count must be omitted when gpu.vendor is cpu'));
-    if (gpu.vramEstimateMB !== undefined) errors.push(forbidden('spec.gpu.vramEstimateMB', 'gpu.vramEstimateMB must be omitted when gpu.vendor is cpu'));
-    if (gpu.shared) errors.push(forbidden('spec.gpu.shared', 'gpu.shared must be empty when gpu.vendor is cpu'));
+    errors.push(...cpuVendorErrors(gpu, (field) => ({ path: `spec.gpu.${field}` })));
     if (backend.supportsCpu === false) {
-      errors.push(invalid('spec.gpu.vendor', vendor, `backend ${JSON.stringify(spec.backend)} does not run on CPU; of the known backends only llamacpp does`));
+      errors.push(...gpuOnlyBackendErrors(spec.backend, { path: 'spec.gpu.vendor', value: vendor, advice: 'set gpu.vendor to auto, nvidia or amd, or use backend llamacpp' }));
     }
   }
-  if (gpu.priority !== undefined && !gpu.shared) {
-    errors.push(invalid('spec.gpu.priority', gpu.priority, 'priority only orders the models of a shared GPU group; set gpu.shared too'));
-  }
-  if (gpu.swapCooldown !== undefined && !gpu.shared) {
-    errors.push(invalid('spec.gpu.swapCooldown', gpu.swapCooldown, 'swapCooldown only applies to a shared GPU group; set gpu.shared too'));
-  }
-  const selected = spec.nodeSelector?.[GPU_VENDOR_NODE_LABEL];
-  if (vendor !== 'auto' && selected !== undefined && selected !== vendor) {
-    errors.push(invalid(`spec.nodeSelector[${JSON.stringify(GPU_VENDOR_NODE_LABEL)}]`, selected, `spec.nodeSelector['${GPU_VENDOR_NODE_LABEL}'] must match spec.gpu.vendor (${vendor})`));
-  }
+  errors.push(...sharedGroupSettingErrors(gpu, { priority: 'spec.gpu.priority', swapCooldown: 'spec.gpu.swapCooldown' }, 'gpu.shared'));
+  errors.push(...vendorNodeSelectorErrors(`spec.nodeSelector[${JSON.stringify(GPU_VENDOR_NODE_LABEL)}]`, spec.nodeSelector?.[GPU_VENDOR_NODE_LABEL],
+    vendor, `the Model (${vendor}, from spec.gpu.vendor)`));
   return errors;
 }
 
@@ -121,9 +107,9 @@ function serverlessErrors(spec: ModelSpecJson): FieldError[] {
   const errors: FieldError[] = [];
   const s = spec.serverless;
   if (!s) return errors;
-  intInRange(errors, 'spec.serverless.minReplicas', s.minReplicas, 0, MAX_MIN_REPLICAS);
-  positiveDuration(errors, 'spec.serverless.idleTimeout', s.idleTimeout);
-  positiveDuration(errors, 'spec.serverless.coldStartTimeout', s.coldStartTimeout);
+  errors.push(...minReplicasErrors('spec.serverless.minReplicas', s.minReplicas));
+  errors.push(...positiveDurationErrors('spec.serverless.idleTimeout', s.idleTimeout));
+  errors.push(...positiveDurationErrors('spec.serverless.coldStartTimeout', s.coldStartTimeout));
   if (s.enabled === false) {
     // Without serverless the controller runs exactly one replica and never idles it.
     for (const key of ['minReplicas', 'idleTimeout', 'coldStartTimeout'] as const) {
@@ -138,7 +124,7 @@ function cacheErrors(spec: ModelSpecJson): FieldError[] {
   const cache = spec.cache;
   if (!cache) return errors;
   const strategy = cache.strategy;
-  if (strategy !== undefined && !CACHE_STRATEGIES.includes(strategy)) errors.push(notSupported('spec.cache.strategy', strategy, CACHE_STRATEGIES));
+  errors.push(...cacheStrategyErrors('spec.cache.strategy', strategy));
   if (spec.source?.startsWith('pvc://') && strategy === 'Memory') {
     errors.push(invalid('spec.cache.strategy', strategy,
       'spec.cache.strategy must be SharedPVC, Local, or None when spec.source is pvc://... (SharedPVC copies to a cache PVC; Local stages onto node-local storage; None mounts the source directly)'));
@@ -146,14 +132,10 @@ function cacheErrors(spec: ModelSpecJson): FieldError[] {
   // What the other fields configure: the seed calls pvcName/storageClass/size SharedPVC-only, hostPath is Local's.
   const effective = strategy ?? (spec.gpu?.shared ? 'Memory' : 'SharedPVC');
   for (const key of ['pvcName', 'storageClass', 'size'] as const) {
-    if (cache[key] !== undefined && effective !== 'SharedPVC') {
-      errors.push(invalid(`spec.cache.${key}`, cache[key], `only applies to the SharedPVC cache strategy (the strategy here is ${effective})`));
-    }
+    errors.push(...cacheStrategyFieldErrors(`spec.cache.${key}`, cache[key], 'SharedPVC', effective, 'cache.strategy'));
   }
-  if (cache.hostPath !== undefined) {
-    if (effective !== 'Local') errors.push(invalid('spec.cache.hostPath', cache.hostPath, `only applies to the Local cache strategy (the strategy here is ${effective})`));
-    else if (!cache.hostPath.startsWith('/')) errors.push(invalid('spec.cache.hostPath', cache.hostPath, 'must be an absolute path on the node'));
-  }
+  const misplacedHostPath = cacheStrategyFieldErrors('spec.cache.hostPath', cache.hostPath, 'Local', effective, 'cache.strategy');
+  errors.push(...(misplacedHostPath.length > 0 ? misplacedHostPath : cacheHostPathErrors('spec.cache.hostPath', cache.hostPath)));
   if (cache.pvcName !== undefined && dnsSubdomainErrors(cache.pvcName).length > 0) {
     errors.push(invalid('spec.cache.pvcName', cache.pvcName, `must be a claim name: ${dnsSubdomainErrors(cache.pvcName).join('; ')}`));
   }
@@ -204,22 +186,20 @@ function kvCacheErrors(spec: ModelSpecJson): FieldError[] {
   if (high !== undefined && low !== undefined && low >= high) {
     errors.push(invalid('spec.kvCache.lowWatermark', kv.lowWatermark, `must be below highWatermark (${kv.highWatermark})`));
   }
-  if (kv.maxBlockSize !== undefined && (!isInt(kv.maxBlockSize) || kv.maxBlockSize < 1)) {
+  if (kv.maxBlockSize !== undefined && (!isWholeNumber(kv.maxBlockSize) || kv.maxBlockSize < 1)) {
     errors.push(invalid('spec.kvCache.maxBlockSize', kv.maxBlockSize, 'must be a whole number of tokens, at least 1'));
   }
   if (kv.swapSpace !== undefined && (parseQuantity(kv.swapSpace)?.sign ?? -1) < 0) {
     errors.push(invalid('spec.kvCache.swapSpace', kv.swapSpace, 'must be a non-negative number of GiB'));
   }
-  positiveDuration(errors, 'spec.kvCache.reconfigureCooldown', kv.reconfigureCooldown);
+  errors.push(...positiveDurationErrors('spec.kvCache.reconfigureCooldown', kv.reconfigureCooldown));
   return errors;
 }
 
 function listErrors(spec: ModelSpecJson): FieldError[] {
   const errors: FieldError[] = [];
   const labels = spec.serviceLabels ?? [];
-  if (labels.length > MAX_SERVICE_LABELS) {
-    errors.push(invalid('spec.serviceLabels', `${labels.length} labels`, `a Model has at most ${MAX_SERVICE_LABELS} service labels`));
-  }
+  errors.push(...serviceLabelCountErrors('spec.serviceLabels', labels));
   labels.forEach((l, i) => {
     if (!l || l.includes(',')) errors.push(invalid(`spec.serviceLabels[${i}]`, l, 'must be a non-empty label without commas (FlexInfer joins them with commas)'));
   });
@@ -245,7 +225,7 @@ function listErrors(spec: ModelSpecJson): FieldError[] {
  * - `backend` set; `source` an `HF://org/model`, `ollama://model:tag` (ollama backend only),
  *   `file:///abs/path` or `pvc://claim[/path]` URI (FlexInfer matches the scheme exactly);
  * - `gpu`: vendor auto|nvidia|amd|cpu, count 1–8, priority 0–1000, `vramEstimateMB` ≥ 1,
- *   `swapCooldown` a Go duration; with vendor cpu no count, no `vramEstimateMB`, no `shared`
+ *   `swapCooldown` a Go duration, `shared` a label value; with vendor cpu no count, no `vramEstimateMB`, no `shared`
  *   (CEL); a GPU-only backend neither on vendor cpu nor without `gpu` (the seed: a Model without
  *   `gpu` runs CPU-only); `priority` and `swapCooldown` only in a shared group; the
  *   `node.flexstack.io/gpu-vendor` node selector agreeing with a non-auto vendor (CEL);

@@ -115,3 +115,8 @@ export interface ModelSpecJson {
   readonly capabilities?: ModelCapabilitiesJson;
   readonly kvCache?: ModelKvCacheJson;
 }
+
+/** The GPU vendor whose extended resource `resource` is (`nvidia.com/gpu` → nvidia), or undefined. */
+export function vendorOfGpuResource(resource: string): string | undefined {
+  return Object.keys(VENDOR_GPU_RESOURCE).find((vendor) => VENDOR_GPU_RESOURCE[vendor] === resource);
+}

@@ -1,15 +1,14 @@
-import { ApiObject, ApiObjectMetadata, Duration, Lazy, Size } from 'cdk8s';
+import { ApiObject, ApiObjectMetadata, Duration, Size } from 'cdk8s';
 import type { ContainerResources, TaintEffect } from 'cdk8s-plus-34';
 import { Construct } from 'constructs';
 import { FlexInferBackend } from './backend';
-import { toModelSpecProps } from './model-binding';
+import { modelApiObject } from './model-object';
 import { modelSpecErrors } from './model-rules';
 import type { FlexInferModelSource } from './model-source';
 import type { ModelResourcesJson, ModelSpecJson } from './model-spec-json';
 import { FieldError, formatFieldError, invalid } from '../core/field-error';
 import { goDurationOf } from '../core/go-duration';
 import { dns1035LabelErrors } from '../core/kubernetes-names';
-import { Model } from '../imports/ai.flexinfer';
 
 /**
  * GPU vendor a FlexInfer Model targets (`spec.gpu.vendor`).
@@ -468,10 +467,7 @@ export class FlexInferModel extends Construct {
     this.source = props.source;
     this.config = { ...(props.config ?? {}) };
     this.serviceLabels = [...(props.serviceLabels ?? [])];
-    this.apiObject = new Model(this, 'Resource', {
-      metadata: props.metadata,
-      spec: Lazy.any({ produce: () => this._toKube() }),
-    });
+    this.apiObject = modelApiObject(this, 'Resource', props.metadata, () => this._toSpecJson());
     this.node.addValidation({ validate: () => this.validateModel().map(formatFieldError) });
   }
 
@@ -565,11 +561,6 @@ export class FlexInferModel extends Construct {
       }),
     };
     return compact(spec)!;
-  }
-
-  /** The L1 props of the spec. @internal */
-  public _toKube(): any {
-    return toModelSpecProps(this._toSpecJson());
   }
 
   private validateModel(): FieldError[] {

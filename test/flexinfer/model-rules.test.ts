@@ -51,7 +51,7 @@ describe('modelSpecErrors on specs the typed construct cannot produce', () => {
 
   test('fails when a duration is not one Go parses', () => {
     expect(errorsOf({ gpu: { vendor: 'nvidia', shared: 'g', swapCooldown: '5 min' } })).toEqual([
-      'spec.gpu.swapCooldown: Invalid value: "5 min": must be a Go duration such as "90s", "5m" or "1h30m"',
+      'spec.gpu.swapCooldown: Invalid value: "5 min": must be a positive Go duration such as "90s", "5m" or "1h30m"',
     ]);
   });
 

@@ -126,17 +126,17 @@ describe('FlexInferModel', () => {
 
     test('fails when a GPU-only backend runs on CPU, or without a gpu block (the seed: CPU-only)', () => {
       expect(synth({ gpu: { vendor: FlexInferGpuVendor.CPU } }).errors()).toEqual([
-        'spec.gpu.vendor: Invalid value: "cpu": backend "vllm" does not run on CPU; of the known backends only llamacpp does',
+        'spec.gpu.vendor: Invalid value: "cpu": FlexInfer\'s vllm backend runs on NVIDIA or AMD GPUs only; set gpu.vendor to auto, nvidia or amd, or use backend llamacpp',
       ]);
       expect(synth({ gpu: undefined }).errors()).toEqual([
-        'spec.gpu: Required value: backend "vllm" needs a GPU, and a Model without spec.gpu runs CPU-only; set gpu.vendor (auto, nvidia or amd)',
+        'spec.gpu: Required value: FlexInfer\'s vllm backend runs on NVIDIA or AMD GPUs only; a Model without spec.gpu runs CPU-only: set gpu.vendor (auto, nvidia or amd)',
       ]);
     });
 
     test('fails when numbers are out of the CRD bounds', () => {
       const { errors } = synth({ gpu: { count: 9, priority: 1001, shared: 'g', vramEstimateMb: 0.5 }, serverless: { minReplicas: 11 } });
       expect(errors()).toEqual([
-        'spec.gpu.count: Invalid value: 9: must be a whole number from 1 to 8',
+        'spec.gpu.count: Invalid value: 9: a FlexInfer Model takes 1 to 8 GPUs per replica',
         'spec.gpu.priority: Invalid value: 1001: must be a whole number from 0 to 1000',
         'spec.gpu.vramEstimateMB: Invalid value: 0.5: must be a whole number of megabytes, at least 1',
         'spec.serverless.minReplicas: Invalid value: 11: must be a whole number from 0 to 10',
@@ -146,13 +146,13 @@ describe('FlexInferModel', () => {
     test('fails when priority or swap cooldown are set outside a shared group', () => {
       expect(synth({ gpu: { priority: 5, swapCooldown: Duration.minutes(6) } }).errors()).toEqual([
         'spec.gpu.priority: Invalid value: 5: priority only orders the models of a shared GPU group; set gpu.shared too',
-        'spec.gpu.swapCooldown: Invalid value: "6m": swapCooldown only applies to a shared GPU group; set gpu.shared too',
+        'spec.gpu.swapCooldown: Invalid value: "6m": the swap cooldown belongs to a shared GPU group; set gpu.shared too',
       ]);
     });
 
     test('fails when serverless settings are given with serverless off, or a timeout is zero', () => {
       expect(synth({ serverless: { enabled: false, minReplicas: 1, idleTimeout: Duration.seconds(0) } }).errors()).toEqual([
-        'spec.serverless.idleTimeout: Invalid value: "0s": must be longer than zero',
+        'spec.serverless.idleTimeout: Invalid value: "0s": must be a positive Go duration such as "90s", "5m" or "1h30m"',
         'spec.serverless.minReplicas: Invalid value: 1: has no effect when serverless.enabled is false (the model then runs exactly one replica)',
         'spec.serverless.idleTimeout: Invalid value: "0s": has no effect when serverless.enabled is false (the model then runs exactly one replica)',
       ]);
@@ -160,7 +160,7 @@ describe('FlexInferModel', () => {
 
     test('fails when the node selector names another vendor (CRD CEL rule)', () => {
       expect(synth({ nodeSelector: { 'node.flexstack.io/gpu-vendor': 'amd' } }).errors()).toEqual([
-        'spec.nodeSelector["node.flexstack.io/gpu-vendor"]: Invalid value: "amd": spec.nodeSelector[\'node.flexstack.io/gpu-vendor\'] must match spec.gpu.vendor (nvidia)',
+        'spec.nodeSelector["node.flexstack.io/gpu-vendor"]: Invalid value: "amd": must match the GPU vendor of the Model (nvidia, from spec.gpu.vendor): the Model\'s CRD requires the two to agree',
       ]);
       expect(synth({ gpu: {}, nodeSelector: { 'node.flexstack.io/gpu-vendor': 'amd' } }).errors()).toEqual([]);
     });
@@ -173,12 +173,12 @@ describe('FlexInferModel', () => {
 
     test('fails when cache fields belong to another strategy', () => {
       expect(synth({ cache: { strategy: FlexInferCacheStrategy.NONE, pvcName: 'x', size: Size.gibibytes(1), hostPath: '/x' } }).errors()).toEqual([
-        'spec.cache.pvcName: Invalid value: "x": only applies to the SharedPVC cache strategy (the strategy here is None)',
-        'spec.cache.size: Invalid value: "1Gi": only applies to the SharedPVC cache strategy (the strategy here is None)',
-        'spec.cache.hostPath: Invalid value: "/x": only applies to the Local cache strategy (the strategy here is None)',
+        'spec.cache.pvcName: Invalid value: "x": only applies to the SharedPVC cache strategy (here: None); set cache.strategy: SharedPVC',
+        'spec.cache.size: Invalid value: "1Gi": only applies to the SharedPVC cache strategy (here: None); set cache.strategy: SharedPVC',
+        'spec.cache.hostPath: Invalid value: "/x": only applies to the Local cache strategy (here: None); set cache.strategy: Local',
       ]);
       expect(synth({ gpu: { shared: 'g' }, cache: { pvcName: 'x' } }).errors()).toEqual([
-        'spec.cache.pvcName: Invalid value: "x": only applies to the SharedPVC cache strategy (the strategy here is Memory)',
+        'spec.cache.pvcName: Invalid value: "x": only applies to the SharedPVC cache strategy (here: Memory); set cache.strategy: SharedPVC',
       ]);
       expect(synth({ cache: { strategy: FlexInferCacheStrategy.LOCAL, hostPath: 'relative' } }).errors()).toEqual([
         'spec.cache.hostPath: Invalid value: "relative": must be an absolute path on the node',
@@ -222,7 +222,7 @@ describe('FlexInferModel', () => {
         'spec.serviceLabels[0]: Invalid value: "a,b": must be a non-empty label without commas (FlexInfer joins them with commas)',
         'spec.litellm.aliases[0]: Invalid value: "": must be a non-empty model name without commas (FlexInfer joins them with commas)',
       ]);
-      expect(synth({ serviceLabels: 'abcdefghijk'.split('') }).errors()).toEqual(['spec.serviceLabels: Invalid value: "11 labels": a Model has at most 10 service labels']);
+      expect(synth({ serviceLabels: 'abcdefghijk'.split('') }).errors()).toEqual(['spec.serviceLabels: Invalid value: ["a","b","c","d","e","f","g","h","i","j","k"]: lists 11 names; a FlexInfer Model takes at most 10']);
     });
 
     test('fails when KV-cache settings are out of range', () => {
@@ -250,7 +250,7 @@ describe('FlexInferModel', () => {
       const app = Testing.app();
       const chart = new Chart(app, 'c');
       new FlexInferModel(chart, 'Bad', { metadata: { name: 'bad' }, backend: FlexInferBackend.VLLM, source: QWEN, gpu: { count: 0 } });
-      expect(() => app.synth()).toThrow(/\[c\/Bad\] spec\.gpu\.count: Invalid value: 0: must be a whole number from 1 to 8/);
+      expect(() => app.synth()).toThrow(/\[c\/Bad\] spec\.gpu\.count: Invalid value: 0: a FlexInfer Model takes 1 to 8 GPUs per replica/);
     });
   });
 });

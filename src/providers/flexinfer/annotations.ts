@@ -1,6 +1,13 @@
 import { FieldError, invalid, notSupported } from '../../core/field-error';
-import { parseGoDuration } from '../../core/go-duration';
-import { CACHE_STRATEGIES, MAX_GPU_PRIORITY, MAX_SERVICE_LABELS } from '../../flexinfer/model-spec-json';
+import {
+  cacheHostPathErrors,
+  cacheStrategyErrors,
+  gpuPriorityErrors,
+  positiveDurationErrors,
+  serviceLabelCountErrors,
+  sharedGroupNameErrors,
+  vramEstimateErrors,
+} from '../../flexinfer/model-field-rules';
 
 /*
  * The FlexInfer settings a ModelDeployment carries as annotations. AI Runway's spec has no field
@@ -80,9 +87,6 @@ export interface FlexInferAnnotations {
   readonly serviceLabels: string[];
 }
 
-/** A label value: FlexInfer labels the pods of a shared group with its name. */
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-
 function bool(errors: FieldError[], annotations: Record<string, string>, key: string): boolean {
   const value = annotations[key];
   if (value === undefined || value === 'false') return false;
@@ -91,29 +95,35 @@ function bool(errors: FieldError[], annotations: Record<string, string>, key: st
   return false;
 }
 
-function int(errors: FieldError[], annotations: Record<string, string>, key: string, min: number, max: number): number | undefined {
-  const value = annotations[key];
-  if (value === undefined) return undefined;
-  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    errors.push(invalid(annotationPath(key), value, `must be a whole number from ${min} to ${max}`));
-    return undefined;
-  }
-  return n;
+type FieldRule<T> = (path: string, value: T | undefined, written: unknown) => FieldError[];
+
+/** The annotation's value as `parse` reads it, kept only if the Model field's `rule` accepts it. */
+function checked<T>(
+  errors: FieldError[],
+  annotations: Record<string, string>,
+  key: string,
+  parse: (raw: string) => T,
+  rule: FieldRule<T>,
+): T | undefined {
+  const raw = annotations[key];
+  if (raw === undefined) return undefined;
+  const value = parse(raw);
+  const problems = rule(annotationPath(key), value, raw);
+  errors.push(...problems);
+  return problems.length > 0 ? undefined : value;
 }
 
-function duration(errors: FieldError[], annotations: Record<string, string>, key: string): string | undefined {
-  const value = annotations[key];
-  if (value === undefined) return undefined;
-  const ms = parseGoDuration(value.trim());
-  if (ms === undefined || ms <= 0) {
-    errors.push(invalid(annotationPath(key), value, 'must be a positive Go duration such as "90s", "5m" or "1h30m"'));
-    return undefined;
-  }
-  return value.trim();
+function trim(raw: string): string {
+  return raw.trim();
 }
 
-function list(errors: FieldError[], annotations: Record<string, string>, key: string, max?: number): string[] {
+/** A whole number written in digits; anything else reads as NaN, which the field's rule refuses. */
+function wholeNumber(raw: string): number {
+  const trimmed = raw.trim();
+  return /^\d+$/.test(trimmed) && Number.isSafeInteger(Number(trimmed)) ? Number(trimmed) : NaN;
+}
+
+function list(errors: FieldError[], annotations: Record<string, string>, key: string): string[] {
   const value = annotations[key];
   if (value === undefined) return [];
   const items = value.split(',').map((s) => s.trim());
@@ -121,19 +131,22 @@ function list(errors: FieldError[], annotations: Record<string, string>, key: st
     errors.push(invalid(annotationPath(key), value, 'must be a comma-separated list of non-empty names'));
     return [];
   }
-  if (max !== undefined && items.length > max) {
-    errors.push(invalid(annotationPath(key), value, `lists ${items.length} names; a FlexInfer Model takes at most ${max}`));
-    return [];
-  }
   return items;
+}
+
+function serviceLabelsOf(errors: FieldError[], annotations: Record<string, string>): string[] {
+  const labels = list(errors, annotations, SERVICE_LABELS_ANNOTATION);
+  const tooMany = serviceLabelCountErrors(annotationPath(SERVICE_LABELS_ANNOTATION), labels, annotations[SERVICE_LABELS_ANNOTATION]);
+  errors.push(...tooMany);
+  return tooMany.length > 0 ? [] : labels;
 }
 
 /**
  * Reads the `inference.cdk8s.io/flexinfer-*` annotations, each checked on its own (the rules that
- * combine them with the spec are the provider's validation): an unknown name with the prefix,
- * a boolean other than "true"/"false", a number out of the CRD's range, a duration Go cannot
- * parse, a cache strategy the CRD does not list, a group name that is not a label value, an
- * empty list item or too many service labels are field errors at the annotation's path.
+ * combine them with the spec are the provider's validation): an unknown name with the prefix, a
+ * boolean other than "true"/"false" and an empty list item are field errors at the annotation's
+ * path, and so is a value the Model field it sets refuses (`../../flexinfer/model-field-rules`:
+ * ranges, durations, the cache strategy, the group name, the number of service labels).
  */
 export function readFlexInferAnnotations(annotations: Record<string, string>): { settings: FlexInferAnnotations; errors: FieldError[] } {
   const errors: FieldError[] = [];
@@ -144,18 +157,12 @@ export function readFlexInferAnnotations(annotations: Record<string, string>): {
   }
 
   const shared = annotations[GPU_SHARED_ANNOTATION];
-  if (shared !== undefined && (shared === '' || shared.length > 63 || !LABEL_VALUE.test(shared))) {
-    errors.push(invalid(annotationPath(GPU_SHARED_ANNOTATION), shared,
-      'must be a group name usable as a label value (at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit): FlexInfer labels the pods of the group with it'));
-  }
+  errors.push(...sharedGroupNameErrors(annotationPath(GPU_SHARED_ANNOTATION), shared));
   const strategy = annotations[CACHE_STRATEGY_ANNOTATION];
-  if (strategy !== undefined && !CACHE_STRATEGIES.includes(strategy)) {
-    errors.push(notSupported(annotationPath(CACHE_STRATEGY_ANNOTATION), strategy, CACHE_STRATEGIES));
-  }
+  const strategyErrors = cacheStrategyErrors(annotationPath(CACHE_STRATEGY_ANNOTATION), strategy);
+  errors.push(...strategyErrors);
   const hostPath = annotations[CACHE_HOST_PATH_ANNOTATION];
-  if (hostPath !== undefined && !hostPath.startsWith('/')) {
-    errors.push(invalid(annotationPath(CACHE_HOST_PATH_ANNOTATION), hostPath, 'must be an absolute path on the node'));
-  }
+  errors.push(...cacheHostPathErrors(annotationPath(CACHE_HOST_PATH_ANNOTATION), hostPath));
   const copilot = annotations[LITELLM_COPILOT_ALIAS_ANNOTATION];
   if (copilot !== undefined && copilot.trim() === '') {
     errors.push(invalid(annotationPath(LITELLM_COPILOT_ALIAS_ANNOTATION), copilot, 'must be a model name'));
@@ -163,18 +170,18 @@ export function readFlexInferAnnotations(annotations: Record<string, string>): {
 
   const settings: FlexInferAnnotations = {
     gpuShared: shared || undefined,
-    gpuPriority: int(errors, annotations, GPU_PRIORITY_ANNOTATION, 0, MAX_GPU_PRIORITY),
-    gpuSwapCooldown: duration(errors, annotations, GPU_SWAP_COOLDOWN_ANNOTATION),
-    vramEstimateMB: int(errors, annotations, VRAM_ESTIMATE_ANNOTATION, 1, Number.MAX_SAFE_INTEGER),
+    gpuPriority: checked(errors, annotations, GPU_PRIORITY_ANNOTATION, wholeNumber, gpuPriorityErrors),
+    gpuSwapCooldown: checked(errors, annotations, GPU_SWAP_COOLDOWN_ANNOTATION, trim, positiveDurationErrors),
+    vramEstimateMB: checked(errors, annotations, VRAM_ESTIMATE_ANNOTATION, wholeNumber, vramEstimateErrors),
     scaleToZero: bool(errors, annotations, SCALE_TO_ZERO_ANNOTATION),
-    idleTimeout: duration(errors, annotations, IDLE_TIMEOUT_ANNOTATION),
-    coldStartTimeout: duration(errors, annotations, COLD_START_TIMEOUT_ANNOTATION),
-    cacheStrategy: strategy !== undefined && CACHE_STRATEGIES.includes(strategy) ? strategy : undefined,
+    idleTimeout: checked(errors, annotations, IDLE_TIMEOUT_ANNOTATION, trim, positiveDurationErrors),
+    coldStartTimeout: checked(errors, annotations, COLD_START_TIMEOUT_ANNOTATION, trim, positiveDurationErrors),
+    cacheStrategy: strategyErrors.length === 0 ? strategy : undefined,
     cacheHostPath: hostPath,
     liteLlm: bool(errors, annotations, LITELLM_ANNOTATION),
     liteLlmAliases: list(errors, annotations, LITELLM_ALIASES_ANNOTATION),
     liteLlmCopilotAlias: copilot?.trim() || undefined,
-    serviceLabels: list(errors, annotations, SERVICE_LABELS_ANNOTATION, MAX_SERVICE_LABELS),
+    serviceLabels: serviceLabelsOf(errors, annotations),
   };
   return { settings, errors };
 }

@@ -24,15 +24,25 @@ import { gpuTypeOf, isMigGpuType } from '../../core/gpu-type';
 import { imageOverride, resolvedClaimName } from '../../core/model-deployment-object';
 import { checkDerivedObjectNames } from '../../core/object-names';
 import { defaultImageRef } from '../../core/version-matrix';
+import { modelDerivedObjects } from '../../flexinfer/derived-objects';
+import {
+  cacheStrategyFieldErrors,
+  cpuVendorErrors,
+  gpuCountErrors,
+  gpuOnlyBackendErrors,
+  minReplicasErrors,
+  sharedGroupSettingErrors,
+  vendorNodeSelectorErrors,
+} from '../../flexinfer/model-field-rules';
 import {
   GPU_VENDOR_NODE_LABEL,
-  MAX_GPU_COUNT,
   MAX_MIN_REPLICAS,
   ModelCacheJson,
   ModelGpuJson,
   ModelResourcesJson,
   ModelServerlessJson,
   ModelSpecJson,
+  vendorOfGpuResource,
 } from '../../flexinfer/model-spec-json';
 import { podTolerations } from '../../provider-kit/gpu-tolerations';
 import { BLOCKED_OVERRIDE_KEYS, PROVIDER_OVERRIDES_PATH, validateOverrideKeys } from '../../provider-kit/overrides';
@@ -53,22 +63,11 @@ export interface FlexInferModelPlan {
   readonly warnings: string[];
 }
 
-/** The GPU vendor `gpu.vendor` names for each GPU type FlexInfer can request. */
-const VENDOR_OF_GPU_TYPE: Readonly<Record<string, string>> = { 'nvidia.com/gpu': 'nvidia', 'amd.com/gpu': 'amd' };
-
 /** Engines AI Runway knows that FlexInfer has no backend for, and the shipped targets that run them. */
 const OTHER_ENGINE_TARGETS: Readonly<Record<string, readonly string[]>> = { sglang: ['dynamo'], trtllm: ['dynamo'] };
 
 /** Shipped targets with disaggregated (prefill/decode) serving. */
 const DISAGGREGATED_TARGETS: readonly string[] = ['dynamo', 'kuberay', 'llmd'];
-
-/** Job names FlexInfer derives from the Model name for a cache strategy, which must be valid too. */
-function cacheJobNames(name: string, source: string, cache: ModelCacheJson, nodeSelector: Record<string, string> | undefined): string[] {
-  if (source.startsWith('HF://') && cache.strategy === 'SharedPVC') return [`${name}-cache-prefetch`];
-  if (source.startsWith('pvc://') && cache.strategy === 'None') return [`${name}-cache-check`];
-  if (cache.strategy === 'Local' && nodeSelector && Object.keys(nodeSelector).length > 0) return [`${name}-cache-check`];
-  return [];
-}
 
 interface Collector {
   readonly errors: FieldError[];
@@ -85,22 +84,15 @@ function gpuBlock(md: ResolvedModelDeployment, a: FlexInferAnnotations, out: Col
     ...(a.vramEstimateMB !== undefined && { vramEstimateMB: a.vramEstimateMB }),
     ...(a.gpuSwapCooldown !== undefined && { swapCooldown: a.gpuSwapCooldown }),
   };
-  if (a.gpuShared === undefined) {
-    if (a.gpuPriority !== undefined) {
-      out.errors.push(invalid(annotationPath(GPU_PRIORITY_ANNOTATION), String(a.gpuPriority), `priority only orders the models of a shared GPU group; set ${GPU_SHARED_ANNOTATION} too`));
-    }
-    if (a.gpuSwapCooldown !== undefined) {
-      out.errors.push(invalid(annotationPath(GPU_SWAP_COOLDOWN_ANNOTATION), a.gpuSwapCooldown, `the swap cooldown belongs to a shared GPU group; set ${GPU_SHARED_ANNOTATION} too`));
-    }
-  }
+  out.errors.push(...sharedGroupSettingErrors(sharing,
+    { priority: annotationPath(GPU_PRIORITY_ANNOTATION), swapCooldown: annotationPath(GPU_SWAP_COOLDOWN_ANNOTATION) },
+    GPU_SHARED_ANNOTATION, { priority: a.gpuPriority === undefined ? undefined : String(a.gpuPriority) }));
   if (count <= 0) {
-    // CPU only: the CRD forbids a count, a VRAM estimate and sharing with vendor cpu.
-    if (a.gpuShared !== undefined) {
-      out.errors.push(forbidden(annotationPath(GPU_SHARED_ANNOTATION), 'gpu.shared must be empty when gpu.vendor is cpu: this deployment requests no GPUs, so there is no GPU to share'));
-    }
-    if (a.vramEstimateMB !== undefined) {
-      out.errors.push(forbidden(annotationPath(VRAM_ESTIMATE_ANNOTATION), 'gpu.vramEstimateMB must be omitted when gpu.vendor is cpu: this deployment requests no GPUs'));
-    }
+    // CPU only: the Model's vendor is cpu, so its CEL rules apply to the sharing annotations.
+    out.errors.push(...cpuVendorErrors(sharing, (field) => ({
+      path: annotationPath(field === 'shared' ? GPU_SHARED_ANNOTATION : VRAM_ESTIMATE_ANNOTATION),
+      because: field === 'shared' ? 'this deployment requests no GPUs, so there is no GPU to share' : 'this deployment requests no GPUs',
+    })));
     return { vendor: 'cpu' };
   }
   let vendor: string | undefined;
@@ -108,15 +100,13 @@ function gpuBlock(md: ResolvedModelDeployment, a: FlexInferAnnotations, out: Col
     out.errors.push(unsupportedValue('spec.resources.gpu.type', gpuType, `MIG GPU profiles (${gpuType})`,
       'a Model requests whole GPUs of a vendor (nvidia.com/gpu or amd.com/gpu), never a GPU partition'));
   } else {
-    vendor = VENDOR_OF_GPU_TYPE[gpuType];
+    vendor = vendorOfGpuResource(gpuType);
     if (vendor === undefined) {
       out.errors.push(unsupportedValue('spec.resources.gpu.type', gpuType, `GPU type ${gpuType}`,
         'a Model names a GPU vendor, nvidia (nvidia.com/gpu) or amd (amd.com/gpu), and FlexInfer requests that vendor\'s resource'));
     }
   }
-  if (count > MAX_GPU_COUNT) {
-    out.errors.push(invalid('spec.resources.gpu.count', count, `a FlexInfer Model takes 1 to ${MAX_GPU_COUNT} GPUs per replica (gpu.count)`));
-  }
+  out.errors.push(...gpuCountErrors('spec.resources.gpu.count', count));
   if (md.engine === 'vllm' && count > 1) {
     out.warnings.push(`FlexInfer's vllm backend renders no --tensor-parallel-size and takes no raw flags, so vLLM serves from one of the ${count} GPUs (spec.resources.gpu.count) and the others stay idle`);
   }
@@ -146,9 +136,7 @@ function serverlessBlock(md: ResolvedModelDeployment, a: FlexInferAnnotations, o
   for (const [key, value] of [[IDLE_TIMEOUT_ANNOTATION, a.idleTimeout], [COLD_START_TIMEOUT_ANNOTATION, a.coldStartTimeout]] as const) {
     if (value !== undefined) out.errors.push(invalid(annotationPath(key), value, `only applies with scale-to-zero; set ${SCALE_TO_ZERO_ANNOTATION}: "true"`));
   }
-  if (replicas > MAX_MIN_REPLICAS) {
-    out.errors.push(invalid('spec.scaling.replicas', configured, `FlexInfer keeps a fixed replica count through serverless.minReplicas, at most ${MAX_MIN_REPLICAS}`));
-  }
+  out.errors.push(...minReplicasErrors('spec.scaling.replicas', replicas, configured, 'a fixed replica count'));
   if (replicas === 1) return { enabled: false };
   out.warnings.push(`FlexInfer places the ${replicas} replicas on ${replicas} different nodes (required pod anti-affinity on the hostname)`);
   // A fixed count above one is a serverless model that never goes below it.
@@ -235,9 +223,7 @@ function sourceAndCache(md: ResolvedModelDeployment, a: FlexInferAnnotations, ou
     }
   }
 
-  if (a.cacheHostPath !== undefined && strategy !== 'Local') {
-    out.errors.push(invalid(annotationPath(CACHE_HOST_PATH_ANNOTATION), a.cacheHostPath, `only applies to the Local cache strategy (here: ${strategy}); set ${CACHE_STRATEGY_ANNOTATION}: Local`));
-  }
+  out.errors.push(...cacheStrategyFieldErrors(annotationPath(CACHE_HOST_PATH_ANNOTATION), a.cacheHostPath, 'Local', strategy, CACHE_STRATEGY_ANNOTATION));
   const cache: ModelCacheJson = {
     strategy,
     ...(pvcName !== undefined && { pvcName }),
@@ -365,9 +351,9 @@ export function planFlexInferModel(
   out.errors.push(...annotationErrors);
 
   const gpu = gpuBlock(md, settings, out);
-  if (md.engine === 'vllm' && gpu.vendor === 'cpu' && md.mode === 'aggregated') {
-    out.errors.push(invalid('spec.resources.gpu.count', spec.resources?.gpu?.count ?? 0,
-      "FlexInfer's vllm backend runs on NVIDIA or AMD GPUs only; request GPUs, or use engine llamacpp to run on CPU"));
+  if (backend?.supportsCpu === false && gpu.vendor === 'cpu' && md.mode === 'aggregated') {
+    out.errors.push(...gpuOnlyBackendErrors(backend.name,
+      { path: 'spec.resources.gpu.count', value: spec.resources?.gpu?.count ?? 0, advice: 'request GPUs, or use engine llamacpp to run on CPU' }));
   }
   const serverless = serverlessBlock(md, settings, out);
   const { source, cache } = sourceAndCache(md, settings, out);
@@ -390,11 +376,8 @@ export function planFlexInferModel(
   }
 
   const nodeSelector = spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0 ? { ...spec.nodeSelector } : undefined;
-  const selectedVendor = nodeSelector?.[GPU_VENDOR_NODE_LABEL];
-  if (selectedVendor !== undefined && gpu.vendor !== 'auto' && selectedVendor !== gpu.vendor) {
-    out.errors.push(invalid(`spec.nodeSelector[${JSON.stringify(GPU_VENDOR_NODE_LABEL)}]`, selectedVendor,
-      `must match the GPU vendor of the deployment (${gpu.vendor}, from spec.resources.gpu): the Model's CRD requires the two to agree`));
-  }
+  out.errors.push(...vendorNodeSelectorErrors(`spec.nodeSelector[${JSON.stringify(GPU_VENDOR_NODE_LABEL)}]`, nodeSelector?.[GPU_VENDOR_NODE_LABEL],
+    gpu.vendor ?? 'auto', `the deployment (${gpu.vendor}, from spec.resources.gpu)`));
   const tolerations = podTolerations(md, [{ count: gpu.count ?? 0, gpuType: gpuTypeOf(spec.resources?.gpu) }]);
   // Said only when the user asked for tolerations: the default GPU taint toleration is written for
   // the controllers that apply it, and FlexInfer's pods carry a GPU toleration of their own.
@@ -411,10 +394,7 @@ export function planFlexInferModel(
     out.warnings.push("FlexInfer's built-in vLLM images for AMD gfx110x and gfx906 GPUs point at a private registry (registry.harbor.lan); set engine.image, or the FlexInferProvider vllmImage");
   }
 
-  const nameErrors = checkDerivedObjectNames(md.name, [
-    { kind: 'Service', name: md.name },
-    ...cacheJobNames(md.name, source, cache, nodeSelector).map((name) => ({ kind: 'Job', name })),
-  ]);
+  const nameErrors = checkDerivedObjectNames(md.name, modelDerivedObjects(md.name, { source, cache, nodeSelector }));
   out.errors.push(...nameErrors);
   if (out.errors.length > 0 || !backend) return { errors: out.errors };
 

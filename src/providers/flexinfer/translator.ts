@@ -4,8 +4,7 @@ import { FlexInferTargetOptions, planFlexInferModel } from './model-plan';
 import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { formatFieldError } from '../../core/field-error';
 import { LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
-import { toModelSpecProps } from '../../flexinfer/model-binding';
-import { Model } from '../../imports/ai.flexinfer';
+import { modelApiObject } from '../../flexinfer/model-object';
 import { commonLabels, objectMeta } from '../../provider-kit/metadata';
 import { mergeIntoFinalJson, OverrideNullHandling } from '../../provider-kit/overrides';
 import { isJsonObject } from '../../provider-kit/unstructured';
@@ -16,9 +15,11 @@ import { addManagedClaims } from '../../storage/managed-claim';
  * the deployment (id `Model`), then the PVC of a managed modelCache volume (FlexInfer uses a
  * cache claim it is given but does not create one by that name).
  *
- * The Model is built straight from the plan with the generated L1 rather than through the
- * `FlexInferModel` construct: the plan already is the Model spec in the CRD's shape, checked
- * against the deployment's own fields, so the construct would only convert it back and forth.
+ * The Model is made by `modelApiObject`, the rendering function the `FlexInferModel` construct
+ * uses too, rather than by the construct itself: the plan already is the Model spec in the CRD's
+ * shape, checked against the deployment's own fields with FlexInfer's field rules
+ * (`../../flexinfer/model-field-rules`), so the construct would only convert it to typed props
+ * and back.
  *
  * What FlexInfer's controller then creates from the Model (Deployment and Service `<md>`, the
  * cache prefetch Job, the pods' probes and image) is not synthesized: it is FlexInfer's to decide
@@ -34,10 +35,7 @@ export function translateFlexInfer(scope: Construct, md: ResolvedModelDeployment
     throw new Error(`FlexInfer cannot translate ${md.name}, which it refuses: ${errors.map(formatFieldError).join('; ')}`);
   }
   const labels = { ...commonLabels(md), [LABEL_MODEL_DEPLOYMENT]: md.name };
-  const model = new Model(scope, 'Model', {
-    metadata: objectMeta(md, md.name, labels),
-    spec: toModelSpecProps(plan.spec),
-  });
+  const model = modelApiObject(scope, 'Model', objectMeta(md, md.name, labels), () => plan.spec);
   const overrides = md.spec.provider?.overrides;
   if (isJsonObject(overrides)) mergeIntoFinalJson(model, overrides, OverrideNullHandling.DELETE);
   return [model, ...addManagedClaims(scope, md, commonLabels(md))];

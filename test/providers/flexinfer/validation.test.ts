@@ -100,8 +100,8 @@ describe('validateFlexInfer', () => {
         'inference.cdk8s.io/flexinfer-gpu-shared': 'g',
         'inference.cdk8s.io/flexinfer-vram-estimate-mb': '100',
       })))).toEqual([
-        `${ANNOTATION('gpu-shared')}: Forbidden: gpu.shared must be empty when gpu.vendor is cpu: this deployment requests no GPUs, so there is no GPU to share`,
         `${ANNOTATION('vram-estimate-mb')}: Forbidden: gpu.vramEstimateMB must be omitted when gpu.vendor is cpu: this deployment requests no GPUs`,
+        `${ANNOTATION('gpu-shared')}: Forbidden: gpu.shared must be empty when gpu.vendor is cpu: this deployment requests no GPUs, so there is no GPU to share`,
       ]);
     });
 
@@ -226,7 +226,7 @@ describe('validateFlexInfer', () => {
       ['scale-to-zero', 'yes', 'Unsupported value: "yes": supported values: "true", "false"'],
       ['litellm', 'on', 'Unsupported value: "on": supported values: "true", "false"'],
       ['gpu-priority', '1001', 'Invalid value: "1001": must be a whole number from 0 to 1000'],
-      ['vram-estimate-mb', '0', 'Invalid value: "0": must be a whole number from 1 to 9007199254740991'],
+      ['vram-estimate-mb', '0', 'Invalid value: "0": must be a whole number of megabytes, at least 1'],
       ['idle-timeout', '5 minutes', 'Invalid value: "5 minutes": must be a positive Go duration such as "90s", "5m" or "1h30m"'],
       ['cold-start-timeout', '0s', 'Invalid value: "0s": must be a positive Go duration such as "90s", "5m" or "1h30m"'],
       ['cache-strategy', 'shared', 'Unsupported value: "shared": supported values: "Memory", "SharedPVC", "Local", "None"; did you mean "SharedPVC"?'],
