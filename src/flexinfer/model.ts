@@ -6,6 +6,7 @@ import { modelApiObject } from './model-object';
 import { modelSpecErrors } from './model-rules';
 import type { FlexInferModelSource } from './model-source';
 import type { ModelResourcesJson, ModelSpecJson } from './model-spec-json';
+import { addBrand, brandSymbol, hasBrand } from '../core/construct-brand';
 import { FieldError, formatFieldError, invalid } from '../core/field-error';
 import { goDurationOf } from '../core/go-duration';
 import { dns1035LabelErrors } from '../core/kubernetes-names';
@@ -436,6 +437,8 @@ function compact<T extends object>(o: T): T | undefined {
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+const FLEXINFER_MODEL_BRAND = brandSymbol('FlexInferModel');
+
 /**
  * A FlexInfer `Model` (`ai.flexinfer/v1alpha2`): one served model, from which FlexInfer's
  * controller creates a Deployment and a Service named after it, with optional GPU sharing,
@@ -447,6 +450,11 @@ function compact<T extends object>(o: T): T | undefined {
  * with its field path.
  */
 export class FlexInferModel extends Construct {
+  /** True if `x` is a FlexInferModel (also one made by another copy of this library). */
+  public static isFlexInferModel(x: any): x is FlexInferModel {
+    return hasBrand(x, FLEXINFER_MODEL_BRAND);
+  }
+
   /** The generated `Model` object (escape hatch: `addJsonPatch`). */
   public readonly apiObject: ApiObject;
 
@@ -462,6 +470,7 @@ export class FlexInferModel extends Construct {
 
   public constructor(scope: Construct, id: string, props: FlexInferModelProps) {
     super(scope, id);
+    addBrand(this, FLEXINFER_MODEL_BRAND);
     this.props = props;
     this.backend = props.backend;
     this.source = props.source;

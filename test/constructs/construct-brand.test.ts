@@ -1,6 +1,9 @@
 import { ApiObject, Chart, Testing } from 'cdk8s';
 import {
   DeviceClass,
+  FlexInferBackend,
+  FlexInferModel,
+  FlexInferModelSource,
   ModelDeployment,
   ModelDeploymentController,
   ModelDeploymentDisruptionBudget,
@@ -25,6 +28,8 @@ describe('isX: our constructs are recognised by a Symbol.for brand, as cdk8s rec
     ['ModelDeploymentMonitoring', ModelDeploymentMonitoring.isModelDeploymentMonitoring,
       new ModelDeploymentMonitoring(chart, 'Monitoring', { deployment: md })],
     ['ProviderRegistry', ProviderRegistry.isProviderRegistry, new ProviderRegistry(chart, 'Registry')],
+    ['FlexInferModel', FlexInferModel.isFlexInferModel,
+      new FlexInferModel(chart, 'Qwen', { backend: FlexInferBackend.VLLM, source: FlexInferModelSource.huggingFace('Qwen/Qwen3-0.6B') })],
   ];
 
   test.each(cases)('%s: its instances, and nothing else', (name, isX, instance) => {
