@@ -4,7 +4,8 @@
  * field Kthena's webhook or the API server would name. Internal: not exported from the package.
  */
 import type { Duration } from 'cdk8s';
-import { FieldError, invalid } from '../core/field-error';
+import { KthenaPodLabels } from './labels';
+import { FieldError, forbidden, invalid } from '../core/field-error';
 import { goDurationOf } from '../core/go-duration';
 import { labelValueErrors, qualifiedNameErrors } from '../core/kubernetes-names';
 
@@ -45,6 +46,20 @@ export function imageProblem(image: string): string | undefined {
 export function imageErrors(path: string, image: string | undefined): FieldError[] {
   const problem = image === undefined ? undefined : imageProblem(image);
   return problem ? [invalid(path, image, `Kthena refuses a container image that ${problem}`)] : [];
+}
+
+/**
+ * Kthena's controller labels the pods it creates under `modelserving.volcano.sh/` (name, group,
+ * role, revision), and a ModelServer pairs prefill with decode pods by two of them: a pod-template
+ * label there would compete with the controller's. One error per such key of `keys`, at
+ * `<path>.<key>`. Shared with the Kthena provider (`spec.podTemplate.metadata.labels`).
+ */
+export function controllerLabelErrors(path: string, keys: readonly string[]): FieldError[] {
+  const prefix = KthenaPodLabels.KTHENA_CONTROLLER_PREFIX;
+  return keys.filter((key) => key.startsWith(prefix)).map((key) => forbidden(
+    `${path}.${key}`,
+    `Kthena's controller owns the pod labels under ${prefix} (the ModelServer pairs prefill and decode pods by them)`,
+  ));
 }
 
 /** Label keys and values in Kubernetes syntax (what the API server checks in selectors and pod metadata). */

@@ -1,4 +1,5 @@
-import { FieldError, invalid } from '../core/field-error';
+import { intOrPercentErrors, scaledDown } from './int-or-percent-value';
+import type { FieldError } from '../core/field-error';
 
 /**
  * A count or a percentage, for Kthena's rollout fields (`maxUnavailable`, `partition`), which
@@ -40,17 +41,12 @@ export class KthenaIntOrPercent {
   }
 
   /**
-   * What Kthena's webhook refuses: a negative or fractional count, a percentage that is not a
-   * whole number from 0 to 100.
+   * What Kthena's webhook refuses (`readIntOrPercent`): a negative or fractional count, a
+   * percentage that is not a whole number from 0 to 100.
    * @internal
    */
   public _errors(path: string): FieldError[] {
-    if (this.percentValue !== undefined) {
-      const p = this.percentValue;
-      return Number.isInteger(p) && p >= 0 && p <= 100 ? [] : [invalid(path, this.toString(), 'must be a whole percentage from 0% to 100%')];
-    }
-    const n = this.countValue!;
-    return Number.isInteger(n) && n >= 0 ? [] : [invalid(path, n, 'must be a whole number of at least 0')];
+    return intOrPercentErrors(path, this._toJson());
   }
 
   /**
@@ -59,6 +55,7 @@ export class KthenaIntOrPercent {
    * @internal
    */
   public _scaledDown(total: number): number {
-    return this.percentValue !== undefined ? Math.floor((this.percentValue * total) / 100) : this.countValue!;
+    const percent = this.percentValue !== undefined;
+    return scaledDown({ value: percent ? this.percentValue! : this.countValue!, percent }, total);
   }
 }

@@ -7,6 +7,7 @@
 import { KthenaBackendType, KthenaWorkerType } from './booster-types';
 import { imageErrors, integerErrors, MAX_KTHENA_REPLICAS } from './checks';
 import type { KthenaBoosterBackend, KthenaBoosterWorker, KthenaModelBoosterProps } from './model-booster-props';
+import { generatedNameProblems, generatedRoleName, ServingRoleShape } from './model-serving-rules';
 import { FieldError, fieldPath, invalid, required } from '../core/field-error';
 import { dnsSubdomainErrors } from '../core/kubernetes-names';
 
@@ -237,15 +238,15 @@ function kvTransferErrors(b: KthenaBoosterBackend): FieldError[] {
 function generatedNameErrors(boosterName: string, b: KthenaBoosterBackend): FieldError[] {
   const servingName = `${boosterName}-${b.name}`;
   const replicas = b.replicas ?? 1;
-  const roles: Array<[string, number, number]> = b.backendType === KthenaBackendType.VLLM
-    ? b.workers.slice(0, 1).map((w) => [VLLM_ROLE, w.replicas ?? 1, Math.max((w.pods ?? 1) - 1, 0)])
-    : b.workers.map((w) => [workerType(w), w.replicas ?? 1, 0]);
+  const roles: ServingRoleShape[] = b.backendType === KthenaBackendType.VLLM
+    ? b.workers.slice(0, 1).map((w) => ({ name: VLLM_ROLE, replicas: w.replicas ?? 1, workerReplicas: Math.max((w.pods ?? 1) - 1, 0) }))
+    : b.workers.map((w) => ({ name: workerType(w), replicas: w.replicas ?? 1, workerReplicas: 0 }));
   const errors: FieldError[] = [];
-  for (const [role, roleReplicas, workers] of roles) {
-    const generated = `${servingName}-${replicas}-${role}-${roleReplicas}-${workers}`;
-    if (generated.length <= 63 && /^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(generated)) continue;
+  for (const role of roles) {
+    const generated = generatedRoleName(servingName, replicas, role);
+    if (generatedNameProblems(generated).length === 0) continue;
     errors.push(invalid('metadata.name', boosterName,
-      `Kthena's ModelServing ${servingName} would derive the pod name "${generated}" for role ${role}, which is not a DNS-1035 label ` +
+      `Kthena's ModelServing ${servingName} would derive the pod name "${generated}" for role ${role.name}, which is not a DNS-1035 label ` +
         '(at most 63 characters, starting with a letter), so Kthena would refuse it; use a shorter booster or backend name'));
   }
   return errors;

@@ -3,6 +3,7 @@ import { Construct } from 'constructs';
 import { INT32_MAX, integerErrors, portErrors } from './checks';
 import { KthenaModelMatch } from './model-match';
 import { modelMatchJson } from './model-match-json';
+import { loraAdapterCountErrors } from './model-route-rules';
 import { KthenaRouteTarget } from './route-target';
 import { FieldError, fieldPath, formatFieldError, invalid, required } from '../core/field-error';
 import { dnsLabelErrors, dnsSubdomainErrors } from '../core/kubernetes-names';
@@ -143,8 +144,6 @@ export interface KthenaModelRouteProps {
   readonly rateLimit?: KthenaRateLimit;
 }
 
-/** `loraAdapters`. */
-const MAX_LORA_ADAPTERS = 10;
 /** `rules` and each rule's `targetModels`. */
 const MAX_RULES = 16;
 const MAX_TARGETS = 16;
@@ -236,10 +235,7 @@ export class KthenaModelRoute extends Construct {
   }
 
   private adapterErrors(): FieldError[] {
-    const errors: FieldError[] = [];
-    if (this.loraAdapters.length > MAX_LORA_ADAPTERS) {
-      errors.push(invalid('spec.loraAdapters', `${this.loraAdapters.length} adapters`, `Kthena allows at most ${MAX_LORA_ADAPTERS} LoRA adapters per route`));
-    }
+    const errors = loraAdapterCountErrors('spec.loraAdapters', this.loraAdapters.length);
     const seen = new Set<string>();
     this.loraAdapters.forEach((name, i) => {
       const at = fieldPath('spec.loraAdapters', i);

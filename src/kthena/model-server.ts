@@ -2,6 +2,7 @@ import { ApiObjectMetadata, Duration, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { INT32_MAX, integerErrors, labelMapErrors, portErrors, sameNamespaceErrors } from './checks';
 import { KthenaPodLabels } from './labels';
+import { servedModelErrors } from './model-server-rules';
 import { KthenaModelServing } from './model-serving';
 import { FieldError, formatFieldError, invalid, required } from '../core/field-error';
 import { goDurationOf } from '../core/go-duration';
@@ -166,9 +167,6 @@ const DEFAULT_PORTS: Record<KthenaInferenceEngine, number> = {
   [KthenaInferenceEngine.SGLANG]: 30000,
 };
 
-/** `spec.model`. */
-const MAX_MODEL_LENGTH = 256;
-
 const SERVER_SYMBOL = Symbol.for('cdk8s-inference.KthenaModelServer');
 
 class ImportedModelServer extends Construct implements IKthenaModelServer {
@@ -253,9 +251,7 @@ export class KthenaModelServer extends Construct implements IKthenaModelServer {
       errors.push(required('spec.workloadSelector', 'a ModelServer must select its pods: call selectServing(), or give serving or matchLabels'));
     }
     errors.push(...labelMapErrors('spec.workloadSelector.matchLabels', p.matchLabels));
-    if (p.model !== undefined && p.model.length > MAX_MODEL_LENGTH) {
-      errors.push(invalid('spec.model', p.model, `is ${p.model.length} characters long; Kthena allows at most ${MAX_MODEL_LENGTH}`));
-    }
+    errors.push(...servedModelErrors('spec.model', p.model));
     errors.push(...portErrors('spec.workloadPort.port', p.port));
     if (p.retry) {
       errors.push(...integerErrors('spec.trafficPolicy.retry.attempts', p.retry.attempts, 0, INT32_MAX, 'retries of a failed request'));

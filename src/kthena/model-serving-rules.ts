@@ -3,12 +3,20 @@
  * validating webhook, `pkg/model-serving-controller/webhook`), checked on the construct's input
  * and reported at the field of the synthesized object. The pod templates check themselves
  * (`KthenaPodTemplate`).
+ *
+ * The rules that the Kthena provider's ModelServing can break too (generated names, gang
+ * minimums, rollout with recovery, the ServingGroup `maxUnavailable`) are exported as functions
+ * of values and the field path to report, so that each is written once: the construct passes the
+ * ModelServing's paths, the provider the ModelDeployment's (`spec.provider.overrides...`,
+ * `metadata.name`). Internal: not exported from the package.
  */
-import { Duration } from 'cdk8s';
+import type { Duration } from 'cdk8s';
 import { INT32_MAX, integerErrors } from './checks';
+import { readIntOrPercent, scaledDown } from './int-or-percent-value';
 import type { KthenaGangPolicy, KthenaRoleOptions } from './model-serving-props';
 import { KthenaRecoveryPolicy } from './recovery-policy';
 import type { KthenaRolloutStrategy } from './rollout-strategy';
+import { RolloutType } from './rollout-type';
 import { FieldError, forbidden, invalid, required } from '../core/field-error';
 import { dns1035LabelErrors } from '../core/kubernetes-names';
 
@@ -20,6 +28,9 @@ export const MAX_ROLE_NAME_LENGTH = 12;
 const ROLE_NAME_PATTERN = /^[a-zA-Z0-9]([-a-zA-Z0-9]*[a-zA-Z0-9])?$/;
 /** Names Kthena derives from the ModelServing name must be DNS-1035 labels. */
 const MAX_GENERATED_NAME_LENGTH = 63;
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+/** A DNS-1035 label but for its first character. */
+const DNS1035_LABEL_BUT_FIRST = /^[-a-z0-9]*[a-z0-9]$/;
 
 /** One role and where it sits in the spec. */
 export interface ServingRoleInput {
@@ -56,8 +67,23 @@ export function modelServingErrors(input: ModelServingInput): FieldError[] {
     ...integerErrors('spec.replicas', input.replicas, 0, INT32_MAX, 'ServingGroups'),
     ...roleSetErrors(input.roles),
     ...input.roles.flatMap(roleErrors),
-    ...generatedNameErrors(input),
-    ...gangPolicyErrors(input.roles, input.gangPolicy),
+    ...generatedNameErrors(
+      'metadata.name',
+      input.name,
+      input.replicas,
+      // A role whose own name is refused is reported there, not again here.
+      input.roles.filter((r) => roleNameProblems(r.options.name).length === 0).map(({ options }) => ({
+        name: options.name,
+        replicas: options.replicas ?? 1,
+        workerReplicas: options.workerReplicas ?? 0,
+      })),
+      { pattern: '<name>-<replicas>-<role>-<role replicas>-<worker replicas>', shorter: 'a shorter name or role name' },
+    ),
+    ...minRoleReplicasErrors(
+      'spec.template.gangPolicy.minRoleReplicas',
+      input.gangPolicy?.minRoleReplicas ?? {},
+      input.roles.map(({ options, path }) => ({ name: options.name, replicas: options.replicas ?? 1, replicasPath: `${path}.replicas` })),
+    ),
     ...rolloutErrors(input),
   ];
 }
@@ -103,68 +129,135 @@ function roleErrors({ options, path }: ServingRoleInput): FieldError[] {
   return errors;
 }
 
+/** A role as the rules of the ModelServing read it. */
+export interface ServingRoleShape {
+  readonly name: string;
+  /** Instances of the role per ServingGroup (`roles[].replicas`). */
+  readonly replicas: number;
+  /** Worker pods per role instance (`roles[].workerReplicas`). */
+  readonly workerReplicas: number;
+}
+
 /**
- * Kthena's webhook derives `<name>-<replicas>-<role>-<role replicas>-<worker replicas>` for each
- * role (the longest pod, Service and label value its controller builds from it) and refuses the
- * ModelServing unless it is a DNS-1035 label: at most 63 characters, starting with a letter.
+ * The name Kthena's ModelServing webhook derives for each role,
+ * `<name>-<replicas>-<role>-<role replicas>-<worker replicas>`: the longest pod, Service and
+ * label value its controller builds from the role (pods are `<name>-<group>-<role>-<instance>-<worker>`).
  */
-function generatedNameErrors(input: ModelServingInput): FieldError[] {
+export function generatedRoleName(servingName: string, servingGroups: number, role: ServingRoleShape): string {
+  return `${servingName}-${servingGroups}-${role.name}-${role.replicas}-${role.workerReplicas}`;
+}
+
+/** Why Kthena's webhook refuses a generated name (it must be a DNS-1035 label of at most 63 characters), or []. */
+export function generatedNameProblems(name: string): string[] {
+  const problems: string[] = [];
+  if (name.length > MAX_GENERATED_NAME_LENGTH) problems.push(`is ${name.length} characters long, more than the ${MAX_GENERATED_NAME_LENGTH} allowed`);
+  if (!DNS1035_LABEL.test(name)) {
+    problems.push(DNS1035_LABEL_BUT_FIRST.test(name)
+      ? 'must start with a lowercase letter (a DNS-1035 label)'
+      : "must consist of lowercase letters, digits and '-', starting with a letter (a DNS-1035 label)");
+  }
+  return problems;
+}
+
+/** How a generated-name message names things in its reader's terms. */
+export interface GeneratedNameWording {
+  /** The generated name's parts: `<name>-<replicas>-<role>-<role replicas>-<worker replicas>`. */
+  readonly pattern: string;
+  /** What to use when the name is too long: `a shorter ModelDeployment name`. */
+  readonly shorter: string;
+}
+
+/**
+ * Kthena's generated-name rule, one field error at `path` (value `servingName`) per role whose
+ * `generatedRoleName` is refused: a ModelServing that breaks it is refused by the webhook. Each
+ * role counts its own worker pods, so a name that fits single-pod roles can be too long once a
+ * role spans nodes.
+ */
+export function generatedNameErrors(
+  path: string,
+  servingName: string,
+  servingGroups: number,
+  roles: readonly ServingRoleShape[],
+  wording: GeneratedNameWording,
+): FieldError[] {
   const errors: FieldError[] = [];
-  // A role whose own name is refused is reported there, not again here.
-  for (const { options } of input.roles.filter((r) => roleNameProblems(r.options.name).length === 0)) {
-    const generated = `${input.name}-${input.replicas}-${options.name}-${options.replicas ?? 1}-${options.workerReplicas ?? 0}`;
-    const problems: string[] = [];
-    if (generated.length > MAX_GENERATED_NAME_LENGTH) problems.push(`is ${generated.length} characters long, more than the ${MAX_GENERATED_NAME_LENGTH} allowed`);
-    if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(generated)) problems.push('is not a DNS-1035 label (lowercase, starting with a letter)');
+  for (const role of roles) {
+    const name = generatedRoleName(servingName, servingGroups, role);
+    const problems = generatedNameProblems(name);
     if (problems.length === 0) continue;
+    const advice = name.length > MAX_GENERATED_NAME_LENGTH ? `use ${wording.shorter}`
+      : DNS1035_LABEL_BUT_FIRST.test(name) ? 'use a name that starts with a letter' : "use a name of lowercase letters, digits and '-'";
     errors.push(invalid(
-      'metadata.name',
-      input.name,
-      `Kthena derives the name "${generated}" for the pods of role "${options.name}" ` +
-        `(<name>-<replicas>-<role>-<role replicas>-<worker replicas>), which ${problems.join(', and ')}; use a shorter name or role name`,
+      path,
+      servingName,
+      `Kthena derives the name "${name}" for the pods of role "${role.name}" (${wording.pattern}), which ${problems.join(', and ')}; ${advice}`,
     ));
   }
   return errors;
 }
 
-function gangPolicyErrors(roles: readonly ServingRoleInput[], gangPolicy: KthenaGangPolicy | undefined): FieldError[] {
+/** A role as the gang rule reads it. */
+export interface GangRole {
+  readonly name: string;
+  readonly replicas: number;
+  /** Where the role's replicas are set, for messages. */
+  readonly replicasPath: string;
+}
+
+/**
+ * `gangPolicy.minRoleReplicas` at `path`: Kthena's webhook takes only names of roles in the
+ * template, each with a minimum from 0 up to that role's replicas.
+ */
+export function minRoleReplicasErrors(path: string, minRoleReplicas: { readonly [role: string]: unknown }, roles: readonly GangRole[]): FieldError[] {
   const errors: FieldError[] = [];
-  const path = 'spec.template.gangPolicy.minRoleReplicas';
-  for (const [role, min] of Object.entries(gangPolicy?.minRoleReplicas ?? {})) {
-    const found = roles.find((r) => r.options.name === role);
-    if (!found) {
-      const known = roles.map((r) => JSON.stringify(r.options.name)).join(', ') || 'none';
-      errors.push(invalid(`${path}.${role}`, role, `names no role of the ModelServing (roles: ${known})`));
-      continue;
+  for (const [name, value] of Object.entries(minRoleReplicas)) {
+    const role = roles.find((r) => r.name === name);
+    const at = `${path}.${name}`;
+    if (!role) {
+      errors.push(invalid(at, name, `role ${name} does not exist in the ServingGroup; its roles are ${roles.map((r) => r.name).join(', ') || 'none'}`));
+    } else if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > role.replicas) {
+      errors.push(invalid(at, value, `minRoleReplicas of role ${name} must be an integer from 0 to its replicas (${role.replicas}, ${role.replicasPath})`));
     }
-    const replicas = found.options.replicas ?? 1;
-    errors.push(...integerErrors(`${path}.${role}`, min, 0, Math.max(0, replicas), `at most the role's replicas (${replicas})`));
   }
   return errors;
+}
+
+/**
+ * Kthena's webhook refuses `ServingGroupRecreate` recovery with a `RoleRollingUpdate` rollout
+ * (`recoveryPolicy` and `rolloutStrategy.type` after its defaults). Reported at `path`, the
+ * rollout type: only an explicit type can be `RoleRollingUpdate`.
+ */
+export function rolloutRecoveryErrors(path: string, rolloutType: string, recoveryPolicy: string): FieldError[] {
+  if (recoveryPolicy !== KthenaRecoveryPolicy.SERVING_GROUP_RECREATE || rolloutType !== RolloutType.ROLE_ROLLING_UPDATE) return [];
+  return [invalid(
+    path,
+    rolloutType,
+    `Kthena refuses recoveryPolicy ${KthenaRecoveryPolicy.SERVING_GROUP_RECREATE} with rolloutStrategy.type ${RolloutType.ROLE_ROLLING_UPDATE}: ` +
+      'recreating the whole ServingGroup on a failure defeats updating one role at a time',
+  )];
+}
+
+/**
+ * The ServingGroup rolling update's `maxUnavailable` at `path`: a count or percentage
+ * (`readIntOrPercent`) that does not come to 0 of `servingGroups` (percentages round down).
+ */
+export function groupMaxUnavailableErrors(path: string, value: unknown, servingGroups: number): FieldError[] {
+  const read = readIntOrPercent(value);
+  if ('problem' in read) return [invalid(path, value, read.problem)];
+  if (scaledDown(read, servingGroups) !== 0) return [];
+  return [invalid(path, value, `maxUnavailable cannot be 0 (it comes to 0 of the ${servingGroups} ServingGroup(s)): an update could never take a group down`)];
 }
 
 function rolloutErrors(input: ModelServingInput): FieldError[] {
   const errors: FieldError[] = [];
   const strategy = input.rolloutStrategy;
   const roleRolling = strategy?.isRoleRollingUpdate ?? false;
-  if (roleRolling && input.recoveryPolicy === KthenaRecoveryPolicy.SERVING_GROUP_RECREATE) {
-    errors.push(invalid(
-      'spec.rolloutStrategy.type',
-      strategy!.strategyType,
-      'Kthena refuses RoleRollingUpdate with recoveryPolicy ServingGroupRecreate; valid pairs are (ServingGroupRecreate, ServingGroupRollingUpdate) ' +
-        'and (RoleRecreate, RoleRollingUpdate), or recoveryPolicy None',
-    ));
+  if (strategy) {
+    errors.push(...rolloutRecoveryErrors('spec.rolloutStrategy.type', strategy.strategyType, input.recoveryPolicy ?? KthenaRecoveryPolicy.ROLE_RECREATE));
   }
   const config = strategy?._options ?? {};
   const configPath = 'spec.rolloutStrategy.rollingUpdateConfiguration';
-  if (config.maxUnavailable) {
-    const at = `${configPath}.maxUnavailable`;
-    const problems = config.maxUnavailable._errors(at);
-    errors.push(...problems);
-    if (problems.length === 0 && config.maxUnavailable._scaledDown(input.replicas) === 0) {
-      errors.push(invalid(at, config.maxUnavailable._toJson(), `comes to 0 of ${input.replicas} ServingGroups (percentages round down), so no group could be updated`));
-    }
-  }
+  if (config.maxUnavailable) errors.push(...groupMaxUnavailableErrors(`${configPath}.maxUnavailable`, config.maxUnavailable._toJson(), input.replicas));
   if (config.partition) errors.push(...config.partition._errors(`${configPath}.partition`));
   for (const { options, path } of input.roles) {
     if (options.partition) {

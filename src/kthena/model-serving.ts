@@ -1,7 +1,7 @@
-import { Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import { KthenaIntOrPercent } from './int-or-percent';
 import { KthenaPodLabels } from './labels';
+import { addModelServingObject } from './model-serving-object';
 import type { IKthenaModelServing, KthenaModelServingProps, KthenaRoleOptions } from './model-serving-props';
 import { modelServingErrors, ServingRoleInput } from './model-serving-rules';
 import { KthenaPodTemplate } from './pod-template';
@@ -67,10 +67,7 @@ export class KthenaModelServing extends Construct implements IKthenaModelServing
     Object.defineProperty(this, SERVING_SYMBOL, { value: true });
     this.props = props;
     this.roles = [...(props.roles ?? [])];
-    this.apiObject = new ModelServing(this, 'Resource', {
-      metadata: props.metadata,
-      spec: Lazy.any({ produce: () => this._render().spec }),
-    });
+    this.apiObject = addModelServingObject(this, 'Resource', props.metadata, () => this._render().spec);
     this.name = this.apiObject.name;
     this.node.addValidation({
       validate: () => {

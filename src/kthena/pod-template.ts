@@ -1,6 +1,6 @@
 import { Duration } from 'cdk8s';
 import { Container, ContainerProps, k8s, PodSecurityContext, PodSecurityContextProps, Volume } from 'cdk8s-plus-34';
-import { imageErrors, labelMapErrors } from './checks';
+import { controllerLabelErrors, imageErrors, labelMapErrors } from './checks';
 import { KthenaPodLabels } from './labels';
 import { FieldError, fieldPath, forbidden, invalid, required } from '../core/field-error';
 import { extendedResourceNameErrors } from '../core/kubernetes-names';
@@ -329,8 +329,8 @@ export class KthenaPodTemplate {
     for (const key of Object.keys(this.labels)) {
       if (OWN_LABEL_KEYS.includes(key)) {
         errors.push(forbidden(`${path}.${key}`, 'is written by KthenaModelServing, which selects the pods by it (see KthenaPodLabels)'));
-      } else if (key.startsWith(KthenaPodLabels.KTHENA_CONTROLLER_PREFIX)) {
-        errors.push(forbidden(`${path}.${key}`, `Kthena's controller owns the pod labels under ${KthenaPodLabels.KTHENA_CONTROLLER_PREFIX}`));
+      } else {
+        errors.push(...controllerLabelErrors(path, [key]));
       }
     }
     errors.push(...labelMapErrors(path, this.labels));

@@ -1,4 +1,5 @@
 import { KthenaIntOrPercent } from './int-or-percent';
+import { RolloutType } from './rollout-type';
 
 /** How a ServingGroup-by-ServingGroup rolling update proceeds. */
 export interface KthenaServingGroupRollingUpdateOptions {
@@ -15,12 +16,6 @@ export interface KthenaServingGroupRollingUpdateOptions {
    * @default - 0: every group is updated
    */
   readonly partition?: KthenaIntOrPercent;
-}
-
-/** The kinds of rollout Kthena knows (`spec.rolloutStrategy.type`). */
-enum RolloutType {
-  SERVING_GROUP_ROLLING_UPDATE = 'ServingGroupRollingUpdate',
-  ROLE_ROLLING_UPDATE = 'RoleRollingUpdate',
 }
 
 /**

@@ -128,7 +128,7 @@ describe('KthenaModelRoute', () => {
     test('fails when there are more than 10 LoRA adapters, or an empty or repeated one', () => {
       const adapters = Array.from({ length: 11 }, (_, i) => `lora-${i}`);
       expect(routeErrors({ loraAdapters: adapters, rules: [{ targets: TO_QWEN }] })).toEqual([
-        'spec.loraAdapters: Invalid value: "11 adapters": Kthena allows at most 10 LoRA adapters per route',
+        'spec.loraAdapters: Invalid value: "11 adapters": Kthena\'s ModelRoute routes at most 10 LoRA adapters (spec.loraAdapters)',
       ]);
       expect(rawRouteViolations({ loraAdapters: adapters, rules: [{ targets: TO_QWEN }] })).toContain('spec.loraAdapters');
       expect(routeErrors({ loraAdapters: ['a', '', 'a'], rules: [{ targets: TO_QWEN }] })).toEqual([

@@ -134,7 +134,7 @@ describe('KthenaModelServer', () => {
       const props = { port: 70000, model: 'm'.repeat(257), retry: { attempts: -1 }, matchLabels: { 'a/b/c': 'x' } };
       expect(serverErrors(props)).toEqual([
         expect.stringContaining('spec.workloadSelector.matchLabels: Invalid value: "a/b/c": label key a qualified name must consist of'),
-        `spec.model: Invalid value: "${'m'.repeat(257)}": is 257 characters long; Kthena allows at most 256`,
+        `spec.model: Invalid value: "${'m'.repeat(257)}": is 257 characters long; Kthena's ModelServer names the served model in spec.model, at most 256 characters`,
         'spec.workloadPort.port: Invalid value: 70000: must be a whole number from 1 to 65535: a TCP port',
         'spec.trafficPolicy.retry.attempts: Invalid value: -1: must be a whole number of at least 0: retries of a failed request',
       ]);

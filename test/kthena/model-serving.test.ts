@@ -182,7 +182,7 @@ describe('KthenaModelServing', () => {
       new KthenaModelServing(d, 'ms', { metadata: { name: '7b-model' }, roles: [role('decode')] });
       expect(errorsOf(d)).toEqual([
         'metadata.name: Invalid value: "7b-model": Kthena derives the name "7b-model-1-decode-1-0" for the pods of role "decode" ' +
-          '(<name>-<replicas>-<role>-<role replicas>-<worker replicas>), which is not a DNS-1035 label (lowercase, starting with a letter); use a shorter name or role name',
+          '(<name>-<replicas>-<role>-<role replicas>-<worker replicas>), which must start with a lowercase letter (a DNS-1035 label); use a name that starts with a letter',
       ]);
     });
 
@@ -191,9 +191,11 @@ describe('KthenaModelServing', () => {
         roles: [role('prefill', { replicas: 2 }), role('decode')],
         gangPolicy: { minRoleReplicas: { prefill: 3, decode: -1, router: 1 } },
       })).toEqual([
-        'spec.template.gangPolicy.minRoleReplicas.prefill: Invalid value: 3: must be a whole number from 0 to 2: at most the role\'s replicas (2)',
-        'spec.template.gangPolicy.minRoleReplicas.decode: Invalid value: -1: must be a whole number from 0 to 1: at most the role\'s replicas (1)',
-        'spec.template.gangPolicy.minRoleReplicas.router: Invalid value: "router": names no role of the ModelServing (roles: "prefill", "decode")',
+        'spec.template.gangPolicy.minRoleReplicas.prefill: Invalid value: 3: minRoleReplicas of role prefill must be an integer from 0 to its replicas ' +
+          '(2, spec.template.roles[0].replicas)',
+        'spec.template.gangPolicy.minRoleReplicas.decode: Invalid value: -1: minRoleReplicas of role decode must be an integer from 0 to its replicas ' +
+          '(1, spec.template.roles[1].replicas)',
+        'spec.template.gangPolicy.minRoleReplicas.router: Invalid value: "router": role router does not exist in the ServingGroup; its roles are prefill, decode',
       ]);
     });
 
@@ -203,8 +205,8 @@ describe('KthenaModelServing', () => {
         rolloutStrategy: KthenaRolloutStrategy.roleRollingUpdate(),
         recoveryPolicy: KthenaRecoveryPolicy.SERVING_GROUP_RECREATE,
       })).toEqual([
-        'spec.rolloutStrategy.type: Invalid value: "RoleRollingUpdate": Kthena refuses RoleRollingUpdate with recoveryPolicy ServingGroupRecreate; ' +
-          'valid pairs are (ServingGroupRecreate, ServingGroupRollingUpdate) and (RoleRecreate, RoleRollingUpdate), or recoveryPolicy None',
+        'spec.rolloutStrategy.type: Invalid value: "RoleRollingUpdate": Kthena refuses recoveryPolicy ServingGroupRecreate with rolloutStrategy.type ' +
+          'RoleRollingUpdate: recreating the whole ServingGroup on a failure defeats updating one role at a time',
       ]);
     });
 
@@ -217,13 +219,14 @@ describe('KthenaModelServing', () => {
           partition: KthenaIntOrPercent.percent(120),
         }),
       })).toEqual([
-        'spec.rolloutStrategy.rollingUpdateConfiguration.maxUnavailable: Invalid value: "10%": comes to 0 of 2 ServingGroups (percentages round down), so no group could be updated',
-        'spec.rolloutStrategy.rollingUpdateConfiguration.partition: Invalid value: "120%": must be a whole percentage from 0% to 100%',
+        'spec.rolloutStrategy.rollingUpdateConfiguration.maxUnavailable: Invalid value: "10%": maxUnavailable cannot be 0 (it comes to 0 of the 2 ServingGroup(s)): ' +
+          'an update could never take a group down',
+        'spec.rolloutStrategy.rollingUpdateConfiguration.partition: Invalid value: "120%": must be a valid percent value (0-100)',
       ]);
       expect(servingErrors({
         roles: [role('server')],
         rolloutStrategy: KthenaRolloutStrategy.servingGroupRollingUpdate({ maxUnavailable: KthenaIntOrPercent.count(-1) }),
-      })).toEqual(['spec.rolloutStrategy.rollingUpdateConfiguration.maxUnavailable: Invalid value: -1: must be a whole number of at least 0']);
+      })).toEqual(['spec.rolloutStrategy.rollingUpdateConfiguration.maxUnavailable: Invalid value: -1: must be a non-negative integer']);
     });
 
     test('fails when per-role rollout settings are given without a role-by-role rollout', () => {
@@ -244,7 +247,7 @@ describe('KthenaModelServing', () => {
         rolloutStrategy: KthenaRolloutStrategy.roleRollingUpdate(),
       })).toEqual([
         'spec.template.roles[0].maxUnavailable: Invalid value: "20%": comes to 0 of the role\'s 3 replicas (percentages round down), so no instance could be updated',
-        'spec.template.roles[1].partition: Invalid value: "101%": must be a whole percentage from 0% to 100%',
+        'spec.template.roles[1].partition: Invalid value: "101%": must be a valid percent value (0-100)',
         'spec.template.roles[1].maxUnavailable: Invalid value: 3: comes to 3, more than the role\'s 2 replicas',
       ]);
     });

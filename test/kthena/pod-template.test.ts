@@ -128,7 +128,8 @@ describe('KthenaPodTemplate', () => {
     template.addLabel('bad key', 'x');
     expect(entryErrors(template)).toEqual([
       'spec.template.roles[0].entryTemplate.metadata.labels.inference.cdk8s.io/kthena-role: Forbidden: is written by KthenaModelServing, which selects the pods by it (see KthenaPodLabels)',
-      'spec.template.roles[0].entryTemplate.metadata.labels.modelserving.volcano.sh/role: Forbidden: Kthena\'s controller owns the pod labels under modelserving.volcano.sh/',
+      'spec.template.roles[0].entryTemplate.metadata.labels.modelserving.volcano.sh/role: Forbidden: Kthena\'s controller owns the pod labels under modelserving.volcano.sh/ ' +
+        '(the ModelServer pairs prefill and decode pods by them)',
       expect.stringContaining('spec.template.roles[0].entryTemplate.metadata.labels: Invalid value: "bad key": label key name part must consist of alphanumeric characters'),
     ]);
   });

@@ -1,11 +1,12 @@
 import { KTHENA_ENGINE_COMMANDS, KTHENA_ENGINE_PORT, renderKthenaArgs } from './args';
 import { engineImage, KthenaEngineImages } from './images';
 import { KTHENA_GROUP_ENV } from './multi-node';
-import { KTHENA_ROLE_LABEL, KthenaRolePlan } from './roles';
+import type { KthenaRolePlan } from './roles';
 import { podSecurityLevelOf } from '../../api/pod-security-level';
 import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { k8s } from '../../core/kube-api';
 import { LABEL_DEPLOYMENT, LABEL_MODEL_DEPLOYMENT } from '../../core/labels';
+import { KthenaPodLabels } from '../../kthena/labels';
 import { loraPodParts } from '../../lora/adapter-pod';
 import { leaderCommand } from '../../multinode/ray-launch';
 import { NIXL_SIDE_CHANNEL_HOST_ENV, nixlSideChannelHostEnv } from '../../provider-kit/engine-flags';
@@ -50,7 +51,7 @@ export function entryPodLabels(md: ResolvedModelDeployment, role: KthenaRolePlan
     ...(md.spec.podTemplate?.metadata?.labels ?? {}),
     [LABEL_DEPLOYMENT]: md.name,
     [LABEL_MODEL_DEPLOYMENT]: md.name,
-    [KTHENA_ROLE_LABEL]: role.name,
+    [KthenaPodLabels.ROLE]: role.name,
   };
 }
 

@@ -1,6 +1,7 @@
 import { loraAdapterNames, loraPath } from '../../api/lora/lora-annotation';
 import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
-import { FieldError, invalid } from '../../core/field-error';
+import type { FieldError } from '../../core/field-error';
+import { loraAdapterCountErrors, MAX_LORA_ADAPTERS } from '../../kthena/model-route-rules';
 import { LORA_ENGINES } from '../../lora/engine-flags';
 
 /*
@@ -10,9 +11,6 @@ import { LORA_ENGINES } from '../../lora/engine-flags';
  * leaves the request's `model` as the adapter name instead of rewriting it to the base model).
  */
 
-/** Kthena's ModelRoute lists at most this many `loraAdapters`. */
-export const KTHENA_MAX_LORA_ADAPTERS = 10;
-
 /** Whether Kthena serves the deployment's adapters: with an engine that answers to adapter names. */
 export function kthenaServesLora(engine: string): boolean {
   return LORA_ENGINES.includes(engine);
@@ -20,11 +18,8 @@ export function kthenaServesLora(engine: string): boolean {
 
 /** More adapters than one ModelRoute can list. */
 export function kthenaLoraErrors(md: ResolvedModelDeployment): FieldError[] {
-  const names = loraAdapterNames(md.annotations);
-  if (names.length <= KTHENA_MAX_LORA_ADAPTERS) return [];
-  return [invalid(loraPath('adapters'), `${names.length} adapters`,
-    `Kthena's ModelRoute routes at most ${KTHENA_MAX_LORA_ADAPTERS} LoRA adapters (spec.loraAdapters); serve at most ${KTHENA_MAX_LORA_ADAPTERS} ` +
-      'on Kthena, or use the vllm or llmd provider (up to 32)')];
+  return loraAdapterCountErrors(loraPath('adapters'), loraAdapterNames(md.annotations).length,
+    `serve at most ${MAX_LORA_ADAPTERS} on Kthena, or use the vllm or llmd provider (up to 32)`);
 }
 
 /** The ModelRoute's `loraAdapters`: the adapter names, sorted so the output does not depend on their order. */

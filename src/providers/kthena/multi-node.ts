@@ -16,6 +16,7 @@
 import { MULTI_NODE_ANNOTATION_PATH } from '../../api/multi-node/multi-node-annotation';
 import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { FieldError, invalid } from '../../core/field-error';
+import { KthenaRecoveryPolicy } from '../../kthena/recovery-policy';
 import type { RayGroupEnv } from '../../multinode/ray-launch';
 import { singleNodeVolumeErrors } from '../../multinode/vllm-checks';
 import { executorBackendErrors } from '../../multinode/vllm-flags';
@@ -33,9 +34,6 @@ export const KTHENA_MULTI_NODE_ENGINE = 'vllm';
 export function kthenaRunsMultiNode(engine: string): boolean {
   return engine === KTHENA_MULTI_NODE_ENGINE;
 }
-
-/** Kthena's recovery policy that leaves the other pods of a role instance running when one restarts. */
-const NO_RECOVERY = 'None';
 
 /**
  * The multi-node checks of a Kthena deployment: SGLang refused at `spec.engine.type`; for vLLM,
@@ -69,8 +67,9 @@ export function kthenaMultiNodeFindings(md: ResolvedModelDeployment): MultiNodeF
 
 function recoveryPolicyErrors(overrides: unknown): FieldError[] {
   const spec = isJsonObject(overrides) ? overrides.spec : undefined;
-  if (!isJsonObject(spec) || spec.recoveryPolicy !== NO_RECOVERY) return [];
-  return [invalid(`${PROVIDER_OVERRIDES_PATH}.spec.recoveryPolicy`, NO_RECOVERY,
+  // `None` leaves the other pods of a role instance running when one restarts.
+  if (!isJsonObject(spec) || spec.recoveryPolicy !== KthenaRecoveryPolicy.NONE) return [];
+  return [invalid(`${PROVIDER_OVERRIDES_PATH}.spec.recoveryPolicy`, KthenaRecoveryPolicy.NONE,
     `the pods of a multi-node role instance (${MULTI_NODE_ANNOTATION_PATH}) are one engine: when one restarts the others must restart with it, ` +
       'which recoveryPolicy None prevents; use RoleRecreate (the default) or ServingGroupRecreate')];
 }

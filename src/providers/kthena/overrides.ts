@@ -1,43 +1,27 @@
 import type { KthenaRolePlan } from './roles';
-import { FieldError, forbidden, invalid } from '../../core/field-error';
+import { FieldError, forbidden } from '../../core/field-error';
+import { intOrPercentErrors } from '../../kthena/int-or-percent-value';
+import { groupMaxUnavailableErrors, minRoleReplicasErrors, rolloutRecoveryErrors } from '../../kthena/model-serving-rules';
+import { KthenaRecoveryPolicy } from '../../kthena/recovery-policy';
+import { RolloutType } from '../../kthena/rollout-type';
 import { BLOCKED_OVERRIDE_KEYS, PROVIDER_OVERRIDES_PATH, validateOverrideKeys } from '../../provider-kit/overrides';
 import { isJsonObject } from '../../provider-kit/unstructured';
 
 /*
  * `spec.provider.overrides` of a Kthena deployment: deep-merged into the ModelServing after
  * everything else (the ModelServer and ModelRoute are left alone), as the other providers merge
- * theirs into their primary object. What an override could break is refused here, with the
- * rules of Kthena's ModelServing webhook that a merged ModelServing could violate.
+ * theirs into their primary object. What an override could break is refused here: the shape of
+ * the merge, and the rules of Kthena's ModelServing webhook that a merged ModelServing could
+ * violate, which are Kthena's model's (`src/kthena/model-serving-rules.ts`), called with the
+ * overrides' paths.
  */
 
 const SPEC_PATH = `${PROVIDER_OVERRIDES_PATH}.spec`;
 const ROLLOUT_PATH = `${SPEC_PATH}.rolloutStrategy`;
 const ROLLING_UPDATE_PATH = `${ROLLOUT_PATH}.rollingUpdateConfiguration`;
 
-const ROLE_RECREATE = 'RoleRecreate';
-const SERVING_GROUP_RECREATE = 'ServingGroupRecreate';
-const SERVING_GROUP_ROLLING_UPDATE = 'ServingGroupRollingUpdate';
-const ROLE_ROLLING_UPDATE = 'RoleRollingUpdate';
-
 function has(obj: Record<string, unknown>, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(obj, key);
-}
-
-/** An integer or a `<n>%` string (IntOrString), as Kthena's webhook reads it; a problem, or the value. */
-type IntOrPercent = { readonly problem: string } | { readonly value: number; readonly percent: boolean };
-
-function readIntOrPercent(value: unknown): IntOrPercent {
-  if (typeof value === 'number') {
-    if (!Number.isInteger(value)) return { problem: 'must be an integer or a percentage such as "10%"' };
-    return value < 0 ? { problem: 'must be a non-negative integer' } : { value, percent: false };
-  }
-  if (typeof value === 'string') {
-    const match = /^([0-9]+)%$/.exec(value);
-    if (!match) return { problem: 'must be an integer or a percentage such as "10%"' };
-    const percent = Number(match[1]);
-    return percent > 100 ? { problem: 'must be a valid percent value (0-100)' } : { value: percent, percent: true };
-  }
-  return { problem: 'must be an integer or a percentage such as "10%"' };
 }
 
 /**
@@ -53,46 +37,25 @@ function rolloutErrors(spec: Record<string, unknown>, servingGroups: number): Fi
   if (has(spec, 'rolloutStrategy') && !isJsonObject(rollout)) {
     return [forbidden(ROLLOUT_PATH, 'overriding "spec.rolloutStrategy" with a non-object is not allowed')];
   }
-  const type = isJsonObject(rollout) && typeof rollout.type === 'string' && rollout.type !== '' ? rollout.type : SERVING_GROUP_ROLLING_UPDATE;
-  const recovery = typeof spec.recoveryPolicy === 'string' && spec.recoveryPolicy !== '' ? spec.recoveryPolicy : ROLE_RECREATE;
-  if (recovery === SERVING_GROUP_RECREATE && type === ROLE_ROLLING_UPDATE) {
-    // Only an explicit type can be RoleRollingUpdate, so the error points at it.
-    errors.push(invalid(
-      `${ROLLOUT_PATH}.type`,
-      type,
-      `Kthena refuses recoveryPolicy ${SERVING_GROUP_RECREATE} with rolloutStrategy.type ${ROLE_ROLLING_UPDATE}: ` +
-        'recreating the whole ServingGroup on a failure defeats updating one role at a time',
-    ));
-  }
+  // Kthena's defaults, as its webhook applies them before checking.
+  const type = isJsonObject(rollout) && typeof rollout.type === 'string' && rollout.type !== '' ? rollout.type : RolloutType.SERVING_GROUP_ROLLING_UPDATE;
+  const recovery = typeof spec.recoveryPolicy === 'string' && spec.recoveryPolicy !== '' ? spec.recoveryPolicy : KthenaRecoveryPolicy.ROLE_RECREATE;
+  errors.push(...rolloutRecoveryErrors(`${ROLLOUT_PATH}.type`, type, recovery));
   if (!isJsonObject(rollout) || !has(rollout, 'rollingUpdateConfiguration')) return errors;
   const config = rollout.rollingUpdateConfiguration;
-  if (type === ROLE_ROLLING_UPDATE) {
-    errors.push(forbidden(ROLLING_UPDATE_PATH, `rollingUpdateConfiguration is only valid when rolloutStrategy.type is ${SERVING_GROUP_ROLLING_UPDATE}`));
+  if (type === RolloutType.ROLE_ROLLING_UPDATE) {
+    errors.push(forbidden(ROLLING_UPDATE_PATH, `rollingUpdateConfiguration is only valid when rolloutStrategy.type is ${RolloutType.SERVING_GROUP_ROLLING_UPDATE}`));
     return errors;
   }
   if (!isJsonObject(config)) return [...errors, forbidden(ROLLING_UPDATE_PATH, 'overriding "rollingUpdateConfiguration" with a non-object is not allowed')];
-  for (const field of ['maxUnavailable', 'partition']) {
-    if (!has(config, field)) continue;
-    const read = readIntOrPercent(config[field]);
-    if ('problem' in read) {
-      errors.push(invalid(`${ROLLING_UPDATE_PATH}.${field}`, config[field], read.problem));
-    } else if (field === 'maxUnavailable') {
-      const scaled = read.percent ? Math.floor((read.value * servingGroups) / 100) : read.value;
-      if (scaled === 0) {
-        errors.push(invalid(
-          `${ROLLING_UPDATE_PATH}.maxUnavailable`,
-          config[field],
-          `maxUnavailable cannot be 0 (it comes to 0 of the ${servingGroups} ServingGroup(s)): an update could never take a group down`,
-        ));
-      }
-    }
-  }
+  if (has(config, 'maxUnavailable')) errors.push(...groupMaxUnavailableErrors(`${ROLLING_UPDATE_PATH}.maxUnavailable`, config.maxUnavailable, servingGroups));
+  if (has(config, 'partition')) errors.push(...intOrPercentErrors(`${ROLLING_UPDATE_PATH}.partition`, config.partition));
   return errors;
 }
 
 /**
- * `template.gangPolicy.minRoleReplicas`: Kthena's webhook takes only names of roles in the
- * template, each with a minimum from 0 up to that role's replicas.
+ * `template.gangPolicy`: an object whose `minRoleReplicas`, an object too, names roles of the
+ * template with minimums Kthena accepts (`minRoleReplicasErrors`).
  */
 function gangPolicyErrors(template: Record<string, unknown>, roles: readonly KthenaRolePlan[]): FieldError[] {
   const path = `${SPEC_PATH}.template.gangPolicy`;
@@ -101,17 +64,7 @@ function gangPolicyErrors(template: Record<string, unknown>, roles: readonly Kth
   if (!has(gang, 'minRoleReplicas')) return [];
   const min = gang.minRoleReplicas;
   if (!isJsonObject(min)) return [forbidden(`${path}.minRoleReplicas`, 'overriding "minRoleReplicas" with a non-object is not allowed')];
-  const errors: FieldError[] = [];
-  for (const [name, value] of Object.entries(min)) {
-    const role = roles.find((r) => r.name === name);
-    const at = `${path}.minRoleReplicas.${name}`;
-    if (!role) {
-      errors.push(invalid(at, name, `role ${name} does not exist in the ServingGroup; its roles are ${roles.map((r) => r.name).join(', ')}`));
-    } else if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > role.replicas) {
-      errors.push(invalid(at, value, `minRoleReplicas of role ${name} must be an integer from 0 to its replicas (${role.replicas}, ${role.replicasPath})`));
-    }
-  }
-  return errors;
+  return minRoleReplicasErrors(`${path}.minRoleReplicas`, min, roles);
 }
 
 /**

@@ -16,19 +16,13 @@ import { scalableReplicas } from '../../provider-kit/replicas';
 export type KthenaRoleName = 'server' | 'prefill' | 'decode';
 
 /**
- * Pod label of ours naming the role of a serving pod. It is in the pod template, so it is known
- * at build time (unlike Kthena's own labels, which its controller adds when it creates the pods);
- * our Service selects the serving role by it.
- */
-export const KTHENA_ROLE_LABEL = 'inference.cdk8s.io/kthena-role';
-
-/**
- * Labels the ModelServing controller puts on every pod it creates: the role's name, and the
- * ServingGroup's name (`<modelserving>-<index>`). The ModelServer's prefill/decode grouping reads
- * them: a prefill pod is paired only with decode pods of the same ServingGroup.
+ * Label the ModelServing controller puts on every pod it creates: the role's name. The
+ * ModelServer's prefill/decode grouping reads it, with the ServingGroup's name
+ * (`KthenaPodLabels.KTHENA_SERVING_GROUP`): a prefill pod is paired only with decode pods of the
+ * same ServingGroup. (Our own role label, `KthenaPodLabels.ROLE`, is in the pod template, known at
+ * build time; our Service selects the serving role by it.)
  */
 export const KTHENA_POD_ROLE_LABEL = 'modelserving.volcano.sh/role';
-export const KTHENA_POD_GROUP_LABEL = 'modelserving.volcano.sh/group-name';
 
 /** One role of the ServingGroup template, as the deployment sizes it. */
 export interface KthenaRolePlan {

@@ -5,15 +5,7 @@ import { addKthenaAutoscalingPolicy } from './autoscaling-policy';
 import { entryPodTemplate } from './entry-pod';
 import { defaultEngineImage, KTHENA_DEFAULT_SGLANG_IMAGE, KTHENA_DEFAULT_VLLM_IMAGE, KthenaEngineImages } from './images';
 import { kthenaRouteLoraAdapters } from './lora';
-import {
-  deploymentPodSelector,
-  KTHENA_POD_GROUP_LABEL,
-  KTHENA_POD_ROLE_LABEL,
-  KTHENA_ROLE_LABEL,
-  kthenaRoles,
-  servingGroupReplicas,
-  servingRoleName,
-} from './roles';
+import { deploymentPodSelector, KTHENA_POD_ROLE_LABEL, kthenaRoles, servingGroupReplicas, servingRoleName } from './roles';
 import { KTHENA_DISPLAY_NAME } from './validation';
 import { workerPodTemplate } from './worker-pod';
 import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
@@ -22,13 +14,12 @@ import { isAmdGpuType, servingGpuFields } from '../../core/gpu-type';
 import { k8s } from '../../core/kube-api';
 import { imageOverride } from '../../core/model-deployment-object';
 import { routedModelName } from '../../gateway/model-name';
-import {
-  ModelRoute,
-  ModelServer,
-  ModelServerSpecInferenceEngine,
-  ModelServerSpecKvConnectorType,
-} from '../../imports/networking.serving.volcano.sh';
-import { ModelServing } from '../../imports/workload.serving.volcano.sh';
+import type { ModelServing } from '../../imports/workload.serving.volcano.sh';
+import { KthenaPodLabels } from '../../kthena/labels';
+import { KthenaModelRoute } from '../../kthena/model-route';
+import { KthenaInferenceEngine, KthenaKvConnectorType, KthenaModelServer } from '../../kthena/model-server';
+import { addModelServingObject } from '../../kthena/model-serving-object';
+import { KthenaRouteTarget } from '../../kthena/route-target';
 import { amdOnCudaImageWarning } from '../../provider-kit/gpu-image-warning';
 import { commonLabels, objectMeta } from '../../provider-kit/metadata';
 import { mergeIntoFinalJson } from '../../provider-kit/overrides';
@@ -43,6 +34,13 @@ export interface KthenaTranslationSettings {
   /** The engine images used when the spec names none. */
   readonly images: KthenaEngineImages;
 }
+
+/*
+ * The Kthena objects are built through Kthena's model in `src/kthena/`: the ModelServer and
+ * ModelRoute with its constructs, whose props say all the provider needs; the ModelServing with
+ * the function `KthenaModelServing` creates its own with (`addModelServingObject`), from a spec in
+ * the CRD's shape, since the provider's pod templates are its own (see that file for why).
+ */
 
 /**
  * The ModelServing `<md>`: `spec.replicas` ServingGroups (`servingGroupReplicas`), each with the
@@ -59,26 +57,24 @@ export interface KthenaTranslationSettings {
 function addModelServing(scope: Construct, md: ResolvedModelDeployment, settings: KthenaTranslationSettings): ModelServing {
   const roles = kthenaRoles(md);
   const replicas = servingGroupReplicas(md);
-  const modelServing = new ModelServing(scope, 'ModelServing', {
-    metadata: objectMeta(md, md.name, workloadLabels(md)),
-    spec: {
-      ...(replicas !== undefined && { replicas }),
-      schedulerName: settings.schedulerName,
-      template: {
-        gangPolicy: { minRoleReplicas: Object.fromEntries(roles.map((role) => [role.name, 1])) },
-        roles: roles.map((role) => {
-          const entry = entryPodTemplate(md, role, settings.images);
-          return {
-            name: role.name,
-            replicas: role.replicas,
-            workerReplicas: role.workerReplicas,
-            entryTemplate: k8s.toJson_PodTemplateSpec(entry),
-            ...(role.workerReplicas > 0 && { workerTemplate: k8s.toJson_PodTemplateSpec(workerPodTemplate(entry)) }),
-          };
-        }),
-      },
+  const spec = {
+    ...(replicas !== undefined && { replicas }),
+    schedulerName: settings.schedulerName,
+    template: {
+      gangPolicy: { minRoleReplicas: Object.fromEntries(roles.map((role) => [role.name, 1])) },
+      roles: roles.map((role) => {
+        const entry = entryPodTemplate(md, role, settings.images);
+        return {
+          name: role.name,
+          replicas: role.replicas,
+          workerReplicas: role.workerReplicas,
+          entryTemplate: k8s.toJson_PodTemplateSpec(entry),
+          ...(role.workerReplicas > 0 && { workerTemplate: k8s.toJson_PodTemplateSpec(workerPodTemplate(entry)) }),
+        };
+      }),
     },
-  });
+  };
+  const modelServing = addModelServingObject(scope, 'ModelServing', objectMeta(md, md.name, workloadLabels(md)), () => spec);
   const overrides = md.spec.provider?.overrides;
   if (isJsonObject(overrides)) mergeIntoFinalJson(modelServing, overrides);
   return modelServing;
@@ -93,28 +89,26 @@ function addModelServing(scope: Construct, md: ResolvedModelDeployment, settings
  * then uses its SGLang bootstrap protocol (an explicit type, even the CRD default `http`, would
  * replace it).
  */
-function addModelServer(scope: Construct, md: ResolvedModelDeployment): ModelServer {
+function addModelServer(scope: Construct, md: ResolvedModelDeployment): KthenaModelServer {
   const disaggregated = md.mode === 'disaggregated';
   const sglang = md.engine === 'sglang';
-  return new ModelServer(scope, 'ModelServer', {
+  return new KthenaModelServer(scope, 'ModelServer', {
     metadata: objectMeta(md, md.name, commonLabels(md)),
-    spec: {
-      // validateKthena guarantees a model id.
-      model: md.spec.model.servedName || md.spec.model.id!,
-      inferenceEngine: sglang ? ModelServerSpecInferenceEngine.SG_LANG : ModelServerSpecInferenceEngine.V_LLM,
-      workloadSelector: {
-        matchLabels: deploymentPodSelector(md),
-        ...(disaggregated && {
-          pdGroup: {
-            groupKey: KTHENA_POD_GROUP_LABEL,
-            prefillLabels: { [KTHENA_POD_ROLE_LABEL]: 'prefill' },
-            decodeLabels: { [KTHENA_POD_ROLE_LABEL]: 'decode' },
-          },
-        }),
+    // validateKthena guarantees a model id.
+    model: md.spec.model.servedName || md.spec.model.id!,
+    engine: sglang ? KthenaInferenceEngine.SGLANG : KthenaInferenceEngine.VLLM,
+    matchLabels: deploymentPodSelector(md),
+    // Paired by the role label Kthena's controller sets, not ours: the pods are not a
+    // `KthenaModelServing`'s, so `prefillRole`/`decodeRole` do not apply.
+    ...(disaggregated && {
+      pdGroup: {
+        groupKey: KthenaPodLabels.KTHENA_SERVING_GROUP,
+        prefillLabels: { [KTHENA_POD_ROLE_LABEL]: 'prefill' },
+        decodeLabels: { [KTHENA_POD_ROLE_LABEL]: 'decode' },
       },
-      workloadPort: { port: KTHENA_ENGINE_PORT },
-      ...(disaggregated && !sglang && { kvConnector: { type: ModelServerSpecKvConnectorType.NIXL } }),
-    },
+    }),
+    port: KTHENA_ENGINE_PORT,
+    ...(disaggregated && !sglang && { kvConnector: KthenaKvConnectorType.NIXL }),
   });
 }
 
@@ -125,16 +119,14 @@ function addModelServer(scope: Construct, md: ResolvedModelDeployment): ModelSer
  * to every Gateway of the namespace, kthena-router's default. The LoRA adapters' names are its
  * `loraAdapters` (sorted), so a request for an adapter by name reaches the same ModelServer.
  */
-function addModelRoute(scope: Construct, md: ResolvedModelDeployment): ModelRoute {
+function addModelRoute(scope: Construct, md: ResolvedModelDeployment, server: KthenaModelServer): KthenaModelRoute {
   const adapters = kthenaRouteLoraAdapters(md);
-  return new ModelRoute(scope, 'ModelRoute', {
+  return new KthenaModelRoute(scope, 'ModelRoute', {
     metadata: objectMeta(md, md.name, commonLabels(md)),
-    spec: {
-      // validateKthena guarantees a model id, so there is always a name.
-      modelName: routedModelName(md.spec, false)!,
-      ...(adapters.length > 0 && { loraAdapters: adapters }),
-      rules: [{ name: 'default', targetModels: [{ modelServerName: md.name }] }],
-    },
+    // validateKthena guarantees a model id, so there is always a name.
+    modelName: routedModelName(md.spec, false)!,
+    ...(adapters.length > 0 && { loraAdapters: adapters }),
+    rules: [{ name: 'default', targets: [KthenaRouteTarget.modelServer(server)] }],
   });
 }
 
@@ -149,7 +141,7 @@ function addService(scope: Construct, md: ResolvedModelDeployment): k8s.KubeServ
     metadata: objectMeta(md, md.name, commonLabels(md)),
     spec: {
       type: 'ClusterIP',
-      selector: { ...deploymentPodSelector(md), [KTHENA_ROLE_LABEL]: servingRoleName(md) },
+      selector: { ...deploymentPodSelector(md), [KthenaPodLabels.ROLE]: servingRoleName(md) },
       ports: [{ name: 'http', port: KTHENA_ENGINE_PORT, targetPort: k8s.IntOrString.fromNumber(KTHENA_ENGINE_PORT), protocol: 'TCP' }],
     },
   });
@@ -187,10 +179,11 @@ export function translateKthena(scope: Construct, md: ResolvedModelDeployment, s
   const modelServing = addModelServing(scope, md, settings);
   const warning = amdImageWarning(md, settings.images);
   if (warning) Warnings.add(modelServing, warning);
+  const server = addModelServer(scope, md);
   return [
     modelServing,
-    addModelServer(scope, md),
-    addModelRoute(scope, md),
+    server.apiObject,
+    addModelRoute(scope, md, server).apiObject,
     addService(scope, md),
     ...addKthenaAutoscalingPolicy(scope, md, modelServing),
     ...addManagedClaims(scope, md, commonLabels(md)),

@@ -1,13 +1,14 @@
 import { kthenaArgErrors } from './args';
 import { kthenaAutoscalingErrors } from './autoscaling';
-import { generatedNameErrors } from './generated-names';
 import { kthenaLoraErrors } from './lora';
 import { kthenaMultiNodeFindings } from './multi-node';
 import { validateKthenaOverrides } from './overrides';
 import { KthenaRolePlan, kthenaRoles, servingGroupCount } from './roles';
 import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { FieldError, forbidden, invalid, required } from '../../core/field-error';
-import { imageProblem } from '../../kthena/checks';
+import { controllerLabelErrors, imageErrors } from '../../kthena/checks';
+import { servedModelErrors } from '../../kthena/model-server-rules';
+import { generatedNameErrors } from '../../kthena/model-serving-rules';
 import { multiNodeParallelismTarget } from '../../multinode/vllm-checks';
 import { hasDeviceRequests } from '../../provider-kit/device-annotation';
 import { checkParallelism, isParallelEngine, NO_PARALLELISM_FINDINGS, ParallelismFindings, ParallelismTarget, userParallelism } from '../../provider-kit/parallelism';
@@ -15,6 +16,8 @@ import { checkParallelism, isParallelEngine, NO_PARALLELISM_FINDINGS, Parallelis
 /*
  * What the Kthena provider refuses: everything Kthena's CRD schemas, CEL rules and webhooks would
  * refuse in the objects it synthesizes, reported on the ModelDeployment field that causes it.
+ * Kthena's own rules are written once, in `src/kthena/` (Kthena's model), and called here with
+ * the ModelDeployment's field paths; what stays here is about AI Runway's fields.
  * Kept apart from the translator so that the controller, which validates but never builds
  * objects, does not load cdk8s-plus-34.
  */
@@ -24,9 +27,6 @@ export const KTHENA_DISPLAY_NAME = 'Kthena';
 
 /** The engines Kthena's ModelServer knows (`inferenceEngine`), by our engine names. */
 export const KTHENA_ENGINES: readonly string[] = ['vllm', 'sglang'];
-
-/** Longest `ModelServer.spec.model` the CRD accepts. */
-export const KTHENA_MODEL_NAME_MAX_LENGTH = 256;
 
 /**
  * The targets whose Gateway API Inference Extension pool can route a prefill/decode deployment:
@@ -81,44 +81,24 @@ function modelErrors(md: ResolvedModelDeployment): FieldError[] {
         'with a custom source, set spec.model.id to the model path or id inside the image',
     )];
   }
-  const served = md.spec.model.servedName || id;
-  if (served.length > KTHENA_MODEL_NAME_MAX_LENGTH) {
-    const path = md.spec.model.servedName ? 'spec.model.servedName' : 'spec.model.id';
-    return [invalid(
-      path,
-      served,
-      `is ${served.length} characters long; Kthena's ModelServer names the served model in spec.model, at most ${KTHENA_MODEL_NAME_MAX_LENGTH} characters` +
-        (path === 'spec.model.id' ? '; set a shorter spec.model.servedName' : ''),
-    )];
-  }
-  return [];
+  // The ModelServer's `spec.model` is the served name, else the id.
+  if (md.spec.model.servedName) return servedModelErrors('spec.model.servedName', md.spec.model.servedName);
+  return servedModelErrors('spec.model.id', id, '; set a shorter spec.model.servedName');
 }
 
-/** Kthena's webhook refuses an image that is blank or contains whitespace. */
-function imageErrors(md: ResolvedModelDeployment): FieldError[] {
+/** The engine container's image (`spec.engine.image`, else `spec.image`), by Kthena's webhook rule. */
+function engineImageErrors(md: ResolvedModelDeployment): FieldError[] {
   const engineImage = md.spec.engine?.image;
   const path = engineImage ? 'spec.engine.image' : 'spec.image';
-  const image = engineImage || md.spec.image;
-  if (!image) return [];
-  const problem = imageProblem(image);
-  return problem ? [invalid(path, image, `Kthena refuses a container image that ${problem}`)] : [];
+  return imageErrors(path, engineImage || md.spec.image || undefined);
 }
 
-/** Label prefix of the labels Kthena's controller puts on the pods it creates. */
-export const KTHENA_CONTROLLER_LABEL_PREFIX = 'modelserving.volcano.sh/';
-
-/**
- * Kthena's controller labels its pods under `modelserving.volcano.sh/` (role, ServingGroup,
- * revision), and the ModelServer pairs prefill with decode pods by two of them; a pod-template
- * label there would compete with the controller's.
- */
-function podLabelErrors(md: ResolvedModelDeployment): FieldError[] {
-  return Object.keys(md.spec.podTemplate?.metadata?.labels ?? {})
-    .filter((key) => key.startsWith(KTHENA_CONTROLLER_LABEL_PREFIX))
-    .map((key) => forbidden(
-      `spec.podTemplate.metadata.labels.${key}`,
-      `Kthena's controller owns the pod labels under ${KTHENA_CONTROLLER_LABEL_PREFIX} (the ModelServer pairs prefill and decode pods by them)`,
-    ));
+/** The ModelServing's name rule, in the deployment's terms: its name, and the ServingGroups it can scale to. */
+function deploymentNameErrors(md: ResolvedModelDeployment, servingGroups: number, roles: readonly KthenaRolePlan[]): FieldError[] {
+  return generatedNameErrors('metadata.name', md.name, servingGroups, roles, {
+    pattern: '<name>-<servingGroups>-<role>-<roleReplicas>-<workerReplicas>',
+    shorter: 'a shorter ModelDeployment name',
+  });
 }
 
 /**
@@ -165,8 +145,9 @@ export function kthenaParallelism(md: ResolvedModelDeployment): ParallelismFindi
  * - GPUs for every role (`spec.resources.gpu.count`, or each component's), both components in
  *   disaggregated mode, each with at least one replica (`roleReplicaErrors`);
  * - a model id, and a served name the ModelServer can hold (`modelErrors`); an image Kthena's
- *   webhook accepts (`imageErrors`); no pod-template label among the controller's (`podLabelErrors`);
- * - the names Kthena derives from the deployment name, worker pods counted (`generatedNameErrors`);
+ *   webhook accepts (`engineImageErrors`); no pod-template label among the controller's
+ *   (`controllerLabelErrors`);
+ * - the names Kthena derives from the deployment name, worker pods counted (`deploymentNameErrors`);
  * - multi-node replicas: vLLM only, a layout for each role that spans nodes (`kthenaMultiNodeFindings`);
  * - no Gateway API Inference Extension routing of prefill/decode serving (`gatewayErrors`);
  * - overrides (`validateKthenaOverrides`), launch flags (`kthenaArgErrors`) and the parallel
@@ -180,9 +161,9 @@ export function validateKthena(md: ResolvedModelDeployment): FieldError[] {
     ...gpuErrors(md, roles),
     ...roleReplicaErrors(md, roles),
     ...modelErrors(md),
-    ...imageErrors(md),
-    ...podLabelErrors(md),
-    ...generatedNameErrors(md.name, groups, roles),
+    ...engineImageErrors(md),
+    ...controllerLabelErrors('spec.podTemplate.metadata.labels', Object.keys(md.spec.podTemplate?.metadata?.labels ?? {})),
+    ...deploymentNameErrors(md, groups, roles),
     ...gatewayErrors(md),
     ...validateKthenaOverrides(md.spec.provider?.overrides, roles, groups),
     ...kthenaArgErrors(md),
