@@ -1,5 +1,5 @@
 import type { ApiObject } from 'cdk8s';
-import type { Construct } from 'constructs';
+import type { Construct, IConstruct } from 'constructs';
 import { resolveModelDeployment } from './resolve';
 import { podSecurityAnnotationErrors, PodSecurityChoice, withPodSecurityAnnotation } from '../api/pod-security-level';
 import type { InferencePoolTarget, InferenceProvider } from '../api/provider/inference-provider';
@@ -90,7 +90,7 @@ export function renderModelDeployment(scope: Construct, input: ModelDeploymentOb
   if (routing.plan) objects.push(...addModelRouting(scope, routing.plan));
   const nameErrors = checkDerivedObjectNames(resolved.name, objects.map((o) => ({ kind: o.kind, name: o.name })));
   if (nameErrors.length > 0) {
-    for (const o of objects) scope.node.tryRemoveChild(o.node.id);
+    for (const o of objects) removeFromScope(scope, o);
     return { errors: nameErrors, objects: [] };
   }
   // Legal but surprising in production: a moving image the author chose, a single-node claim shared by several pods.
@@ -98,4 +98,14 @@ export function renderModelDeployment(scope: Construct, input: ModelDeploymentOb
   for (const w of singleNodeVolumeWarnings(resolved, objects)) Warnings.add(scope, w);
   if (routing.plan) attachToGateway(scope, routing.plan);
   return { errors: [], objects, resolved, provider, view, modelServerPods };
+}
+
+/**
+ * Removes `object` from the tree under `scope`: the child of `scope` that holds it, which is the
+ * object itself or the L2 construct wrapping it (`<deployment>/ModelServer/Resource`).
+ */
+function removeFromScope(scope: IConstruct, object: IConstruct): void {
+  let child = object;
+  while (child.node.scope && child.node.scope !== scope) child = child.node.scope;
+  if (child.node.scope === scope) scope.node.tryRemoveChild(child.node.id);
 }
