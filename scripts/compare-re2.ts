@@ -5,11 +5,11 @@
  * re2js is not a dependency; install it for the run:
  *
  *   npm install --no-save re2js@2.10.0
- *   npx ts-node --transpile-only --project scripts/tsconfig.json scripts/bench/compare-re2.ts
+ *   npx ts-node --transpile-only --project scripts/tsconfig.json scripts/compare-re2.ts
  */
 import { performance } from 'perf_hooks';
-import { translateGoPattern } from '../../src/schema-validation/go-regex';
-import { readSchemaBundle } from '../../src/schema-validation/schema-bundle';
+import { translateGoPattern } from '../src/schema-validation/go-regex';
+import { readSchemaBundle } from '../src/schema-validation/schema-bundle';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { RE2JS } = require('re2js');
 const bundle: any = readSchemaBundle();
