@@ -37,7 +37,16 @@ for (const p of patterns) {
   if (e) ecmaOk++; if (r) re2Ok++; if (e && r) both++;
   if (r && !e) onlyRe2.push(p); if (e && !r) onlyEcma.push(p);
 }
-console.log({ patterns: patterns.size, ecmaOk, re2Ok, both, onlyRe2: onlyRe2.length, onlyEcma: onlyEcma.length, tEcmaMs: tEcma.toFixed(1), tRe2Ms: tRe2.toFixed(1) });
+console.log({
+  patterns: patterns.size,
+  ecmaOk,
+  re2Ok,
+  both,
+  onlyRe2: onlyRe2.length,
+  onlyEcma: onlyEcma.length,
+  compileMsTranslated: tEcma.toFixed(1),
+  compileMsRe2: tRe2.toFixed(1),
+});
 console.log('only RE2:', onlyRe2.slice(0, 10));
 console.log('only ECMA:', onlyEcma.slice(0, 10));
 // Do the two agree on matching? Sample strings per pattern.
