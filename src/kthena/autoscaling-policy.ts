@@ -5,6 +5,7 @@ import { quantityValue } from './checks';
 import type { KthenaMetricSource } from './metric-source';
 import type { KthenaScalingBehavior, KthenaStableScalingPolicy } from './scaling-behavior';
 import { KthenaScalingMetric, KthenaScalingTarget } from './scaling-target';
+import { addBrand, brandSymbol, hasBrand } from '../core/construct-brand';
 import { FieldError, formatFieldError } from '../core/field-error';
 import { goDurationOf } from '../core/go-duration';
 import {
@@ -105,6 +106,8 @@ function behaviorJson(behavior: KthenaScalingBehavior): any {
   };
 }
 
+const KTHENA_AUTOSCALING_POLICY_BRAND = brandSymbol('KthenaAutoscalingPolicy');
+
 /**
  * A Kthena AutoscalingPolicy (`workload.serving.volcano.sh/v1alpha1`, the shape that replaced
  * AutoscalingPolicyBinding): the metrics and behavior of scaling, and exactly one target, which
@@ -115,6 +118,11 @@ function behaviorJson(behavior: KthenaScalingBehavior): any {
  * disaggregated roles and their ratio, behavior ranges) are checked then.
  */
 export class KthenaAutoscalingPolicy extends Construct {
+  /** True if `x` is a KthenaAutoscalingPolicy (also one made by another copy of this library). */
+  public static isKthenaAutoscalingPolicy(x: any): x is KthenaAutoscalingPolicy {
+    return hasBrand(x, KTHENA_AUTOSCALING_POLICY_BRAND);
+  }
+
   /** The generated AutoscalingPolicy (escape hatch: `addJsonPatch`). */
   public readonly apiObject: AutoscalingPolicy;
 
@@ -129,6 +137,7 @@ export class KthenaAutoscalingPolicy extends Construct {
 
   public constructor(scope: Construct, id: string, props: KthenaAutoscalingPolicyProps) {
     super(scope, id);
+    addBrand(this, KTHENA_AUTOSCALING_POLICY_BRAND);
     this.props = props;
     this.target = props.target;
     this.metrics = [...(props.metrics ?? [])];

@@ -4,6 +4,7 @@ import { KthenaWorkerType } from './booster-types';
 import type { KthenaModelBoosterProps } from './model-booster-props';
 import { modelBoosterErrors } from './model-booster-rules';
 import { modelMatchJson } from './model-match-json';
+import { addBrand, brandSymbol, hasBrand } from '../core/construct-brand';
 import { FieldError, formatFieldError } from '../core/field-error';
 import { k8s } from '../core/kube-api';
 import {
@@ -12,6 +13,8 @@ import {
   ModelBoosterSpecBackendType,
   ModelBoosterSpecBackendWorkersType,
 } from '../imports/workload.serving.volcano.sh';
+
+const KTHENA_MODEL_BOOSTER_BRAND = brandSymbol('KthenaModelBooster');
 
 /**
  * A Kthena ModelBooster (`workload.serving.volcano.sh/v1alpha1`), one to one: Kthena's controller
@@ -25,6 +28,11 @@ import {
  * transfer settings of prefill and decode, images, and the pod names Kthena will derive.
  */
 export class KthenaModelBooster extends Construct {
+  /** True if `x` is a KthenaModelBooster (also one made by another copy of this library). */
+  public static isKthenaModelBooster(x: any): x is KthenaModelBooster {
+    return hasBrand(x, KTHENA_MODEL_BOOSTER_BRAND);
+  }
+
   /** The generated ModelBooster (escape hatch: `addJsonPatch`). */
   public readonly apiObject: ModelBooster;
 
@@ -35,6 +43,7 @@ export class KthenaModelBooster extends Construct {
 
   public constructor(scope: Construct, id: string, props: KthenaModelBoosterProps) {
     super(scope, id);
+    addBrand(this, KTHENA_MODEL_BOOSTER_BRAND);
     this.props = props;
     this.apiObject = new ModelBooster(this, 'Resource', {
       metadata: props.metadata,

@@ -5,6 +5,7 @@ import { KthenaModelMatch } from './model-match';
 import { modelMatchJson } from './model-match-json';
 import { loraAdapterCountErrors } from './model-route-rules';
 import { KthenaRouteTarget } from './route-target';
+import { addBrand, brandSymbol, hasBrand } from '../core/construct-brand';
 import { FieldError, fieldPath, formatFieldError, invalid, required } from '../core/field-error';
 import { dnsLabelErrors, dnsSubdomainErrors } from '../core/kubernetes-names';
 import { ModelRoute, ModelRouteSpec, ModelRouteSpecParentRefs, ModelRouteSpecRules } from '../imports/networking.serving.volcano.sh';
@@ -151,6 +152,8 @@ const MAX_TARGETS = 16;
 const GROUP_PATTERN = /^$|^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const KIND_PATTERN = /^[a-zA-Z]([-a-zA-Z0-9]*[a-zA-Z0-9])?$/;
 
+const KTHENA_MODEL_ROUTE_BRAND = brandSymbol('KthenaModelRoute');
+
 /**
  * A Kthena ModelRoute (`networking.serving.volcano.sh/v1alpha1`): kthena-router sends requests
  * whose `model` is `modelName` (or one of `loraAdapters`) through the first matching rule to its
@@ -161,6 +164,11 @@ const KIND_PATTERN = /^[a-zA-Z]([-a-zA-Z0-9]*[a-zA-Z0-9])?$/;
  * 100, at most 10 adapters, the Gateway API reference patterns) are checked then.
  */
 export class KthenaModelRoute extends Construct {
+  /** True if `x` is a KthenaModelRoute (also one made by another copy of this library). */
+  public static isKthenaModelRoute(x: any): x is KthenaModelRoute {
+    return hasBrand(x, KTHENA_MODEL_ROUTE_BRAND);
+  }
+
   /** The generated ModelRoute (escape hatch: `addJsonPatch`). */
   public readonly apiObject: ModelRoute;
 
@@ -174,6 +182,7 @@ export class KthenaModelRoute extends Construct {
 
   public constructor(scope: Construct, id: string, props: KthenaModelRouteProps = {}) {
     super(scope, id);
+    addBrand(this, KTHENA_MODEL_ROUTE_BRAND);
     this.props = props;
     this.rules = [...(props.rules ?? [])];
     this.loraAdapters = [...(props.loraAdapters ?? [])];

@@ -4,6 +4,7 @@ import { INT32_MAX, integerErrors, labelMapErrors, portErrors, sameNamespaceErro
 import { KthenaPodLabels } from './labels';
 import { servedModelErrors } from './model-server-rules';
 import { KthenaModelServing } from './model-serving';
+import { addBrand, brandSymbol, hasBrand } from '../core/construct-brand';
 import { FieldError, formatFieldError, invalid, required } from '../core/field-error';
 import { goDurationOf } from '../core/go-duration';
 import { qualifiedNameErrors } from '../core/kubernetes-names';
@@ -167,7 +168,7 @@ const DEFAULT_PORTS: Record<KthenaInferenceEngine, number> = {
   [KthenaInferenceEngine.SGLANG]: 30000,
 };
 
-const SERVER_SYMBOL = Symbol.for('cdk8s-inference.KthenaModelServer');
+const SERVER_SYMBOL = brandSymbol('KthenaModelServer');
 
 class ImportedModelServer extends Construct implements IKthenaModelServer {
   public constructor(scope: Construct, id: string, public readonly name: string) {
@@ -192,7 +193,7 @@ export class KthenaModelServer extends Construct implements IKthenaModelServer {
 
   /** Whether `x` is a `KthenaModelServer` (also across copies of this library). */
   public static isKthenaModelServer(x: any): x is KthenaModelServer {
-    return x !== null && typeof x === 'object' && SERVER_SYMBOL in x;
+    return hasBrand(x, SERVER_SYMBOL);
   }
 
   /** The generated ModelServer (escape hatch: `addJsonPatch`). */
@@ -210,7 +211,7 @@ export class KthenaModelServer extends Construct implements IKthenaModelServer {
 
   public constructor(scope: Construct, id: string, props: KthenaModelServerProps) {
     super(scope, id);
-    Object.defineProperty(this, SERVER_SYMBOL, { value: true });
+    addBrand(this, SERVER_SYMBOL);
     this.props = props;
     this.engine = props.engine;
     this.serving = props.serving;

@@ -6,6 +6,7 @@ import type { IKthenaModelServing, KthenaModelServingProps, KthenaRoleOptions } 
 import { modelServingErrors, ServingRoleInput } from './model-serving-rules';
 import { KthenaPodTemplate } from './pod-template';
 import { Warnings } from '../api/warnings';
+import { addBrand, brandSymbol, hasBrand } from '../core/construct-brand';
 import { FieldError, fieldPath, formatFieldError } from '../core/field-error';
 import {
   ModelServing,
@@ -20,7 +21,7 @@ import {
 } from '../imports/workload.serving.volcano.sh';
 
 
-const SERVING_SYMBOL = Symbol.for('cdk8s-inference.KthenaModelServing');
+const SERVING_SYMBOL = brandSymbol('KthenaModelServing');
 
 /** A ModelServing known only by name. */
 class ImportedModelServing extends Construct implements IKthenaModelServing {
@@ -49,7 +50,7 @@ export class KthenaModelServing extends Construct implements IKthenaModelServing
 
   /** Whether `x` is a `KthenaModelServing` (also across copies of this library). */
   public static isKthenaModelServing(x: any): x is KthenaModelServing {
-    return x !== null && typeof x === 'object' && SERVING_SYMBOL in x;
+    return hasBrand(x, SERVING_SYMBOL);
   }
 
   /** The generated ModelServing (escape hatch: `addJsonPatch`). */
@@ -64,7 +65,7 @@ export class KthenaModelServing extends Construct implements IKthenaModelServing
 
   public constructor(scope: Construct, id: string, props: KthenaModelServingProps = {}) {
     super(scope, id);
-    Object.defineProperty(this, SERVING_SYMBOL, { value: true });
+    addBrand(this, SERVING_SYMBOL);
     this.props = props;
     this.roles = [...(props.roles ?? [])];
     this.apiObject = addModelServingObject(this, 'Resource', props.metadata, () => this._render().spec);

@@ -1,4 +1,6 @@
 import { ApiObject, Chart, Testing } from 'cdk8s';
+import { Construct } from 'constructs';
+import * as lib from '../../src';
 import {
   DeviceClass,
   FlexInferBackend,
@@ -80,5 +82,20 @@ describe('fromManifest hands its input to the constructor through its own props'
     const outer = ModelDeployment.fromManifest(chart, 'outer', manifest('outer'));
     const inner = new ModelDeployment(outer, 'inner', { ...model, metadata: { name: 'inner' } });
     expect([outer.name, inner.name]).toEqual(['outer', 'inner']);
+  });
+});
+
+describe('every construct the library exports has its isX', () => {
+  const exported = Object.entries(lib).filter(([, v]) => typeof v === 'function' && v.prototype instanceof Construct);
+
+  test('the exported constructs are found', () => {
+    expect(exported.map(([name]) => name)).toEqual(expect.arrayContaining(['ModelDeployment', 'KthenaModelServing', 'ModelplaneDeployment', 'FlexInferModel']));
+  });
+
+  test.each(exported)('%s has its isX', (name, cls) => {
+    const isX = (cls as any)[`is${name}`];
+    expect(typeof isX).toBe('function');
+    expect(isX(Object.defineProperty({}, Symbol.for(`cdk8s-inference.${name}`), { value: true }))).toBe(true);
+    expect(isX({})).toBe(false);
   });
 });
