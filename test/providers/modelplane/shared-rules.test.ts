@@ -51,6 +51,18 @@ describe('modelplane rules shared by the typed constructs and the provider', () 
     ]);
   });
 
+  test('env sources: at the container\'s env, and at spec.env, where the provider adds the targets that have the source', () => {
+    const why = "modelplane's engine container takes values from secretKeyRef, configMapKeyRef, fieldRef only";
+    const valueFrom = { resourceFieldRef: { resource: 'limits.memory' } };
+    expect(deploymentErrors({ engines: [{ ...engine, container: { ...engine.container, env: [{ name: 'MEM', valueFrom }] } }] })).toEqual([
+      `engines[0].container.env[0].valueFrom.resourceFieldRef: Invalid value: {"resource":"limits.memory"}: ${why}`,
+    ]);
+    expect(errorsOf({ spec: { env: [{ name: 'MEM', valueFrom }] } })).toEqual([
+      'spec.env[0].valueFrom.resourceFieldRef: Invalid value: {"resource":"limits.memory"}: ' +
+        `target modelplane does not support environment values from this source: ${why}; targets that have it: dynamo, kuberay, llmd, vllm`,
+    ]);
+  });
+
   test('at most 63 Worker pods: at workers.nodes, and at the gpu.count they are derived from', () => {
     const cache = ModelplaneModelCache.fromName('weights');
     expect(deploymentErrors({ modelCache: cache, engines: [{ ...engine, workers: { nodes: 64 } }] })).toEqual([
