@@ -1,8 +1,10 @@
 import { ApiObjectMetadata, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
-import { ModelplaneClusterToleration, clusterTolerationErrors, clusterTolerationsJson } from './cluster-toleration';
+import { ModelplaneClusterToleration, clusterTolerationErrors } from './cluster-toleration';
+import { gangModelCacheErrors, modelReplicaErrors } from './deployment-rules';
+import { modelDeploymentSpec } from './deployment-spec';
 import { ModelplaneEngineOptions, renderEngine } from './engine';
-import { MAX_ENGINES, MAX_MODEL_REPLICAS, MIN_MODEL_REPLICAS } from './limits';
+import { MAX_ENGINES, MIN_MODEL_REPLICAS } from './limits';
 import { entriesAt, labelErrors } from './metadata-rules';
 import type { IModelplaneModelCache } from './model-cache';
 import { ModelplaneEnginePhase, ModelplaneServingMode } from './serving';
@@ -114,9 +116,7 @@ export class ModelplaneDeployment extends Construct {
     const props = this.props;
     const errors: FieldError[] = [];
     const replicas = props.replicas ?? MIN_MODEL_REPLICAS;
-    if (!Number.isInteger(replicas) || replicas < MIN_MODEL_REPLICAS || replicas > MAX_MODEL_REPLICAS) {
-      errors.push(invalid('replicas', replicas, `must be a whole number from ${MIN_MODEL_REPLICAS} to ${MAX_MODEL_REPLICAS}: ModelReplicas, each a whole serving instance`));
-    }
+    errors.push(...modelReplicaErrors(replicas, 'replicas'));
     const name = props.metadata?.name;
     const nameProblems = name !== undefined ? dnsSubdomainErrors(name) : [];
     if (nameProblems.length > 0) errors.push(invalid('metadata.name', name, nameProblems.join('; ')));
@@ -135,31 +135,19 @@ export class ModelplaneDeployment extends Construct {
     if (props.modelCache !== undefined && props.modelCache.name === '') {
       errors.push(required('modelCache.name', 'the referenced ModelCache needs a name'));
     }
-    // No CEL rule says so, but modelplane documents the cache as required for a gang: every pod
-    // of a Leader/Worker engine mounts it, so they all load the same weights from the same place.
     const gang = this.engines.findIndex((e) => e.workers !== undefined);
-    if (gang >= 0 && props.modelCache === undefined) {
-      errors.push(required('modelCache', `engines[${gang}] spans nodes (workers), and modelplane requires a ModelCache for such engines: every pod of the gang mounts it`));
-    }
+    errors.push(...gangModelCacheErrors(gang >= 0 ? `engines[${gang}].workers` : undefined, props.modelCache !== undefined,
+      'modelCache', 'reference one with modelCache'));
 
-    const replicaLabels = props.replicaLabels ?? {};
-    const spec: modelplane.ModelDeploymentSpec = {
+    const spec = modelDeploymentSpec({
       replicas,
-      template: {
-        ...(Object.keys(replicaLabels).length > 0 && { metadata: { labels: { ...replicaLabels } } }),
-        spec: {
-          ...(props.clusterSelector !== undefined && { clusterSelector: { matchLabels: { ...props.clusterSelector } } }),
-          ...(props.modelCache !== undefined && { modelCacheRef: { name: props.modelCache.name } }),
-          ...(props.servingMode !== undefined && {
-            serving: { mode: props.servingMode as string as modelplane.ModelDeploymentSpecTemplateSpecServingMode },
-          }),
-          ...(tolerations.length > 0 && {
-            tolerations: clusterTolerationsJson(tolerations) as unknown as modelplane.ModelDeploymentSpecTemplateSpecTolerations[],
-          }),
-          engines,
-        },
-      },
-    };
+      replicaLabels: props.replicaLabels,
+      clusterSelector: props.clusterSelector,
+      modelCacheName: props.modelCache?.name,
+      servingMode: props.servingMode,
+      tolerations,
+      engines,
+    });
     return { spec, errors };
   }
 }

@@ -1,8 +1,9 @@
+import { workerNodesErrors } from './deployment-rules';
+import { EngineParts, engineSpec, MemberParts } from './engine-spec';
 import { envVarJson, EnvVarJson } from './env-var';
-import { MAX_ENGINE_COPIES, MAX_WORKER_NODES } from './limits';
-import { memberTemplate } from './member-template';
+import { MAX_ENGINE_COPIES } from './limits';
 import { annotationErrors, entriesAt, labelErrors } from './metadata-rules';
-import { deviceRequestLimitErrors, nodeSelectorDevices } from './node-selector';
+import { deviceRequestLimitErrors } from './node-selector';
 import { ModelplaneEnginePhase } from './serving';
 import { CheckedDeviceRequest, readDeviceRequests } from '../api/devices/device-request';
 import { DeviceRequest, deviceRequestSpec } from '../api/devices/devices';
@@ -174,34 +175,22 @@ export function renderEngine(
   const env = containerEnv(options.container, `${path}.container`, errors);
   const devices = memberDevices(options.devices, `${path}.devices`, errors);
   errors.push(...podMetadataErrors(options.podLabels, options.podAnnotations, path));
+  const leader: MemberParts = { container: { ...options.container, env }, devices, labels: options.podLabels, annotations: options.podAnnotations };
 
-  const first = {
-    ...(devices !== undefined && devices.length > 0 && { nodeSelector: { devices: nodeSelectorDevices(devices) } }),
-    template: memberTemplate({ ...options.container, env }, options.podLabels, options.podAnnotations, imagePullSecrets),
-  };
   const workers = options.workers;
-  let members: modelplane.ModelDeploymentSpecTemplateSpecEnginesMembers[];
-  if (workers === undefined) {
-    members = [{ role: modelplane.ModelDeploymentSpecTemplateSpecEnginesMembersRole.STANDALONE, ...first }];
-  } else {
+  let workerParts: EngineParts['workers'];
+  if (workers !== undefined) {
     const at = `${path}.workers`;
-    if (!Number.isInteger(workers.nodes) || workers.nodes < 1 || workers.nodes > MAX_WORKER_NODES) {
-      errors.push(invalid(`${at}.nodes`, workers.nodes, `must be a whole number from 1 to ${MAX_WORKER_NODES}: the Worker pods, one per node`));
-    }
+    errors.push(...workerNodesErrors(workers.nodes, `${at}.nodes`));
     const container = workers.container ?? options.container;
     if (workers.container) errors.push(...containerErrors(workers.container, `${at}.container`));
     const workerEnv = workers.container ? containerEnv(workers.container, `${at}.container`, errors) : env;
     const workerDevices = workers.devices !== undefined ? memberDevices(workers.devices, `${at}.devices`, errors) : devices;
     errors.push(...podMetadataErrors(workers.podLabels, workers.podAnnotations, at));
-    members = [
-      { role: modelplane.ModelDeploymentSpecTemplateSpecEnginesMembersRole.LEADER, ...first },
-      {
-        role: modelplane.ModelDeploymentSpecTemplateSpecEnginesMembersRole.WORKER,
-        ...(workerDevices !== undefined && workerDevices.length > 0 && { nodeSelector: { devices: nodeSelectorDevices(workerDevices) } }),
-        worker: { nodes: workers.nodes },
-        template: memberTemplate({ ...container, env: workerEnv }, workers.podLabels, workers.podAnnotations, imagePullSecrets),
-      },
-    ];
+    workerParts = {
+      nodes: workers.nodes,
+      member: { container: { ...container, env: workerEnv }, devices: workerDevices, labels: workers.podLabels, annotations: workers.podAnnotations },
+    };
   }
   // Devices that were given but refused are reported where they are; only none at all is this error.
   if (options.devices === undefined && workers?.devices === undefined) {
@@ -209,12 +198,7 @@ export function renderEngine(
       'modelplane places an engine by its device requests, and at least one of its pods must request devices; give devices (each with a selector)'));
   }
   return {
-    engine: {
-      name: options.name,
-      ...(copies !== undefined && { copies }),
-      ...(options.phase !== undefined && { phase: options.phase as string as modelplane.ModelDeploymentSpecTemplateSpecEnginesPhase }),
-      members,
-    },
+    engine: engineSpec({ name: options.name, copies, phase: options.phase, leader, workers: workerParts, imagePullSecrets }),
     errors,
   };
 }

@@ -9,7 +9,7 @@
 import { isJsonObject } from '../core/json-object';
 
 /** The `valueFrom` sources modelplane's engine container takes. */
-export const SUPPORTED_ENV_SOURCES: readonly string[] = ['secretKeyRef', 'configMapKeyRef', 'fieldRef'];
+const SUPPORTED_ENV_SOURCES: readonly string[] = ['secretKeyRef', 'configMapKeyRef', 'fieldRef'];
 
 /** One `env[]` entry in the XRD's JSON shape. */
 export interface EnvVarJson {

@@ -3,7 +3,8 @@
  * PodTemplateSpec modelplane's XRD keeps. It has exactly one container and that container is
  * named `engine`; ports, probes, volumes and resources are not in the schema because the
  * composition owns them (port 8000, its readiness probe, `/dev/shm`, the cache mount, the device
- * claim). Both the typed constructs and the provider render members through here.
+ * claim). Both the typed constructs and the provider render members through here (by way of
+ * ./engine-spec).
  */
 import type { EnvVarJson } from './env-var';
 import { ENGINE_CONTAINER_NAME } from './limits';

@@ -1,6 +1,7 @@
 import { ApiObjectMetadata, Size, SizeRoundingBehavior } from 'cdk8s';
 import { Construct } from 'constructs';
-import { MAX_CACHE_SIZE_GIB, MIN_CACHE_SIZE_GIB } from './limits';
+import { cacheSizeErrors } from './model-cache-rules';
+import { HuggingFaceCacheParts, modelCacheSpec } from './model-cache-spec';
 import { FieldError, formatFieldError, invalid, required } from '../core/field-error';
 import { dnsSubdomainErrors } from '../core/kubernetes-names';
 import * as modelplane from '../imports/modelplane.ai';
@@ -65,14 +66,8 @@ export class ModelplaneCacheSource {
   }
 
   /** @internal */
-  public _toSpec(sizeGiB: number): modelplane.ModelCacheSpecHuggingFace {
-    const { revision, authSecretName, authSecretKey } = this.options;
-    return {
-      repo: this.repo,
-      ...(revision !== undefined && { revision }),
-      ...(authSecretName !== undefined && { authSecret: { name: authSecretName, ...(authSecretKey !== undefined && { key: authSecretKey }) } }),
-      sizeGiB,
-    };
+  public _toParts(): HuggingFaceCacheParts {
+    return { repo: this.repo, ...this.options };
   }
 }
 
@@ -124,19 +119,13 @@ export class ModelplaneModelCache extends Construct implements IModelplaneModelC
     const errors: FieldError[] = [...props.source._errors('source')];
     // The XRD counts whole GiB; a fraction is rounded up so the artifact still fits.
     const sizeGiB = Math.ceil(props.size.toGibibytes({ rounding: SizeRoundingBehavior.NONE }));
-    if (sizeGiB < MIN_CACHE_SIZE_GIB || sizeGiB > MAX_CACHE_SIZE_GIB) {
-      errors.push(invalid('size', props.size.asString(), `must be from ${MIN_CACHE_SIZE_GIB} to ${MAX_CACHE_SIZE_GIB} GiB`));
-    }
+    errors.push(...cacheSizeErrors(sizeGiB, 'size', props.size.asString()));
     const name = props.metadata?.name;
     const nameProblems = name !== undefined ? dnsSubdomainErrors(name) : [];
     if (nameProblems.length > 0) errors.push(invalid('metadata.name', name, nameProblems.join('; ')));
     this.apiObject = new modelplane.ModelCache(this, 'Resource', {
       metadata: props.metadata,
-      spec: {
-        source: modelplane.ModelCacheSpecSource.HUGGING_FACE,
-        huggingFace: props.source._toSpec(sizeGiB),
-        ...(props.clusterSelector !== undefined && { clusterSelector: { matchLabels: { ...props.clusterSelector } } }),
-      },
+      spec: modelCacheSpec(props.source._toParts(), sizeGiB, props.clusterSelector),
     });
     this.name = this.apiObject.name;
     this.node.addValidation({ validate: () => errors.map(formatFieldError) });

@@ -240,7 +240,8 @@ describe('ModelplaneDeployment', () => {
 
     test('fails for an engine with workers and no ModelCache', () => {
       expect(errorsFor({ engines: [standalone(), standalone({ name: 'gang', workers: { nodes: 1 } })] })).toEqual([
-        'modelCache: Required value: engines[1] spans nodes (workers), and modelplane requires a ModelCache for such engines: every pod of the gang mounts it',
+        'modelCache: Required value: modelplane requires a ModelCache for an engine that spans nodes (engines[1].workers): ' +
+          'every pod of its Leader/Worker gang mounts it and loads the same weights from it; reference one with modelCache',
       ]);
     });
 

@@ -47,9 +47,11 @@ describe('ModelplaneModelCache', () => {
     expect(cacheOf({ metadata: { name: 'Bad' }, source: ModelplaneCacheSource.huggingFace('', { authSecretName: '' }), size: Size.tebibytes(100) }).errors).toEqual([
       'source.repo: Required value: name the Hugging Face repository, e.g. "Qwen/Qwen3-8B"',
       'source.authSecretName: Invalid value: "": must name a Secret, or be left out',
-      'size: Invalid value: "100Ti": must be from 1 to 100000 GiB',
+      'size: Invalid value: "100Ti": a modelplane ModelCache holds 1 to 100000 GiB (the size is rounded up to whole GiB)',
       expect.stringMatching(/^metadata\.name: Invalid value: "Bad": /),
     ]);
-    expect(cacheOf({ source: ModelplaneCacheSource.huggingFace('q/q'), size: Size.gibibytes(0) }).errors).toEqual(['size: Invalid value: "0Gi": must be from 1 to 100000 GiB']);
+    expect(cacheOf({ source: ModelplaneCacheSource.huggingFace('q/q'), size: Size.gibibytes(0) }).errors).toEqual([
+      'size: Invalid value: "0Gi": a modelplane ModelCache holds 1 to 100000 GiB (the size is rounded up to whole GiB)',
+    ]);
   });
 });

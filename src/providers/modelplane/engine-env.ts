@@ -7,7 +7,7 @@
 import { ENV_SOURCES, lacking } from './features';
 import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { FieldError, fieldPath, invalid } from '../../core/field-error';
-import { envVarJson, EnvVarJson, SUPPORTED_ENV_SOURCES } from '../../modelplane/env-var';
+import { envVarJson, EnvVarJson } from '../../modelplane/env-var';
 
 /** The variable, and Secret key, that carries the Hugging Face token. */
 export const HF_TOKEN_ENV = 'HF_TOKEN';
@@ -22,9 +22,8 @@ export function engineEnv(md: ResolvedModelDeployment): { env: EnvVarJson[]; err
     const at = fieldPath('spec', 'env', i);
     const result = envVarJson(e.name, e.value, e.valueFrom);
     for (const p of result.problems) {
-      errors.push(p.unsupportedSource
-        ? lacking(`${at}.${p.field}`, p.value, ENV_SOURCES, `modelplane's engine container takes values from ${SUPPORTED_ENV_SOURCES.join(', ')} only`)
-        : invalid(`${at}.${p.field}`, p.value, p.message));
+      // A source modelplane lacks is also a feature other targets have: the same reason, with where to go instead.
+      errors.push(p.unsupportedSource ? lacking(`${at}.${p.field}`, p.value, ENV_SOURCES, p.message) : invalid(`${at}.${p.field}`, p.value, p.message));
     }
     if (result.env) env.push(result.env);
   });

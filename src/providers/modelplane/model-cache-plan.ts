@@ -20,7 +20,8 @@ import { DEFAULT_MODEL_CACHE_MOUNT_PATH, DEFAULT_VOLUME_ACCESS_MODE } from '../.
 import { FieldError, fieldPath, invalid } from '../../core/field-error';
 import { resolvedClaimName } from '../../core/model-deployment-object';
 import { parseQuantity, Quantity } from '../../core/quantity';
-import { MAX_CACHE_SIZE_GIB, MIN_CACHE_SIZE_GIB, MODEL_CACHE_MOUNT_PATH } from '../../modelplane/limits';
+import { MAX_CACHE_SIZE_GIB, MODEL_CACHE_MOUNT_PATH } from '../../modelplane/limits';
+import { cacheSizeErrors } from '../../modelplane/model-cache-rules';
 import { isManagedVolume } from '../../storage/storage-validation';
 import { storageVolumesOf } from '../../storage/volume-mounts';
 
@@ -76,8 +77,9 @@ export function modelCachePlan(md: ResolvedModelDeployment): { plan?: ModelCache
     }
     const quantity = parseQuantity(volume.size!);
     const sizeGiB = quantity ? gibibytesRoundedUp(quantity) : NaN;
-    if (!(sizeGiB >= MIN_CACHE_SIZE_GIB && sizeGiB <= MAX_CACHE_SIZE_GIB)) {
-      errors.push(invalid(`${at}.size`, volume.size, `a modelplane ModelCache holds ${MIN_CACHE_SIZE_GIB} to ${MAX_CACHE_SIZE_GIB} GiB (the size is rounded up to whole GiB)`));
+    const sizeErrors = cacheSizeErrors(sizeGiB, `${at}.size`, volume.size);
+    if (sizeErrors.length > 0) {
+      errors.push(...sizeErrors);
       return;
     }
     const secret = md.spec.secrets?.huggingFaceToken;

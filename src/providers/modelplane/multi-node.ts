@@ -17,7 +17,8 @@
 import { modelCachePlan } from './model-cache-plan';
 import { MULTI_NODE_ANNOTATION_PATH } from '../../api/multi-node/multi-node-annotation';
 import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
-import { invalid, required } from '../../core/field-error';
+import { invalid } from '../../core/field-error';
+import { gangModelCacheErrors, workerNodesErrors } from '../../modelplane/deployment-rules';
 import { MAX_WORKER_NODES } from '../../modelplane/limits';
 import type { RayGroupEnv } from '../../multinode/ray-launch';
 import { executorBackendErrors } from '../../multinode/vllm-flags';
@@ -39,10 +40,10 @@ export function modelplaneRunsMultiNode(engine: string): boolean {
 
 /**
  * The multi-node checks of a modelplane deployment: SGLang refused at `spec.engine.type`; for
- * vLLM, each multi-node engine's layout, the Ray executor, at most 63 Worker pods, a ModelCache
- * (modelplane requires one for Leader/Worker engines, as the typed `ModelplaneDeployment` does:
- * every pod of the gang mounts it and loads the same weights from it), and no user variable of
- * the name the Leader's group size travels under.
+ * vLLM, each multi-node engine's layout, the Ray executor, at most 63 Worker pods and a ModelCache
+ * (modelplane's rules in src/modelplane/deployment-rules, which the typed `ModelplaneDeployment`
+ * checks too, here blamed on the AI Runway fields), and no user variable of the name the Leader's
+ * group size travels under.
  */
 export function modelplaneMultiNodeFindings(md: ResolvedModelDeployment): MultiNodeFindings {
   const spanning = servingComponents(md.spec).filter((c) => isMultiNodeComponent(md, c));
@@ -61,21 +62,19 @@ export function modelplaneMultiNodeFindings(md: ResolvedModelDeployment): MultiN
   const errors = [...multiNode.errors];
   for (const component of spanning) {
     const layout = multiNode.layouts[component];
-    if (layout && layout.groupSize - 1 > MAX_WORKER_NODES) {
-      errors.push(invalid(gpuCountPath(component), layout.gpus,
-        `spreads a replica over ${layout.groupSize} pods of ${layout.gpusPerNode} GPUs (${MULTI_NODE_ANNOTATION_PATH}), but a modelplane engine has ` +
-          `one Leader and at most ${MAX_WORKER_NODES} Worker pods: request at most ${(MAX_WORKER_NODES + 1) * layout.gpusPerNode} GPUs, or raise gpusPerNode`));
-    }
+    if (!layout) continue;
+    errors.push(...workerNodesErrors(layout.groupSize - 1, gpuCountPath(component), {
+      value: layout.gpus,
+      because: `spreads a replica over ${layout.groupSize} pods of ${layout.gpusPerNode} GPUs (${MULTI_NODE_ANNOTATION_PATH})`,
+      remedy: `request at most ${(MAX_WORKER_NODES + 1) * layout.gpusPerNode} GPUs, or raise gpusPerNode`,
+    }));
   }
   if (spanning.length > 0) {
     errors.push(...executorBackendErrors(md.spec));
     const cache = modelCachePlan(md);
     // A refused modelCache volume is reported by the cache plan itself.
-    if (!cache.plan && cache.errors.length === 0) {
-      errors.push(required('spec.model.storage.volumes',
-        `modelplane requires a ModelCache for an engine that spans nodes (${MULTI_NODE_ANNOTATION_PATH}): every pod of its Leader/Worker gang mounts it ` +
-          'and loads the same weights from it; add a modelCache volume with a size'));
-    }
+    errors.push(...gangModelCacheErrors(MULTI_NODE_ANNOTATION_PATH, cache.plan !== undefined || cache.errors.length > 0,
+      'spec.model.storage.volumes', 'add a modelCache volume with a size'));
     (md.spec.env ?? []).forEach((e, i) => {
       if (e.name !== MULTI_NODE_GROUP_SIZE_ENV) return;
       errors.push(invalid(`spec.env[${i}].name`, e.name,

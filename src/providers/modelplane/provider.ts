@@ -14,7 +14,8 @@ import type { ResolvedDeployment } from '../../api/resolved-deployment';
 import { fromResolvedDeployment } from '../../api/resolved-model-deployment';
 import { FieldError, formatFieldError, invalid } from '../../core/field-error';
 import { ModelplaneClusterToleration, clusterTolerationErrors } from '../../modelplane/cluster-toleration';
-import { MAX_MODEL_REPLICAS, MIN_MODEL_REPLICAS } from '../../modelplane/limits';
+import { modelReplicaErrors } from '../../modelplane/deployment-rules';
+import { MIN_MODEL_REPLICAS } from '../../modelplane/limits';
 
 /** `apiVersion` of modelplane's user kinds. */
 const MODELPLANE_API_VERSION = 'modelplane.ai/v1alpha1';
@@ -66,10 +67,7 @@ export interface ModelplaneProviderProps {
 function propErrors(props: ModelplaneProviderProps): FieldError[] {
   const errors: FieldError[] = [];
   const at = (prop: string) => `ModelplaneProvider.${prop}`;
-  const replicas = props.modelReplicas;
-  if (replicas !== undefined && (!Number.isInteger(replicas) || replicas < MIN_MODEL_REPLICAS || replicas > MAX_MODEL_REPLICAS)) {
-    errors.push(invalid(at('modelReplicas'), replicas, `must be a whole number from ${MIN_MODEL_REPLICAS} to ${MAX_MODEL_REPLICAS}`));
-  }
+  if (props.modelReplicas !== undefined) errors.push(...modelReplicaErrors(props.modelReplicas, at('modelReplicas')));
   errors.push(...clusterTolerationErrors(props.clusterTolerations ?? [], at('clusterTolerations')));
   (props.imagePullSecrets ?? []).forEach((name, i) => {
     if (name === '') errors.push(invalid(`${at('imagePullSecrets')}[${i}]`, name, 'must name a Secret'));

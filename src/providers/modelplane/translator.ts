@@ -9,10 +9,11 @@ import type { ModelplaneSettings } from './settings';
 import type { ResolvedModelDeployment } from '../../api/resolved-model-deployment';
 import { imageOverride } from '../../core/model-deployment-object';
 import * as modelplane from '../../imports/modelplane.ai';
-import { clusterTolerationsJson } from '../../modelplane/cluster-toleration';
+import { modelDeploymentSpec } from '../../modelplane/deployment-spec';
+import { EngineParts, engineSpec, MemberParts } from '../../modelplane/engine-spec';
 import type { EnvVarJson } from '../../modelplane/env-var';
-import { memberTemplate } from '../../modelplane/member-template';
-import { nodeSelectorDevices } from '../../modelplane/node-selector';
+import { modelCacheSpec } from '../../modelplane/model-cache-spec';
+import { ModelplaneEnginePhase, ModelplaneServingMode } from '../../modelplane/serving';
 import { leaderCommand, VLLM_SERVER_COMMAND, workerCommand } from '../../multinode/ray-launch';
 import type { DeviceComponent } from '../../provider-kit/device-annotation';
 import { commonLabels, objectMeta } from '../../provider-kit/metadata';
@@ -25,6 +26,14 @@ export const PREFILL_ENGINE_NAME = 'prefill';
 export const DECODE_ENGINE_NAME = 'decode';
 
 const ROLE_OF: Record<DeviceComponent, EngineRole> = { resources: 'serving', prefill: 'prefill', decode: 'decode' };
+const PHASE_OF: Record<EngineRole, ModelplaneEnginePhase | undefined> = {
+  serving: undefined,
+  prefill: ModelplaneEnginePhase.PREFILL,
+  decode: ModelplaneEnginePhase.DECODE,
+};
+
+/** What both members of an engine share: the component's devices and the pod template metadata. */
+type PodParts = Omit<MemberParts, 'container'>;
 
 /** Deployment replicas as engine copies: 0 or unset runs one, as AI Runway's providers do. */
 function copiesOf(replicas: number | undefined): number {
@@ -51,39 +60,22 @@ function engine(
   const role = ROLE_OF[component];
   const scaling = component === 'resources' ? md.spec.scaling?.replicas : md.spec.scaling?.[component]?.replicas;
   const gpu = component === 'resources' ? md.spec.resources?.gpu : md.spec.scaling?.[component]?.gpu;
-  const devices = componentDevices(md, component).devices!;
-  const nodeSelector = { devices: nodeSelectorDevices(devices.requests) };
-  const labels = md.spec.podTemplate?.metadata?.labels;
-  const annotations = md.spec.podTemplate?.metadata?.annotations;
+  const pod: PodParts = {
+    devices: componentDevices(md, component).devices!.requests,
+    labels: md.spec.podTemplate?.metadata?.labels,
+    annotations: md.spec.podTemplate?.metadata?.annotations,
+  };
   const image = engineImage(md, settings);
-  const command = engineCommand(md.engine);
   const args = renderEngineArgs(md, { role, gpuCount: gpu?.count ?? 0, cached: cache !== undefined, multiNode: layout });
-  const members: modelplane.ModelDeploymentSpecTemplateSpecEnginesMembers[] = layout
-    ? multiNodeMembers(layout, { image, args, env, nodeSelector, labels, annotations, imagePullSecrets: settings.imagePullSecrets })
-    : [{
-      role: modelplane.ModelDeploymentSpecTemplateSpecEnginesMembersRole.STANDALONE,
-      nodeSelector,
-      template: memberTemplate({ image, command, args, env }, labels, annotations, settings.imagePullSecrets),
-    }];
-  return {
+  return engineSpec({
     name: role === 'serving' ? SERVING_ENGINE_NAME : role === 'prefill' ? PREFILL_ENGINE_NAME : DECODE_ENGINE_NAME,
     copies: copiesOf(scaling),
-    ...(role !== 'serving' && {
-      phase: role === 'prefill' ? modelplane.ModelDeploymentSpecTemplateSpecEnginesPhase.PREFILL : modelplane.ModelDeploymentSpecTemplateSpecEnginesPhase.DECODE,
-    }),
-    members,
-  };
-}
-
-/** What the two members of a multi-node engine share. */
-interface MemberParts {
-  readonly image: string;
-  readonly args: string[];
-  readonly env: EnvVarJson[];
-  readonly nodeSelector: modelplane.ModelDeploymentSpecTemplateSpecEnginesMembersNodeSelector;
-  readonly labels?: Record<string, string>;
-  readonly annotations?: Record<string, string>;
-  readonly imagePullSecrets: readonly string[];
+    phase: PHASE_OF[role],
+    ...(layout
+      ? multiNodeMembers(layout, { image, args, env }, pod)
+      : { leader: { ...pod, container: { image, command: engineCommand(md.engine), args, env } } }),
+    imagePullSecrets: settings.imagePullSecrets,
+  });
 }
 
 /**
@@ -98,23 +90,17 @@ interface MemberParts {
  *   no arguments. Same env (the Hugging Face token, the user's variables): Ray runs the engine's
  *   ranks there.
  */
-function multiNodeMembers(layout: MultiNodeLayout, parts: MemberParts): modelplane.ModelDeploymentSpecTemplateSpecEnginesMembers[] {
-  const { image, args, env, nodeSelector, labels, annotations, imagePullSecrets } = parts;
+function multiNodeMembers(
+  layout: MultiNodeLayout,
+  container: { image: string; args: string[]; env: EnvVarJson[] },
+  pod: PodParts,
+): Pick<EngineParts, 'leader' | 'workers'> {
+  const { image, args, env } = container;
   const leaderEnv = [...env, { name: MULTI_NODE_GROUP_SIZE_ENV, value: String(layout.groupSize) }];
-  return [
-    {
-      role: modelplane.ModelDeploymentSpecTemplateSpecEnginesMembersRole.LEADER,
-      nodeSelector,
-      template: memberTemplate({ image, command: leaderCommand(MODELPLANE_GROUP_ENV, VLLM_SERVER_COMMAND), args, env: leaderEnv },
-        labels, annotations, imagePullSecrets),
-    },
-    {
-      role: modelplane.ModelDeploymentSpecTemplateSpecEnginesMembersRole.WORKER,
-      nodeSelector,
-      worker: { nodes: layout.groupSize - 1 },
-      template: memberTemplate({ image, command: workerCommand(MODELPLANE_GROUP_ENV), env }, labels, annotations, imagePullSecrets),
-    },
-  ];
+  return {
+    leader: { ...pod, container: { image, command: leaderCommand(MODELPLANE_GROUP_ENV, VLLM_SERVER_COMMAND), args, env: leaderEnv } },
+    workers: { nodes: layout.groupSize - 1, member: { ...pod, container: { image, command: workerCommand(MODELPLANE_GROUP_ENV), env } } },
+  };
 }
 
 /**
@@ -134,6 +120,8 @@ function multiNodeMembers(layout: MultiNodeLayout, parts: MemberParts): modelpla
  * - `modelplane.ai/v1alpha1` ModelCache (id `ModelCache`) when a modelCache volume asks for one
  *   (./model-cache-plan), staging `spec.model.id` on the clusters of the provider's selector.
  *
+ * Both specs are built by src/modelplane's `modelDeploymentSpec`, `engineSpec` and
+ * `modelCacheSpec`, the builders the typed `ModelplaneDeployment` and `ModelplaneModelCache` use.
  * Nothing else: modelplane composes the workloads, ResourceClaimTemplates, InferencePool and
  * routes on its workload clusters. Expects a deployment `validateModelplane` accepted.
  */
@@ -143,26 +131,20 @@ export function translateModelplane(scope: Construct, md: ResolvedModelDeploymen
   const env = engineEnv(md).env;
   const components: DeviceComponent[] = md.mode === 'disaggregated' ? ['prefill', 'decode'] : ['resources'];
   const layouts = md.engine === 'vllm' ? deploymentMultiNode(md, 'vllm', { extraArgs: true })?.layouts ?? {} : {};
-  const clusterSelector = settings.clusterSelector;
-  const hasSelector = Object.keys(clusterSelector).length > 0;
+  // Left out when empty: the provider's default, every cluster, is what the field's absence says.
+  const clusterSelector = Object.keys(settings.clusterSelector).length > 0 ? settings.clusterSelector : undefined;
 
   const deployment = new modelplane.ModelDeployment(scope, 'ModelDeployment', {
     metadata: objectMeta(md, md.name, labels),
-    spec: {
+    spec: modelDeploymentSpec({
       replicas: settings.modelReplicas,
-      template: {
-        metadata: { labels },
-        spec: {
-          ...(hasSelector && { clusterSelector: { matchLabels: { ...clusterSelector } } }),
-          ...(cache && { modelCacheRef: { name: cache.name } }),
-          ...(md.mode === 'disaggregated' && { serving: { mode: modelplane.ModelDeploymentSpecTemplateSpecServingMode.PREFILL_DECODE } }),
-          ...(settings.clusterTolerations.length > 0 && {
-            tolerations: clusterTolerationsJson(settings.clusterTolerations) as unknown as modelplane.ModelDeploymentSpecTemplateSpecTolerations[],
-          }),
-          engines: components.map((c) => engine(md, settings, c, env, cache, layouts[c])),
-        },
-      },
-    },
+      replicaLabels: labels,
+      clusterSelector,
+      modelCacheName: cache?.name,
+      servingMode: md.mode === 'disaggregated' ? ModelplaneServingMode.PREFILL_DECODE : undefined,
+      tolerations: settings.clusterTolerations,
+      engines: components.map((c) => engine(md, settings, c, env, cache, layouts[c])),
+    }),
   });
   const overrides = md.spec.provider?.overrides;
   if (overrides !== undefined && overrides !== null) {
@@ -172,16 +154,9 @@ export function translateModelplane(scope: Construct, md: ResolvedModelDeploymen
   if (cache) {
     objects.push(new modelplane.ModelCache(scope, 'ModelCache', {
       metadata: objectMeta(md, cache.name, labels),
-      spec: {
-        source: modelplane.ModelCacheSpecSource.HUGGING_FACE,
-        huggingFace: {
-          repo: cache.repo,
-          sizeGiB: cache.sizeGiB,
-          ...(cache.authSecretName && { authSecret: { name: cache.authSecretName, key: HF_TOKEN_ENV } }),
-        },
-        // The cache is staged where the deployment may be placed; modelplane intersects the two.
-        ...(hasSelector && { clusterSelector: { matchLabels: { ...clusterSelector } } }),
-      },
+      // The cache is staged where the deployment may be placed; modelplane intersects the two.
+      spec: modelCacheSpec({ repo: cache.repo, ...(cache.authSecretName && { authSecretName: cache.authSecretName, authSecretKey: HF_TOKEN_ENV }) },
+        cache.sizeGiB, clusterSelector),
     }));
   }
   return objects;

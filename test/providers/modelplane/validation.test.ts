@@ -310,9 +310,9 @@ describe('validateModelplane', () => {
 
 describe('ModelplaneProvider props', () => {
   test.each([
-    [{ modelReplicas: 0 }, 'ModelplaneProvider.modelReplicas: Invalid value: 0: must be a whole number from 1 to 10'],
-    [{ modelReplicas: 11 }, 'ModelplaneProvider.modelReplicas: Invalid value: 11: must be a whole number from 1 to 10'],
-    [{ modelReplicas: 1.5 }, 'ModelplaneProvider.modelReplicas: Invalid value: 1.5: must be a whole number from 1 to 10'],
+    [{ modelReplicas: 0 }, 'ModelplaneProvider.modelReplicas: Invalid value: 0: must be a whole number from 1 to 10: ModelReplicas, each a whole serving instance'],
+    [{ modelReplicas: 11 }, 'ModelplaneProvider.modelReplicas: Invalid value: 11: must be a whole number from 1 to 10: ModelReplicas, each a whole serving instance'],
+    [{ modelReplicas: 1.5 }, 'ModelplaneProvider.modelReplicas: Invalid value: 1.5: must be a whole number from 1 to 10: ModelReplicas, each a whole serving instance'],
     [{ clusterTolerations: [{ value: 'x' }] }, 'ModelplaneProvider.clusterTolerations[0].key: Required value: an Equal toleration must name the taint key'],
     [{ clusterTolerations: [{ key: 'k', operator: ModelplaneTolerationOperator.EXISTS, value: 'x' }] },
       'ModelplaneProvider.clusterTolerations[0].value: Invalid value: "x": an Exists toleration matches any value and must not set one'],
