@@ -8,6 +8,7 @@ import { MAX_ENGINES, MIN_MODEL_REPLICAS } from './limits';
 import { entriesAt, labelErrors } from './metadata-rules';
 import type { IModelplaneModelCache } from './model-cache';
 import { ModelplaneEnginePhase, ModelplaneServingMode } from './serving';
+import { addBrand, brandSymbol, hasBrand } from '../core/construct-brand';
 import { FieldError, fieldPath, formatFieldError, invalid, required } from '../core/field-error';
 import { dnsSubdomainErrors } from '../core/kubernetes-names';
 import * as modelplane from '../imports/modelplane.ai';
@@ -72,6 +73,8 @@ export interface ModelplaneDeploymentProps {
   readonly imagePullSecrets?: string[];
 }
 
+const MODELPLANE_DEPLOYMENT_BRAND = brandSymbol('ModelplaneDeployment');
+
 /**
  * A modelplane ModelDeployment (`modelplane.ai/v1alpha1`, the template shape): engines of
  * Standalone pods or Leader/Worker gangs, each placed by DRA device requests, fanned out as
@@ -79,6 +82,11 @@ export interface ModelplaneDeploymentProps {
  * synthesizes, reported with the prop that breaks it.
  */
 export class ModelplaneDeployment extends Construct {
+  /** True if `x` is a ModelplaneDeployment (also one made by another copy of this library). */
+  public static isModelplaneDeployment(x: any): x is ModelplaneDeployment {
+    return hasBrand(x, MODELPLANE_DEPLOYMENT_BRAND);
+  }
+
   /** The synthesized ModelDeployment. */
   public readonly apiObject: modelplane.ModelDeployment;
 
@@ -90,6 +98,7 @@ export class ModelplaneDeployment extends Construct {
 
   public constructor(scope: Construct, id: string, props: ModelplaneDeploymentProps = {}) {
     super(scope, id);
+    addBrand(this, MODELPLANE_DEPLOYMENT_BRAND);
     this.props = props;
     this.engines = [...(props.engines ?? [])];
     // Built at synth time, so engines added after construction are part of it.

@@ -2,6 +2,7 @@ import { ApiObjectMetadata, Size, SizeRoundingBehavior } from 'cdk8s';
 import { Construct } from 'constructs';
 import { cacheSizeErrors } from './model-cache-rules';
 import { HuggingFaceCacheParts, modelCacheSpec } from './model-cache-spec';
+import { addBrand, brandSymbol, hasBrand } from '../core/construct-brand';
 import { FieldError, formatFieldError, invalid, required } from '../core/field-error';
 import { dnsSubdomainErrors } from '../core/kubernetes-names';
 import * as modelplane from '../imports/modelplane.ai';
@@ -95,12 +96,19 @@ export interface ModelplaneModelCacheProps {
   readonly clusterSelector?: { [key: string]: string };
 }
 
+const MODELPLANE_MODEL_CACHE_BRAND = brandSymbol('ModelplaneModelCache');
+
 /**
  * A modelplane ModelCache (`modelplane.ai/v1alpha1`): a model artifact staged once per matched
  * InferenceCluster into a shared volume, which every engine pod of a referencing deployment
  * mounts at `/mnt/models`.
  */
 export class ModelplaneModelCache extends Construct implements IModelplaneModelCache {
+  /** True if `x` is a ModelplaneModelCache (also one made by another copy of this library). */
+  public static isModelplaneModelCache(x: any): x is ModelplaneModelCache {
+    return hasBrand(x, MODELPLANE_MODEL_CACHE_BRAND);
+  }
+
   /**
    * A ModelCache defined elsewhere, by name.
    */
@@ -116,6 +124,7 @@ export class ModelplaneModelCache extends Construct implements IModelplaneModelC
 
   public constructor(scope: Construct, id: string, props: ModelplaneModelCacheProps) {
     super(scope, id);
+    addBrand(this, MODELPLANE_MODEL_CACHE_BRAND);
     const errors: FieldError[] = [...props.source._errors('source')];
     // The XRD counts whole GiB; a fraction is rounded up so the artifact still fits.
     const sizeGiB = Math.ceil(props.size.toGibibytes({ rounding: SizeRoundingBehavior.NONE }));
