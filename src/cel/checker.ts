@@ -80,8 +80,9 @@ export interface CelCheck {
   /** The declared variables the expression refers to. */
   readonly referenced: ReadonlySet<string>;
   /**
-   * The nodes that look up a domain of `device.attributes` or `device.capacity` (`_[_]` calls
-   * and field selections): the evaluator reads a missing domain as an empty map there.
+   * The nodes that look up an entry of a map whose type is marked `domains` (`_[_]` calls and
+   * field selections): for `device.attributes` and `device.capacity`, where the DRA evaluator
+   * reads a missing domain as an empty map.
    */
   readonly domainLookups: readonly CelExpr[];
 }
