@@ -1,8 +1,9 @@
 /**
  * @bufbuild/cel with what Kubernetes adds to CEL, shared by everything here that evaluates CEL
- * (the CRD rule check, DRA device selectors): the libraries loaded once, on first use (loading
- * them costs tens of milliseconds, and most programs evaluate no CEL), and Kubernetes' quantity
- * and semver libraries with one protobuf registry for their value types.
+ * (selection rules, CRD rules, DRA device selectors): the libraries loaded once, on first use
+ * (loading them costs tens of milliseconds, and most programs evaluate no CEL), Kubernetes'
+ * quantity and semver libraries with one protobuf registry for their value types, and the
+ * environment with them.
  */
 import type * as CelLib from '@bufbuild/cel';
 import type * as CelExt from '@bufbuild/cel/ext';
@@ -49,3 +50,20 @@ export function kubernetesCelLibraries({ cel, protobuf, wkt }: CelModules): Kube
   return { funcs: [...quantity.funcs, ...semver.funcs], registry: protobuf.createRegistry(quantity.registry, semver.registry) };
 }
 
+
+let environment: CelLib.CelEnv | undefined;
+
+/**
+ * The standard library, the strings extension (Kubernetes enables strings v2) and Kubernetes'
+ * quantity and semver libraries, built once. What an expression may call is the checker's
+ * decision (src/cel/overloads.ts): a selection rule that calls `lowerAscii` never reaches this
+ * environment.
+ */
+export function kubernetesCelEnv(): CelLib.CelEnv {
+  if (!environment) {
+    const loaded = celModules();
+    const kubernetes = kubernetesCelLibraries(loaded);
+    environment = loaded.cel.celEnv({ funcs: [...loaded.ext.strings, ...kubernetes.funcs], registry: kubernetes.registry });
+  }
+  return environment;
+}

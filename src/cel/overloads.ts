@@ -1,11 +1,15 @@
 /**
- * The functions a DRA device selector may call, with their signatures, as the checker knows
- * them: CEL's standard library (operators with Kubernetes' cross-type numeric comparisons,
- * conversions, `size`, string and time functions), the strings extension at the version
- * Kubernetes enables (charAt ... upperAscii, format, quote, join), and Kubernetes' quantity and
- * semver libraries. Written from the documented signatures, one line per overload:
- * `name(args) result` for a function, `target.name(args) result` for a method; capital letters
- * are type parameters.
+ * The functions CEL expressions may call, with their signatures, as the checker knows them, in
+ * two libraries:
+ *
+ * - `cel-go`: CEL's standard library as cel-go declares it by default (operators, conversions,
+ *   `size`, string and time functions) — what AI Runway compiles selection rules with;
+ * - `kubernetes`: what the API server adds for DRA device selectors and CRD rules — cross-type
+ *   numeric comparisons (`1 < 1.5`), the strings extension at the version Kubernetes enables
+ *   (charAt ... upperAscii, format, quote, join), and Kubernetes' quantity and semver libraries.
+ *
+ * Written from the documented signatures, one line per overload: `name(args) result` for a
+ * function, `target.name(args) result` for a method; capital letters are type parameters.
  *
  * Kubernetes' other libraries (lists, regex `find`, URLs, IPs, CIDRs, sets, two-variable
  * comprehensions) are not declared: a selector that calls them is reported as calling an
@@ -30,17 +34,17 @@ const NUMERIC = ['int', 'uint', 'double'];
 const COMPARISONS = ['_<_', '_<=_', '_>_', '_>=_'];
 const TIME_PARTS = ['getFullYear', 'getMonth', 'getDate', 'getDayOfMonth', 'getDayOfWeek', 'getDayOfYear', 'getHours', 'getMinutes', 'getSeconds', 'getMilliseconds'];
 
-const DECLARATIONS: readonly string[] = [
+/** A set of functions an environment declares. */
+export type CelLibrary = 'cel-go' | 'kubernetes';
+
+const STANDARD: readonly string[] = [
   // Logic and equality (`_&&_`, `_||_` and `_?_:_` are checked by the checker itself).
   '!_(bool) bool',
   '@not_strictly_false(bool) bool',
   '_==_(A, A) bool',
   '_!=_(A, A) bool',
-  // Ordering: same types, and every pair of numeric types (Kubernetes enables cross-type numeric comparisons).
-  ...COMPARISONS.flatMap((op) => [
-    ...ORDERED.map((t) => `${op}(${t}, ${t}) bool`),
-    ...NUMERIC.flatMap((a) => NUMERIC.filter((b) => b !== a).map((b) => `${op}(${a}, ${b}) bool`)),
-  ]),
+  // Ordering of values of the same type.
+  ...COMPARISONS.flatMap((op) => ORDERED.map((t) => `${op}(${t}, ${t}) bool`)),
   // Arithmetic.
   '-_(int) int',
   '-_(double) double',
@@ -87,6 +91,11 @@ const DECLARATIONS: readonly string[] = [
   // Time.
   ...TIME_PARTS.flatMap((p) => [`timestamp.${p}() int`, `timestamp.${p}(string) int`]),
   ...['getHours', 'getMinutes', 'getSeconds', 'getMilliseconds'].map((p) => `duration.${p}() int`),
+];
+
+const KUBERNETES: readonly string[] = [
+  // Every pair of numeric types (Kubernetes enables cross-type numeric comparisons; cel-go's default does not).
+  ...COMPARISONS.flatMap((op) => NUMERIC.flatMap((a) => NUMERIC.filter((b) => b !== a).map((b) => `${op}(${a}, ${b}) bool`))),
   // The strings extension.
   'string.charAt(int) string',
   'string.indexOf(string) int',
@@ -133,28 +142,33 @@ const DECLARATIONS: readonly string[] = [
   'semver.isLessThan(semver) bool',
 ];
 
-let table: { functions: Map<string, CelOverload[]>; methods: Map<string, CelOverload[]> } | undefined;
+interface OverloadTable {
+  readonly functions: Map<string, CelOverload[]>;
+  readonly methods: Map<string, CelOverload[]>;
+}
+
+const tables = new Map<CelLibrary, OverloadTable>();
 
 /** The global functions of that name (`quantity`, `_+_`, `strings.quote`); empty when there are none. */
-export function functionOverloads(name: string): readonly CelOverload[] {
-  return overloads().functions.get(name) ?? [];
+export function functionOverloads(library: CelLibrary, name: string): readonly CelOverload[] {
+  return overloads(library).functions.get(name) ?? [];
 }
 
 /** The methods of that name (`compareTo`, `startsWith`); empty when there are none. */
-export function methodOverloads(name: string): readonly CelOverload[] {
-  return overloads().methods.get(name) ?? [];
+export function methodOverloads(library: CelLibrary, name: string): readonly CelOverload[] {
+  return overloads(library).methods.get(name) ?? [];
 }
 
-function overloads(): NonNullable<typeof table> {
+function overloads(library: CelLibrary): OverloadTable {
+  let table = tables.get(library);
   if (!table) {
-    const functions = new Map<string, CelOverload[]>();
-    const methods = new Map<string, CelOverload[]>();
-    for (const text of DECLARATIONS) {
+    table = { functions: new Map(), methods: new Map() };
+    for (const text of library === 'kubernetes' ? [...STANDARD, ...KUBERNETES] : STANDARD) {
       const o = parseDeclaration(text);
-      const into = o.target ? methods : functions;
+      const into = o.target ? table.methods : table.functions;
       into.set(o.name, [...(into.get(o.name) ?? []), o]);
     }
-    table = { functions, methods };
+    tables.set(library, table);
   }
   return table;
 }

@@ -3,10 +3,10 @@
  * becomes: @bufbuild/cel's standard library, the strings extension and Kubernetes' quantity and
  * semver libraries, plus what the device model needs:
  *
- * - a domain of `device.attributes` or `device.capacity` that the device lacks reads as an empty
- *   map, as Kubernetes documents (`"x" in device.attributes` and `has(...)` still see it absent):
- *   the lookups the checker found are rewritten into calls of `@dra_domain`;
- * - `matches(s, re)`, which @bufbuild/cel only has as a method, is rewritten into `s.matches(re)`.
+ * a domain of `device.attributes` or `device.capacity` that the device lacks reads as an empty
+ * map, as Kubernetes documents (`"x" in device.attributes` and `has(...)` still see it absent):
+ * the lookups the checker found are rewritten into calls of `@dra_domain`. The program is then
+ * planned as every CEL expression is (src/cel/plan.ts).
  *
  * Kubernetes bounds a selector's cost; this evaluator bounds it too, so that no selector hangs
  * the build or exhausts its memory: at most 100,000 comprehension steps, at most 1,000,000 cost
@@ -16,11 +16,11 @@
  * device's strings are at most 64 characters, a selector at most 10 KiB).
  */
 import type * as CelLib from '@bufbuild/cel';
-import { CelExpr } from './ast';
+import { CelExpr, childrenOf } from './ast';
 import type { CheckedSelector } from './device-selector';
 import { celModules, kubernetesCelLibraries } from './kubernetes-libraries';
+import { CelProgram, planCel } from './plan';
 import { QUANTITY_TYPE_NAME } from './quantity';
-import { childrenOf } from './selector-parse';
 import { SEMVER_TYPE_NAME } from './semver';
 
 /** Comprehension steps one evaluation may take. */
@@ -31,7 +31,7 @@ export const SELECTOR_MAX_COST = 1_000_000;
 export const SELECTOR_MAX_VALUE_SIZE = 65_536;
 
 /** A planned selector: evaluates with `device` bound. */
-export type SelectorProgram = (bindings: { device: unknown }) => unknown;
+export type SelectorProgram = CelProgram<{ device: unknown }>;
 
 /** The environment and what building device values needs. */
 export interface SelectorRuntime {
@@ -218,10 +218,9 @@ function occurrences(s: string, from: string, n: number): number {
 
 /** Plans a checked selector (rewriting its AST in place, which the check produced for this use). */
 export function planSelector(selector: CheckedSelector): SelectorProgram {
-  const { cel } = celModules();
   const ids = { next: 2n ** 40n };
-  const call = (fn: string, args: CelExpr[], target?: CelExpr): CelExpr['exprKind'] =>
-    ({ case: 'callExpr', value: { $typeName: 'cel.expr.Expr.Call', function: fn, target, args } } as CelExpr['exprKind']);
+  const call = (fn: string, args: CelExpr[]): CelExpr['exprKind'] =>
+    ({ case: 'callExpr', value: { $typeName: 'cel.expr.Expr.Call', function: fn, args } } as CelExpr['exprKind']);
   const node = (exprKind: CelExpr['exprKind']): CelExpr => ({ $typeName: 'cel.expr.Expr', id: ids.next++, exprKind } as CelExpr);
 
   for (const lookup of selector.domainLookups) {
@@ -237,11 +236,9 @@ export function planSelector(selector: CheckedSelector): SelectorProgram {
     const kind = expr.exprKind;
     if (kind.case === 'comprehensionExpr' && kind.value.loopCondition) {
       kind.value.loopCondition = node(call('@dra_step', [kind.value.loopCondition]));
-    } else if (kind.case === 'callExpr' && kind.value.function === 'matches' && !kind.value.target && kind.value.args.length === 2) {
-      expr.exprKind = call('matches', [kind.value.args[1]], kind.value.args[0]);
     }
     childrenOf(expr).forEach(visit);
   };
   visit(selector.parsed.expr);
-  return cel.plan(selectorRuntime().env, selector.parsed.expr) as unknown as SelectorProgram;
+  return planCel(selector.parsed.expr, selectorRuntime().env);
 }

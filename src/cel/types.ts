@@ -1,5 +1,5 @@
 /**
- * The CEL types the device selector checker reasons with, written as CEL names them in messages
+ * The CEL types the checker (src/cel/checker.ts) reasons with, written as CEL names them in messages
  * (`int`, `list(string)`, `map(string, dyn)`, `kubernetes.Quantity`), and the two relations it
  * needs: whether a value of one type may be passed where another is declared (`dyn` fits
  * everything and everything fits `dyn`, as in CEL's own checker; `null` fits the object types),
@@ -20,8 +20,11 @@ export type CelType =
    * entries reads as an empty map rather than a missing key.
    */
   | { readonly kind: 'map'; readonly key: CelType; readonly value: CelType; readonly domains?: boolean }
-  /** The `device` variable of a DRA selector. */
-  | { readonly kind: 'device' }
+  /**
+   * A variable with a fixed set of typed fields, such as the `device` of a DRA selector: any
+   * other field is an error.
+   */
+  | { readonly kind: 'record'; readonly name: string; readonly fields: ReadonlyMap<string, CelType> }
   /** A type value (`int`, `type(x)`). */
   | { readonly kind: 'type' }
   /** A type parameter of an overload (`A` in `_==_(A, A)`). */
@@ -48,7 +51,6 @@ export const FREE: CelType = { kind: 'free' };
 export const ERROR: CelType = { kind: 'error' };
 export const QUANTITY: CelType = { kind: 'object', name: 'kubernetes.Quantity' };
 export const SEMVER: CelType = { kind: 'object', name: 'kubernetes.Semver' };
-export const DEVICE: CelType = { kind: 'device' };
 
 export function listOf(elem: CelType): CelType {
   return { kind: 'list', elem };
@@ -62,6 +64,7 @@ export function mapOf(key: CelType, value: CelType): CelType {
 export function typeName(t: CelType): string {
   switch (t.kind) {
     case 'object': return t.name;
+    case 'record': return t.name;
     case 'list': return `list(${typeName(t.elem)})`;
     case 'map': return `map(${typeName(t.key)}, ${typeName(t.value)})`;
     case 'param': return t.name;
@@ -134,6 +137,7 @@ export function sameType(a: CelType, b: CelType): boolean {
   }
   switch (a.kind) {
     case 'object': return a.name === (b as typeof a).name;
+    case 'record': return a.name === (b as typeof a).name;
     case 'list': return sameType(a.elem, (b as typeof a).elem);
     case 'map': return sameType(a.key, (b as typeof a).key) && sameType(a.value, (b as typeof a).value);
     case 'param': return a.name === (b as typeof a).name;

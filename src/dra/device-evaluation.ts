@@ -10,7 +10,8 @@
  * (semver.org 2.0.0); capacities are quantities (`'80Gi'`). The selector sees them grouped by
  * domain: `device.attributes["gpu.nvidia.com"].productName`.
  */
-import { compileDeviceSelector, DeviceSelectorError } from '../cel/device-selector';
+import type { CelError } from '../cel/cel-error';
+import { compileDeviceSelector } from '../cel/device-selector';
 import { celModules } from '../cel/kubernetes-libraries';
 import { planSelector, selectorRuntime, SelectorProgram } from '../cel/selector-runtime';
 import { parseSemver, semverText } from '../cel/semver';
@@ -37,12 +38,12 @@ export type DeviceSelectorEvaluation =
     /** The selector's problems (formatted), the device's, or the evaluation's error. */
     readonly error: string;
     /** The selector's problems, when it does not check. */
-    readonly selectorErrors?: readonly DeviceSelectorError[];
+    readonly selectorErrors?: readonly CelError[];
   };
 
 /** How many compiled selectors are kept (an inventory evaluates each selector on many devices). */
 const CACHE_SIZE = 256;
-const programs = new Map<string, SelectorProgram | { errors: DeviceSelectorError[] }>();
+const programs = new Map<string, SelectorProgram | { errors: CelError[] }>();
 
 /** A C identifier, optionally qualified by a domain: Kubernetes' `QualifiedName` of attributes and capacities. */
 const QUALIFIED_NAME = /^(?:([^/]+)\/)?([A-Za-z_][A-Za-z0-9_]*)$/;
@@ -74,7 +75,7 @@ export function evaluateDeviceSelector(expression: string, device: DeviceDescrip
   return { matches: value };
 }
 
-function compiled(expression: string): SelectorProgram | { errors: DeviceSelectorError[] } {
+function compiled(expression: string): SelectorProgram | { errors: CelError[] } {
   const known = programs.get(expression);
   if (known) {
     return known;

@@ -5,10 +5,14 @@
  * which use what @bufbuild/cel lacks (never evaluated, never failed), and which evaluations could
  * not decide.
  */
-import type * as CelLib from '@bufbuild/cel';
 import type { CelRule, CelSchema } from './cel-schema';
 import { upstreamCelSchema } from './upstream-schemas';
-import { celModules, kubernetesCelLibraries } from '../cel/kubernetes-libraries';
+import { CelExpr, childrenOf } from '../cel/ast';
+import { CelCheckEnvironment, checkCel, CelProblem } from '../cel/checker';
+import { celModules } from '../cel/kubernetes-libraries';
+import { CEL_GO_LENGTH, parseCel } from '../cel/parse';
+import { CelProgram as Program, planCel } from '../cel/plan';
+import { DYN } from '../cel/types';
 import { joinPath, Report } from '../core/field-path';
 
 type Json = any;
@@ -70,7 +74,7 @@ export interface CelRuleStats {
   undecided: CelUndecided[];
 }
 
-type CelProgram = (bindings: { self: unknown }) => unknown;
+type CelProgram = Program<{ self: unknown }>;
 
 interface CompiledCel {
   readonly status: CelRuleStatus;
@@ -85,21 +89,16 @@ interface CelKind {
   readonly paths: Map<CelRule, string>;
 }
 
-/** @bufbuild/cel and the environment rules are evaluated in. */
-interface CelRuntime {
-  readonly lib: typeof CelLib;
-  /**
-   * The standard library plus the strings extension (Kubernetes enables strings v2) and
-   * Kubernetes' quantity and semver libraries (src/cel/quantity.ts,
-   * cel-semver.ts); the other Kubernetes libraries — lists, regex find, URLs, IPs, CIDRs, format,
-   * optionals — have no counterpart here, and rules that call them are unsupported.
-   */
-  readonly env: CelLib.CelEnv;
-}
-/** Calls the planner implements itself rather than through the function registry. */
-const CEL_PLANNER_CALLS = new Set(['_[_]', '_?_:_', '_&&_', '_||_', '@not_strictly_false', '__not_strictly_false__']);
-/** Type names, which are values in CEL (`type(x) == string`). */
-const CEL_TYPE_NAMES = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn']);
+/**
+ * What a rule may refer to: `self` and `oldSelf`, both dyn (the values' types are the schema's,
+ * which the evaluation follows), and the Kubernetes library of src/cel/overloads.ts — the
+ * standard library, the strings extension (Kubernetes enables strings v2) and Kubernetes'
+ * quantity and semver libraries. The other Kubernetes libraries — lists, regex find, URLs, IPs,
+ * CIDRs, format, optionals — have no counterpart here, and rules that call them are unsupported.
+ * The API server parses rules with cel-go's default limits; `cel.bind` is not expanded (rules
+ * that use it are unsupported, as before the checker was shared).
+ */
+const CRD_RULES: CelCheckEnvironment = { subject: 'CRD rules', variables: new Map([['self', DYN], ['oldSelf', DYN]]), library: 'kubernetes' };
 /**
  * Run-time errors that mean "this evaluator does not know how", not "the value is wrong": a
  * function missing for the operand types (e.g. the Kubernetes lists extension's `indexOf` on a
@@ -128,21 +127,6 @@ const celKindsByGvk = new Map<string, CelKind>();
 const celUndecided = new Map<string, CelUndecided>();
 const celCounters = { compileMs: 0, evaluations: 0, evalMs: 0 };
 let celFormatPrograms: { duration: CelProgram; timestamp: CelProgram } | undefined;
-let celRuntime: CelRuntime | undefined;
-
-/**
- * @bufbuild/cel, loaded on first use: most validated objects are built-in kinds without rules,
- * and loading it costs tens of milliseconds in each jest test file.
- */
-function cel(): CelRuntime {
-  if (!celRuntime) {
-    const modules = celModules();
-    const kubernetes = kubernetesCelLibraries(modules);
-    const env = modules.cel.celEnv({ funcs: [...modules.ext.strings, ...kubernetes.funcs], registry: kubernetes.registry });
-    celRuntime = { lib: modules.cel, env };
-  }
-  return celRuntime;
-}
 
 /** Counters of the CEL check in this process. */
 export function celRuleStats(): CelRuleStats {
@@ -255,153 +239,76 @@ function compileCel(expression: string, optionalOldSelf: boolean): CompiledCel {
 }
 
 function compileCelUncached(expression: string, optionalOldSelf: boolean): CompiledCel {
-  const { lib, env } = cel();
-  let parsed: ReturnType<typeof lib.parse>;
-  try {
-    parsed = lib.parse(expression);
-  } catch (e) {
-    return { status: 'unsupported', reason: `@bufbuild/cel cannot parse it (${errorText(e)})` };
+  const { parsed, error } = parseCel(expression, { length: CEL_GO_LENGTH, bind: false });
+  if (!parsed) {
+    return { status: 'unsupported', reason: `@bufbuild/cel cannot parse it (${error.message})` };
   }
-  const scan = { oldSelf: false, unsupported: new Set<string>() };
-  scanCel(parsed.expr, new Set(), optionalOldSelf, scan);
-  if (scan.oldSelf && !optionalOldSelf) {
+  if (optionalOldSelf) {
+    withoutOldSelf(parsed.expr);
+  }
+  const check = checkCel(parsed, CRD_RULES);
+  const oldSelf = check.referenced.has('oldSelf');
+  if (oldSelf && !optionalOldSelf) {
     return { status: 'transition' };
   }
-  if (scan.oldSelf) {
+  const unsupported = new Set(check.problems.map(unsupportedReason));
+  if (oldSelf) {
     // optionalOldSelf: at create oldSelf is optional.none(); only hasValue()/orValue() are rewritten.
-    scan.unsupported.add('oldSelf as an optional value');
+    unsupported.add('oldSelf as an optional value');
   }
-  if (scan.unsupported.size > 0) {
-    return { status: 'unsupported', reason: [...scan.unsupported].join(', ') };
+  if (unsupported.size > 0) {
+    return { status: 'unsupported', reason: [...unsupported].join(', ') };
   }
   try {
-    return { status: 'evaluated', program: lib.plan(env, parsed) as unknown as CelProgram };
+    return { status: 'evaluated', program: planCel(parsed.expr) };
   } catch (e) {
     return { status: 'unsupported', reason: `@bufbuild/cel cannot plan it (${errorText(e)})` };
   }
 }
 
 /**
- * Find what the expression uses that the environment lacks, and whether it reads `oldSelf`.
- * With `optionalOldSelf` (rules the API server also runs on create, with oldSelf =
- * optional.none()), `oldSelf.hasValue()` is replaced by `false` and `oldSelf.orValue(v)` by `v`.
+ * Why a rule the checker refuses cannot be evaluated: the name for an undeclared identifier
+ * (`identifier x`) or an unknown function (`isURL()`, `.value()`), else the checker's message.
+ * The API server, checking against the schema's types and all of Kubernetes' libraries, may
+ * accept what is refused here (`self.indexOf(1)` on a list); such a rule is never evaluated and
+ * never fails.
  */
-function scanCel(expr: Json, scope: ReadonlySet<string>, optionalOldSelf: boolean, scan: { oldSelf: boolean; unsupported: Set<string> }): void {
-  if (!expr) {
+function unsupportedReason(problem: CelProblem): string {
+  switch (problem.kind) {
+    case 'undeclared':
+      return `identifier ${problem.name}`;
+    case 'unknown-function':
+      return `${problem.method ? '.' : ''}${problem.name}()`;
+    default:
+      return problem.error.message;
+  }
+}
+
+/**
+ * For a rule with `optionalOldSelf`, which the API server also runs on create with oldSelf =
+ * optional.none(): `oldSelf.hasValue()` becomes `false` and `oldSelf.orValue(v)` becomes `v`, in
+ * place (not where a comprehension variable named oldSelf hides it).
+ */
+function withoutOldSelf(expr: CelExpr): void {
+  const kind = expr.exprKind;
+  if (kind.case === 'callExpr') {
+    const call = kind.value;
+    const onOldSelf = call.target?.exprKind.case === 'identExpr' && call.target.exprKind.value.name === 'oldSelf';
+    if (onOldSelf && call.function === 'hasValue' && call.args.length === 0) {
+      expr.exprKind = { case: 'constExpr', value: { $typeName: 'cel.expr.Constant', constantKind: { case: 'boolValue', value: false } } } as CelExpr['exprKind'];
+      return;
+    }
+    if (onOldSelf && call.function === 'orValue' && call.args.length === 1) {
+      expr.exprKind = call.args[0].exprKind;
+      withoutOldSelf(expr);
+      return;
+    }
+  }
+  if (kind.case === 'comprehensionExpr' && (kind.value.iterVar === 'oldSelf' || kind.value.accuVar === 'oldSelf')) {
+    [kind.value.iterRange, kind.value.accuInit].forEach((e) => e && withoutOldSelf(e));
     return;
   }
-  const kind = expr.exprKind;
-  switch (kind.case) {
-    case 'constExpr':
-      return;
-    case 'identExpr': {
-      const name: string = kind.value.name;
-      if (scope.has(name) || name === 'self' || CEL_TYPE_NAMES.has(name)) {
-        return;
-      }
-      if (name === 'oldSelf') {
-        scan.oldSelf = true;
-      } else {
-        scan.unsupported.add(`identifier ${name}`);
-      }
-      return;
-    }
-    case 'selectExpr':
-      scanCel(kind.value.operand, scope, optionalOldSelf, scan);
-      return;
-    case 'callExpr': {
-      const call = kind.value;
-      const onOldSelf = optionalOldSelf && !scope.has('oldSelf')
-        && call.target?.exprKind.case === 'identExpr' && call.target.exprKind.value.name === 'oldSelf';
-      if (onOldSelf && call.function === 'hasValue' && call.args.length === 0) {
-        expr.exprKind = { case: 'constExpr', value: { $typeName: 'cel.expr.Constant', constantKind: { case: 'boolValue', value: false } } };
-        return;
-      }
-      if (onOldSelf && call.function === 'orValue' && call.args.length === 1) {
-        expr.exprKind = call.args[0].exprKind;
-        scanCel(expr, scope, optionalOldSelf, scan);
-        return;
-      }
-      if (call.function === '_?._' || call.function === '_[?_]') {
-        scan.unsupported.add('optional field selection');
-      } else if (!CEL_PLANNER_CALLS.has(call.function)) {
-        const qualified = call.target ? qualifiedCelName(call.target, scope) : undefined;
-        if (qualified !== undefined && cel().env.funcs.find(`${qualified}.${call.function}`)) {
-          call.args.forEach((a: Json) => scanCel(a, scope, optionalOldSelf, scan));
-          return; // e.g. strings.quote(x): the target is a namespace, not a value.
-        }
-        if (!celFunctionKnown(call.function, call.target !== undefined, call.args.length)) {
-          scan.unsupported.add(`${call.target ? '.' : ''}${call.function}()`);
-        }
-      }
-      scanCel(call.target, scope, optionalOldSelf, scan);
-      call.args.forEach((a: Json) => scanCel(a, scope, optionalOldSelf, scan));
-      return;
-    }
-    case 'listExpr':
-      if (kind.value.optionalIndices.length > 0) {
-        scan.unsupported.add('optional list elements');
-      }
-      kind.value.elements.forEach((e: Json) => scanCel(e, scope, optionalOldSelf, scan));
-      return;
-    case 'structExpr':
-      if (kind.value.messageName) {
-        scan.unsupported.add(`object construction ${kind.value.messageName}{}`);
-      }
-      for (const entry of kind.value.entries) {
-        if (entry.optionalEntry) {
-          scan.unsupported.add('optional map entries');
-        }
-        if (entry.keyKind.case === 'mapKey') {
-          scanCel(entry.keyKind.value, scope, optionalOldSelf, scan);
-        }
-        scanCel(entry.value, scope, optionalOldSelf, scan);
-      }
-      return;
-    case 'comprehensionExpr': {
-      const c = kind.value;
-      if (c.iterVar2) {
-        scan.unsupported.add('two-variable comprehension');
-      }
-      scanCel(c.iterRange, scope, optionalOldSelf, scan);
-      scanCel(c.accuInit, scope, optionalOldSelf, scan);
-      const inner = new Set([...scope, c.iterVar, c.accuVar, ...(c.iterVar2 ? [c.iterVar2] : [])]);
-      scanCel(c.loopCondition, inner, optionalOldSelf, scan);
-      scanCel(c.loopStep, inner, optionalOldSelf, scan);
-      scanCel(c.result, inner, optionalOldSelf, scan);
-      return;
-    }
-    default:
-      scan.unsupported.add(`expression kind ${String(kind.case)}`);
-  }
-}
-
-/** `a.b.c` when the expression is a chain of selections on an identifier that is not a variable. */
-function qualifiedCelName(expr: Json, scope: ReadonlySet<string>): string | undefined {
-  const kind = expr?.exprKind;
-  if (kind?.case === 'identExpr') {
-    const name: string = kind.value.name;
-    return scope.has(name) || name === 'self' || name === 'oldSelf' ? undefined : name;
-  }
-  if (kind?.case === 'selectExpr' && !kind.value.testOnly) {
-    const operand = qualifiedCelName(kind.value.operand, scope);
-    return operand === undefined ? undefined : `${operand}.${kind.value.field}`;
-  }
-  return undefined;
-}
-
-/** Whether the environment has a function of that name, call style (global or method) and arity. */
-function celFunctionKnown(name: string, isMethod: boolean, arity: number): boolean {
-  const group = cel().env.funcs.find(name);
-  if (!group) {
-    return false;
-  }
-  for (const f of group) {
-    if ((f.target !== undefined) === isMethod && f.arguments.length === arity) {
-      return true;
-    }
-  }
-  return false;
+  childrenOf(expr).forEach(withoutOldSelf);
 }
 
 // --- Evaluating ----------------------------------------------------------------------------------
@@ -542,13 +449,10 @@ function celString(format: string | undefined, value: string): unknown {
  * @bufbuild/cel does not parse is opaque, and rules that see it are undecided.
  */
 function celFormatted(fn: 'duration' | 'timestamp', value: string): unknown {
-  const { lib, env } = cel();
-  celFormatPrograms ??= {
-    duration: lib.plan(env, lib.parse('duration(self)')) as unknown as CelProgram,
-    timestamp: lib.plan(env, lib.parse('timestamp(self)')) as unknown as CelProgram,
-  };
+  const conversion = (expression: string): CelProgram => planCel(parseCel(expression, { length: CEL_GO_LENGTH, bind: false }).parsed!.expr);
+  celFormatPrograms ??= { duration: conversion('duration(self)'), timestamp: conversion('timestamp(self)') };
   const result = celFormatPrograms[fn]({ self: value });
-  return cel().lib.isCelError(result) ? CEL_OPAQUE : result;
+  return celModules().cel.isCelError(result) ? CEL_OPAQUE : result;
 }
 
 /**
@@ -613,7 +517,7 @@ function evaluateCelRules(rules: CelRule[], self: unknown, at: string, w: CelWal
       const reason = rule.reason ? CEL_REASONS[rule.reason] : undefined;
       const message = celFailureMessage(rule, self);
       w.report(celFieldPath(at, rule.fieldPath), reason ? `${reason}: ${message}` : message);
-    } else if (cel().lib.isCelError(result)) {
+    } else if (celModules().cel.isCelError(result)) {
       if (UNDECIDED_ERROR.test(result.message)) {
         celUndecidedAt(w, rule, result.message);
       } else {

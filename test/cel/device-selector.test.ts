@@ -1,5 +1,7 @@
 import { checkDeviceSelector } from '../../src/cel/device-selector';
-import { SELECTOR_MAX_BYTES } from '../../src/cel/selector-parse';
+import { DEVICE_SELECTOR_LENGTH } from '../../src/cel/parse';
+
+const SELECTOR_MAX_BYTES = DEVICE_SELECTOR_LENGTH.limit;
 
 /** The first error, without the formatted text (asserted separately). */
 function firstError(expression: string) {

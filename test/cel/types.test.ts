@@ -37,11 +37,15 @@ describe('CEL types of the selector checker', () => {
   });
 
   test('the overload table: functions and methods by name', () => {
-    expect(functionOverloads('quantity').map((o) => o.text)).toEqual(['quantity(string) quantity']);
-    expect(functionOverloads('semver').map((o) => o.text)).toEqual(['semver(string) semver', 'semver(string, bool) semver']);
-    expect(methodOverloads('compareTo').map((o) => typeName(o.target!))).toEqual(['kubernetes.Quantity', 'kubernetes.Semver']);
-    expect(methodOverloads('join').map((o) => typeName(o.target!))).toEqual(['list(string)', 'list(string)']);
-    expect(functionOverloads('_<_').length).toBe(8 + 6); // same-type orderings and the cross-type numeric ones
-    expect(functionOverloads('startsWith')).toEqual([]);
+    expect(functionOverloads('kubernetes', 'quantity').map((o) => o.text)).toEqual(['quantity(string) quantity']);
+    expect(functionOverloads('kubernetes', 'semver').map((o) => o.text)).toEqual(['semver(string) semver', 'semver(string, bool) semver']);
+    expect(methodOverloads('kubernetes', 'compareTo').map((o) => typeName(o.target!))).toEqual(['kubernetes.Quantity', 'kubernetes.Semver']);
+    expect(methodOverloads('kubernetes', 'join').map((o) => typeName(o.target!))).toEqual(['list(string)', 'list(string)']);
+    expect(functionOverloads('kubernetes', '_<_').length).toBe(8 + 6); // same-type orderings and the cross-type numeric ones
+    expect(functionOverloads('kubernetes', 'startsWith')).toEqual([]);
+    // cel-go's default library: no cross-type numeric orderings, no extensions.
+    expect(functionOverloads('cel-go', '_<_').length).toBe(8);
+    expect(methodOverloads('cel-go', 'lowerAscii')).toEqual([]);
+    expect(functionOverloads('cel-go', 'quantity')).toEqual([]);
   });
 });

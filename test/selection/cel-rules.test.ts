@@ -109,8 +109,23 @@ describe('CEL semantics (§4.5.1)', () => {
     expect(outcome("spec.engine.type in ['vllm', 'sglang']", map)).toBe('matched');
   });
 
-  test('extension libraries are not: an unknown function is no match', () => {
-    expect(evaluateRule("spec.s.lowerAscii() == 'abc'", map).matched).toBe(false);
+  test('extension libraries are not: calling their functions is a compile error, as in cel-go', () => {
+    expect(evaluateRule("spec.s.lowerAscii() == 'abc'", map)).toEqual({ outcome: 'compile-error', matched: false, message: "unknown method 'lowerAscii'" });
+    // Also where || would absorb a run-time error: cel-go rejects the rule before evaluating it.
+    expect(outcome("spec.s.lowerAscii() == 'abc' || true", map)).toBe('compile-error');
+    expect(outcome("quantity('1') == quantity('1')", map)).toBe('compile-error');
+    expect(outcome('cel.bind(x, 1, x == 1)', map)).toBe('compile-error');
+  });
+
+  test("the standard library's global matches() and a comment at the end are CEL", () => {
+    expect(outcome("matches(spec.s, '^a.c$')", map)).toBe('matched');
+    expect(outcome("spec.s == 'abc' // the shipped default", map)).toBe('matched');
+  });
+
+  test('hostile rules are compile errors, not hangs or crashes', () => {
+    expect(evaluateRule(`${'('.repeat(101)}true${')'.repeat(101)}`, map).message).toBe('brackets nest more than 100 levels deep');
+    expect(evaluateRule(`${'1 + '.repeat(300)}1 > 0`, map).message).toBe('the expression is nested more than 250 levels deep');
+    expect(evaluateRule(`'${'a'.repeat(100_000)}' == spec.s`, map).message).toBe('the expression is 100012 code points long; CEL allows at most 100000');
   });
 
   test('a result that is not a boolean is no match', () => {

@@ -1,53 +1,73 @@
 /**
- * Parsing a DRA device selector, with the limits that keep hostile input from crashing or hanging
- * the build: the text must be a non-blank string of at most 10 KiB (UTF-8 bytes, Kubernetes'
- * limit for `DeviceSelector.cel.expression`), brackets may nest at most 100 levels (the parser is
- * recursive descent and slows down steeply on deep unclosed nesting) and the parsed expression at
- * most 250 levels (the checker and the evaluator recurse over it). Each limit is reported as an
- * error at the place it is exceeded, never thrown.
+ * Parsing CEL, with the limits that keep hostile input from crashing or hanging the build, for
+ * every caller (DRA device selectors, selection rules, CRD rules): the text must be a non-blank
+ * string no longer than the caller's limit (Kubernetes' 10 KiB for `DeviceSelector.cel.expression`;
+ * cel-go's default of 100,000 code points for the others, which AI Runway and the API server
+ * parse with), brackets may nest at most 100 levels (the parser is recursive descent and slows
+ * down steeply on deep unclosed nesting) and the parsed expression at most 250 levels (cel-go's
+ * default recursion limit; the checker and the evaluator recurse over it). Each limit is
+ * reported as an error at the place it is exceeded, never thrown.
  *
- * `cel.bind(name, value, expr)`, which Kubernetes enables for selectors and @bufbuild/cel does not
- * expand, is rewritten here into the comprehension it stands for: `name` is bound to `value`
- * while `expr` is evaluated.
+ * `cel.bind(name, value, expr)`, which Kubernetes enables for device selectors and @bufbuild/cel
+ * does not expand, is rewritten, when the caller asks, into the comprehension it stands for:
+ * `name` is bound to `value` while `expr` is evaluated.
  */
-import { CelExpr, CelPositions } from './ast';
+import { CelExpr, CelPositions, childrenOf, positionOf } from './ast';
+import { CelError, celError } from './cel-error';
 import { celModules } from './kubernetes-libraries';
-import { DeviceSelectorError, selectorError } from './selector-error';
 
-/** Kubernetes' limit on the length of a selector expression, in bytes (`resource.k8s.io/v1` CELDeviceSelector). */
-export const SELECTOR_MAX_BYTES = 10 * 1024;
+/** How long an expression may be, and who says so (for the message). */
+export interface CelLengthLimit {
+  readonly limit: number;
+  readonly unit: 'bytes' | 'code points';
+  /** Completes "…; <by> allows at most <limit>": `Kubernetes`. */
+  readonly by: string;
+  /** Shown after the limit: `(10 Ki)`. */
+  readonly note?: string;
+}
+
+/** Kubernetes' limit on `DeviceSelector.cel.expression` of `resource.k8s.io/v1`, in UTF-8 bytes. */
+export const DEVICE_SELECTOR_LENGTH: CelLengthLimit = { limit: 10 * 1024, unit: 'bytes', by: 'Kubernetes', note: '(10 Ki)' };
+/** cel-go's default expression size limit (`ParserExpressionSizeLimit`), in code points. */
+export const CEL_GO_LENGTH: CelLengthLimit = { limit: 100_000, unit: 'code points', by: 'CEL' };
 /** How deep brackets may nest. */
-export const SELECTOR_MAX_BRACKET_NESTING = 100;
+export const CEL_MAX_BRACKET_NESTING = 100;
 /** How deep the parsed expression may be. */
-export const SELECTOR_MAX_DEPTH = 250;
+export const CEL_MAX_DEPTH = 250;
 
-/** A parsed selector: the expression and where each node starts in the text. */
-export interface ParsedSelector {
+/** What a caller's CEL dialect allows. */
+export interface CelParseOptions {
+  readonly length: CelLengthLimit;
+  /** Whether `cel.bind()` is the macro of cel-go's bindings extension. */
+  readonly bind: boolean;
+}
+
+/** A parsed expression: its text and where each node starts in it. */
+export interface ParsedCel {
   readonly expression: string;
   readonly expr: CelExpr;
   readonly positions: CelPositions;
 }
 
-/** The parsed selector, or the error that stops it. */
-export type SelectorParse =
-  | { readonly parsed: ParsedSelector; readonly error?: undefined }
-  | { readonly parsed?: undefined; readonly error: DeviceSelectorError };
+/** The parsed expression, or the error that stops it. */
+export type CelParse =
+  | { readonly parsed: ParsedCel; readonly error?: undefined }
+  | { readonly parsed?: undefined; readonly error: CelError };
 
-/** Parses a selector within the limits; never throws. */
-export function parseSelector(expression: unknown): SelectorParse {
-  if (typeof expression !== 'string') {
-    return fail('', 0, `a device selector must be a string, not ${expression === null ? 'null' : typeof expression}`);
-  }
+/** Parses an expression within the limits; never throws. */
+export function parseCel(expression: string, options: CelParseOptions): CelParse {
   if (expression.trim() === '') {
     return fail(expression, 0, 'the expression is empty');
   }
-  const bytes = Buffer.byteLength(expression, 'utf8');
-  if (bytes > SELECTOR_MAX_BYTES) {
-    return fail(expression, offsetOfByte(expression, SELECTOR_MAX_BYTES), `the expression is ${bytes} bytes long; Kubernetes allows at most ${SELECTOR_MAX_BYTES} (10 Ki)`);
+  const { limit, unit, by, note } = options.length;
+  const length = unit === 'bytes' ? Buffer.byteLength(expression, 'utf8') : [...expression].length;
+  if (length > limit) {
+    const at = offsetOfUnit(expression, unit, limit);
+    return fail(expression, at, `the expression is ${length} ${unit} long; ${by} allows at most ${limit}${note ? ` ${note}` : ''}`);
   }
   const scan = scanBrackets(expression);
   if (scan.tooDeep !== undefined) {
-    return fail(expression, scan.tooDeep, `brackets nest more than ${SELECTOR_MAX_BRACKET_NESTING} levels deep`);
+    return fail(expression, scan.tooDeep, `brackets nest more than ${CEL_MAX_BRACKET_NESTING} levels deep`);
   }
   let parsed: ReturnType<ReturnType<typeof celModules>['cel']['parse']>;
   try {
@@ -70,17 +90,15 @@ export function parseSelector(expression: unknown): SelectorParse {
   const positions = parsed.sourceInfo?.positions ?? {};
   const deep = tooDeepNode(parsed.expr);
   if (deep) {
-    return fail(expression, skipBlanks(expression, positionOf(positions, deep)), `the expression is nested more than ${SELECTOR_MAX_DEPTH} levels deep`);
+    return fail(expression, skipBlanks(expression, positionOf(positions, deep)), `the expression is nested more than ${CEL_MAX_DEPTH} levels deep`);
   }
-  const selector: ParsedSelector = { expression, expr: parsed.expr, positions };
+  const result: ParsedCel = { expression, expr: parsed.expr, positions };
+  if (!options.bind) {
+    return { parsed: result };
+  }
   const ids = { next: maxId(parsed.expr) + 1n };
-  const bindError = expandBinds(selector, parsed.expr, ids);
-  return bindError ? { error: bindError } : { parsed: selector };
-}
-
-/** Where a node starts in the text (0 when the parser did not record it). */
-export function positionOf(positions: CelPositions, expr: CelExpr): number {
-  return positions[String(expr.id)] ?? 0;
+  const bindError = expandBinds(result, parsed.expr, ids);
+  return bindError ? { error: bindError } : { parsed: result };
 }
 
 /**
@@ -96,39 +114,18 @@ export function skipBlanks(text: string, offset: number): number {
   return at;
 }
 
-/** The direct sub-expressions of a node, in source order. */
-export function childrenOf(expr: CelExpr): CelExpr[] {
-  const kind = expr.exprKind;
-  switch (kind.case) {
-    case 'selectExpr':
-      return kind.value.operand ? [kind.value.operand] : [];
-    case 'callExpr':
-      return [...(kind.value.target ? [kind.value.target] : []), ...kind.value.args];
-    case 'listExpr':
-      return [...kind.value.elements];
-    case 'structExpr':
-      return kind.value.entries.flatMap((e) => [...(e.keyKind.case === 'mapKey' ? [e.keyKind.value] : []), ...(e.value ? [e.value] : [])]);
-    case 'comprehensionExpr': {
-      const c = kind.value;
-      return [c.iterRange, c.accuInit, c.loopCondition, c.loopStep, c.result].filter((x): x is CelExpr => x !== undefined);
-    }
-    default:
-      return [];
-  }
+function fail(expression: string, offset: number, message: string): CelParse {
+  return { error: celError(expression, offset, message) };
 }
 
-function fail(expression: string, offset: number, message: string): SelectorParse {
-  return { error: selectorError(expression, offset, message) };
-}
-
-/** The string index where the UTF-8 encoding passes `limit` bytes. */
-function offsetOfByte(text: string, limit: number): number {
-  let bytes = 0;
+/** The string index where the text passes `limit` UTF-8 bytes or code points. */
+function offsetOfUnit(text: string, unit: CelLengthLimit['unit'], limit: number): number {
+  let length = 0;
   let i = 0;
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
-    bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-    if (bytes > limit) {
+    length += unit === 'code points' ? 1 : cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    if (length > limit) {
       return i;
     }
     i += ch.length;
@@ -159,7 +156,7 @@ function scanBrackets(text: string): { tooDeep?: number; unterminated?: number }
       i = end;
       continue;
     } else if (c === '(' || c === '[' || c === '{') {
-      if (++depth > SELECTOR_MAX_BRACKET_NESTING) {
+      if (++depth > CEL_MAX_BRACKET_NESTING) {
         return { tooDeep: i };
       }
     } else if (c === ')' || c === ']' || c === '}') {
@@ -210,7 +207,7 @@ function tooDeepNode(root: CelExpr): CelExpr | undefined {
   const stack: Array<[CelExpr, number]> = [[root, 1]];
   while (stack.length > 0) {
     const [expr, depth] = stack.pop()!;
-    if (depth > SELECTOR_MAX_DEPTH) {
+    if (depth > CEL_MAX_DEPTH) {
       return expr;
     }
     for (const child of childrenOf(expr).reverse()) {
@@ -224,27 +221,27 @@ function tooDeepNode(root: CelExpr): CelExpr | undefined {
  * Rewrites every `cel.bind(name, value, expr)` in place into `[].all`-style comprehension CEL's
  * own macro produces: no iterations, the accumulator `name` initialized to `value`, result `expr`.
  */
-function expandBinds(selector: ParsedSelector, expr: CelExpr, ids: { next: bigint }): DeviceSelectorError | undefined {
+function expandBinds(parsed: ParsedCel, expr: CelExpr, ids: { next: bigint }): CelError | undefined {
   for (const child of childrenOf(expr)) {
-    const error = expandBinds(selector, child, ids);
+    const error = expandBinds(parsed, child, ids);
     if (error) return error;
   }
   const kind = expr.exprKind;
   if (kind.case !== 'callExpr' || kind.value.function !== 'bind' || kind.value.target?.exprKind.case !== 'identExpr' || kind.value.target.exprKind.value.name !== 'cel') {
     return undefined;
   }
-  const at = positionOf(selector.positions, expr);
+  const at = positionOf(parsed.positions, expr);
   const [name, init, body] = kind.value.args;
   if (kind.value.args.length !== 3) {
-    return selectorError(selector.expression, at, `cel.bind() takes 3 arguments (a variable name, its value, an expression), not ${kind.value.args.length}`);
+    return celError(parsed.expression, at, `cel.bind() takes 3 arguments (a variable name, its value, an expression), not ${kind.value.args.length}`);
   }
   if (name.exprKind.case !== 'identExpr') {
-    return selectorError(selector.expression, positionOf(selector.positions, name), 'the first argument of cel.bind() must be a simple variable name');
+    return celError(parsed.expression, positionOf(parsed.positions, name), 'the first argument of cel.bind() must be a simple variable name');
   }
   // New nodes get ids of their own, placed where the cel.bind call is.
   const node = (exprKind: CelExpr['exprKind']): CelExpr => {
     const id = ids.next++;
-    selector.positions[String(id)] = at;
+    parsed.positions[String(id)] = at;
     return { $typeName: 'cel.expr.Expr', id, exprKind } as CelExpr;
   };
   const constant = (value: boolean): CelExpr['exprKind'] => ({ case: 'constExpr', value: { $typeName: 'cel.expr.Constant', constantKind: { case: 'boolValue', value } } } as CelExpr['exprKind']);

@@ -1,86 +1,116 @@
 /**
- * A CEL type checker for DRA device selectors, over the AST @bufbuild/cel's `parse` returns
- * (its own checker is internal and does not check calls). It knows one variable, `device`:
+ * The CEL type checker, over the AST @bufbuild/cel's `parse` returns (its own checker is internal
+ * and does not check calls), for every caller: each declares its variables and the library of
+ * functions it may call (src/cel/overloads.ts) in a `CelCheckEnvironment`. Rules, as CEL's own
+ * checker applies them: identifiers must be declared (the variables, a macro's variables, type
+ * names such as `int`); a field of a record variable (a DRA selector's `device`) must exist; a
+ * map's fields are its string keys; a call must match an overload of its name and style
+ * (function or method) with arguments of fitting types — `dyn` fits anything, so `dyn` values
+ * may be used wherever the other operands fit, and a call matching overloads with different
+ * results is `dyn`; `&&`, `||`, `!`, conditions and macro predicates take bools; list and map
+ * literals of mixed types are `dyn`. A sub-expression that fails is reported once and then
+ * treated as `dyn`. The result type is the caller's to judge.
  *
- * - `device.driver`: string
- * - `device.attributes`: map(string, map(string, dyn)) — by domain, then attribute name; the
- *   values are strings, ints, bools or versions, which only the device knows, so they are `dyn`
- * - `device.capacity`: map(string, map(string, kubernetes.Quantity))
- *
- * (Kubernetes 1.35 declares `device.allowMultipleAllocations` only behind the alpha
- * DRAConsumableCapacity gate; a default API server refuses it, so it is not declared here.)
- *
- * and the functions of src/cel/overloads.ts. Rules, as CEL's own checker applies them:
- * identifiers must be declared (`device`, a macro's variables, type names such as `int`); a field
- * of `device` must exist; a map's fields are its string keys; a call must match an overload of
- * its name and style (function or method) with arguments of fitting types — `dyn` fits anything,
- * so `dyn` values may be used wherever the other operands fit, and a call matching overloads
- * with different results is `dyn`; `&&`, `||`, `!`, conditions and macro predicates take bools;
- * list and map literals of mixed types are `dyn`; the result must be bool (or `dyn`, checked when
- * evaluated). A sub-expression that fails is reported once and then treated as `dyn`.
+ * Where cel-go words a mistake differently: an operand of `&&`, `||` or a condition that is not
+ * a bool is "found no matching overload for '_&&_' ..." in cel-go and "expected type 'bool' but
+ * found ..." here (the DRA selector tests pin this wording).
  */
-import { CelExpr } from './ast';
-import { CelOverload, functionOverloads, methodOverloads } from './overloads';
-import { DeviceSelectorError, selectorError } from './selector-error';
-import { ParsedSelector, positionOf, skipBlanks } from './selector-parse';
+import { CelExpr, positionOf } from './ast';
+import { CelError, celError } from './cel-error';
+import { CelLibrary, CelOverload, functionOverloads, methodOverloads } from './overloads';
+import { ParsedCel, skipBlanks } from './parse';
 import {
-  BOOL, BYTES, CelType, DEVICE, DOUBLE, DURATION, DYN, ERROR, FREE, fits, INT, isDynamic, join, listOf, mapOf, NULL, QUANTITY,
+  BOOL, BYTES, CelType, DOUBLE, DURATION, DYN, ERROR, FREE, fits, INT, isDynamic, join, listOf, mapOf, NULL,
   STRING, substitute, TIMESTAMP, TYPE, typeName, UINT,
 } from './types';
 
-/** The fields of the `device` variable and their types. */
-export const DEVICE_FIELDS: ReadonlyMap<string, CelType> = new Map<string, CelType>([
-  ['driver', STRING],
-  ['attributes', { kind: 'map', key: STRING, value: mapOf(STRING, DYN), domains: true }],
-  ['capacity', { kind: 'map', key: STRING, value: mapOf(STRING, QUANTITY), domains: true }],
-]);
+/** What an expression may refer to. */
+export interface CelCheckEnvironment {
+  /** What the expressions are, in messages: `device selectors`. */
+  readonly subject: string;
+  /** The variables and their types (`dyn` when only the value knows). */
+  readonly variables: ReadonlyMap<string, CelType>;
+  readonly library: CelLibrary;
+  /** Added to the message for an undeclared name: for `self` in a device selector, which variable it has. */
+  readonly undeclaredHints?: ReadonlyMap<string, string>;
+}
 
-/** Identifiers that name types, which are values in CEL (`type(x) == string`). */
-const TYPE_NAMES = new Set(['bool', 'int', 'uint', 'double', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn']);
+/** What kind of mistake a problem is, for callers that sort them (the CRD rule coverage). */
+export type CelProblemKind =
+  /** A name that is not declared. */
+  | 'undeclared'
+  /** A function or method the library does not declare. */
+  | 'unknown-function'
+  /** Syntax @bufbuild/cel parses but the environment has no meaning for (optionals, objects, two-variable comprehensions). */
+  | 'unsupported'
+  /** Operands or a result of the wrong type. */
+  | 'type';
+
+/** One problem the checker found. */
+export interface CelProblem {
+  readonly error: CelError;
+  readonly kind: CelProblemKind;
+  /** The name at fault, for `undeclared` and `unknown-function`. */
+  readonly name?: string;
+  /** For `unknown-function`: whether it was called as a method. */
+  readonly method?: boolean;
+}
+
+/**
+ * Identifiers that name types, which are values in CEL (`type(x) == string`). cel-go's standard
+ * library declares exactly the first set (its type variables; Duration and Timestamp go by
+ * their protobuf names, which neither set has), so selection rules match AI Runway. The DRA
+ * selector and CRD rule checks have always accepted `dyn` as well, which the API server, built on
+ * cel-go, refuses unless Kubernetes declares it; kept as it was rather than silently narrowed.
+ */
+const TYPE_NAMES: Readonly<Record<CelLibrary, ReadonlySet<string>>> = {
+  'cel-go': new Set(['bool', 'int', 'uint', 'double', 'string', 'bytes', 'list', 'map', 'null_type', 'type']),
+  'kubernetes': new Set(['bool', 'int', 'uint', 'double', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn']),
+};
 /** Map key types CEL allows. */
 const KEY_KINDS = new Set(['int', 'uint', 'bool', 'string']);
 /** Errors collected before the checker stops reporting (one mistake rarely needs more). */
-const MAX_ERRORS = 20;
+export const CEL_MAX_PROBLEMS = 20;
 
 /** What the checker found. */
-export interface SelectorTypeCheck {
-  readonly errors: DeviceSelectorError[];
-  /** The selector's type (bool when it is valid, or dyn for a value only known when evaluated). */
+export interface CelCheck {
+  readonly problems: CelProblem[];
+  /** The expression's type (dyn for a value only known when evaluated). */
   readonly resultType: CelType;
+  /** The declared variables the expression refers to. */
+  readonly referenced: ReadonlySet<string>;
   /**
-   * The nodes that look up a domain of `device.attributes` or `device.capacity` (`_[_]` calls
-   * and field selections): the evaluator reads a missing domain as an empty map there.
+   * The nodes that look up an entry of a map whose type is marked `domains` (`_[_]` calls and
+   * field selections): for `device.attributes` and `device.capacity`, where the DRA evaluator
+   * reads a missing domain as an empty map.
    */
   readonly domainLookups: readonly CelExpr[];
 }
 
-/** Type-checks a parsed selector. */
-export function checkSelectorTypes(selector: ParsedSelector): SelectorTypeCheck {
-  const checker = new Checker(selector);
-  const resultType = checker.check(selector.expr);
-  if (resultType.kind !== 'bool' && !isDynamic(resultType)) {
-    // The whole expression is at fault: pointed at where it starts.
-    checker.errorAt(0, `a device selector must evaluate to bool, not ${typeName(resultType)}`);
-  }
-  return { errors: checker.errors, resultType, domainLookups: checker.domainLookups };
+/** Type-checks a parsed expression. */
+export function checkCel(parsed: ParsedCel, env: CelCheckEnvironment): CelCheck {
+  const checker = new Checker(parsed, env);
+  const resultType = checker.check(parsed.expr);
+  return { problems: checker.problems, resultType, referenced: checker.referenced, domainLookups: checker.domainLookups };
 }
 
 class Checker {
-  public readonly errors: DeviceSelectorError[] = [];
+  public readonly problems: CelProblem[] = [];
   public readonly domainLookups: CelExpr[] = [];
+  public readonly referenced = new Set<string>();
   private readonly scopes: Array<ReadonlyMap<string, CelType>> = [];
 
-  constructor(private readonly selector: ParsedSelector) {}
+  constructor(private readonly parsed: ParsedCel, private readonly env: CelCheckEnvironment) {}
 
-  /** Records an error at the node (at the name, for a field or method after a dot); returns ERROR. */
-  public error(expr: CelExpr, message: string, name?: string): CelType {
-    return this.errorAt(this.offsetOf(positionOf(this.selector.positions, expr), name), message);
-  }
-
-  /** Records an error at an offset (blanks and comments there skipped); returns ERROR. */
-  public errorAt(offset: number, message: string): CelType {
-    if (this.errors.length < MAX_ERRORS) {
-      this.errors.push(selectorError(this.selector.expression, this.offsetOf(offset, undefined), message));
+  /**
+   * Records a problem at the node (at the name, for a field or method after a dot); returns ERROR.
+   * Type errors are the default kind.
+   */
+  public error(expr: CelExpr, message: string, at?: { name?: string; kind?: CelProblemKind; culprit?: string; method?: boolean }): CelType {
+    if (this.problems.length < CEL_MAX_PROBLEMS) {
+      const offset = this.offsetOf(this.offsetOf(positionOf(this.parsed.positions, expr), at?.name), undefined);
+      const problem: CelProblem = { error: celError(this.parsed.expression, offset, message), kind: at?.kind ?? 'type' };
+      this.problems.push(at?.culprit === undefined ? problem : { ...problem, name: at.culprit, ...(at.method ? { method: true } : {}) });
     }
     return ERROR;
   }
@@ -98,7 +128,7 @@ class Checker {
         return this.call(expr, kind.value.function, kind.value.target, kind.value.args);
       case 'listExpr': {
         if (kind.value.optionalIndices.length > 0) {
-          return this.error(expr, 'optional list elements ([?x]) are not supported in device selectors');
+          return this.error(expr, `optional list elements ([?x]) are not supported in ${this.env.subject}`, { kind: 'unsupported' });
         }
         let elem = FREE;
         for (const e of kind.value.elements) {
@@ -108,13 +138,13 @@ class Checker {
       }
       case 'structExpr': {
         if (kind.value.messageName) {
-          return this.error(expr, `unknown type '${kind.value.messageName}': device selectors cannot construct objects`);
+          return this.error(expr, `unknown type '${kind.value.messageName}': ${this.env.subject} cannot construct objects`, { kind: 'unsupported' });
         }
         let key = FREE;
         let value = FREE;
         for (const entry of kind.value.entries) {
           if (entry.optionalEntry) {
-            return this.error(expr, 'optional map entries ({?k: v}) are not supported in device selectors');
+            return this.error(expr, `optional map entries ({?k: v}) are not supported in ${this.env.subject}`, { kind: 'unsupported' });
           }
           if (entry.keyKind.case === 'mapKey') {
             const k = this.check(entry.keyKind.value);
@@ -128,9 +158,9 @@ class Checker {
         return mapOf(key, value);
       }
       case 'comprehensionExpr':
-        return this.comprehension(kind.value);
+        return this.comprehension(expr, kind.value);
       default:
-        return this.error(expr, `unsupported expression (${String(kind.case)})`);
+        return this.error(expr, `unsupported expression (${String(kind.case)})`, { kind: 'unsupported' });
     }
   }
 
@@ -141,21 +171,24 @@ class Checker {
         return t;
       }
     }
-    if (name === 'device') {
-      return DEVICE;
+    const declared = this.env.variables.get(name);
+    if (declared) {
+      this.referenced.add(name);
+      return declared;
     }
-    if (TYPE_NAMES.has(name)) {
+    if (TYPE_NAMES[this.env.library].has(name)) {
       return TYPE;
     }
-    return this.error(expr, `undeclared reference to '${name}'${name === 'self' ? " (a device selector's variable is 'device')" : ''}`);
+    const hint = this.env.undeclaredHints?.get(name);
+    return this.error(expr, `undeclared reference to '${name}'${hint ? ` ${hint}` : ''}`, { kind: 'undeclared', culprit: name });
   }
 
   private select(expr: CelExpr, operand: CelExpr, field: string, testOnly: boolean): CelType {
     const t = this.check(operand);
     const result = (v: CelType) => (testOnly ? BOOL : v);
-    if (t.kind === 'device') {
-      const f = DEVICE_FIELDS.get(field);
-      return f ? result(f) : this.error(expr, `undefined field '${field}' (a device has ${[...DEVICE_FIELDS.keys()].join(', ')})`, field);
+    if (t.kind === 'record') {
+      const f = t.fields.get(field);
+      return f ? result(f) : this.error(expr, `undefined field '${field}' (a ${t.name} has ${[...t.fields.keys()].join(', ')})`, { name: field });
     }
     if (t.kind === 'map' && (t.key.kind === 'string' || isDynamic(t.key))) {
       if (t.domains && !testOnly) {
@@ -166,7 +199,7 @@ class Checker {
     if (isDynamic(t)) {
       return result(t.kind === 'error' ? ERROR : DYN);
     }
-    return this.error(expr, `type '${typeName(t)}' does not support field selection`, field);
+    return this.error(expr, `type '${typeName(t)}' does not support field selection`, { name: field });
   }
 
   private call(expr: CelExpr, fn: string, target: CelExpr | undefined, args: readonly CelExpr[]): CelType {
@@ -180,27 +213,28 @@ class Checker {
       case '_?._':
       case '_[?_]':
         args.forEach((a) => this.check(a));
-        return this.error(expr, 'optional field selection (.?) and indexing ([?]) are not supported in device selectors');
+        return this.error(expr, `optional field selection (.?) and indexing ([?]) are not supported in ${this.env.subject}`, { kind: 'unsupported' });
     }
+    const library = this.env.library;
     if (target) {
       const qualified = this.qualifiedName(target);
-      if (qualified !== undefined && functionOverloads(`${qualified}.${fn}`).length > 0) {
-        return this.resolve(expr, `${qualified}.${fn}`, functionOverloads(`${qualified}.${fn}`), undefined, args.map((a) => this.check(a)));
+      if (qualified !== undefined && functionOverloads(library, `${qualified}.${fn}`).length > 0) {
+        return this.resolve(expr, `${qualified}.${fn}`, functionOverloads(library, `${qualified}.${fn}`), undefined, args.map((a) => this.check(a)));
       }
       const targetType = this.check(target);
       const argTypes = args.map((a) => this.check(a));
-      const overloads = methodOverloads(fn);
+      const overloads = methodOverloads(library, fn);
       if (overloads.length === 0) {
-        const hint = functionOverloads(fn).length > 0 ? `: '${fn}' is a function, call it as ${fn}(...)` : '';
-        return this.error(expr, `unknown method '${fn}'${hint}`, fn);
+        const hint = functionOverloads(library, fn).length > 0 ? `: '${fn}' is a function, call it as ${fn}(...)` : '';
+        return this.error(expr, `unknown method '${fn}'${hint}`, { name: fn, kind: 'unknown-function', culprit: fn, method: true });
       }
       return this.resolve(expr, fn, overloads, targetType, argTypes);
     }
     const argTypes = args.map((a) => this.check(a));
-    const overloads = functionOverloads(fn);
+    const overloads = functionOverloads(library, fn);
     if (overloads.length === 0) {
-      const hint = methodOverloads(fn).length > 0 ? `: '${fn}' is a method, call it as x.${fn}(...)` : '';
-      return this.error(expr, `unknown function '${fn}'${hint}`);
+      const hint = methodOverloads(library, fn).length > 0 ? `: '${fn}' is a method, call it as x.${fn}(...)` : '';
+      return this.error(expr, `unknown function '${fn}'${hint}`, { kind: 'unknown-function', culprit: fn });
     }
     if (fn === '_[_]' && argTypes[0]?.kind === 'map' && argTypes[0].domains) {
       this.domainLookups.push(expr);
@@ -229,7 +263,7 @@ class Checker {
       return results.reduce((a, b) => (typeName(a) === typeName(b) ? a : DYN));
     }
     const applied = `${target ? `${typeName(target)}.` : ''}(${args.map(typeName).join(', ')})`;
-    return this.error(expr, `found no matching overload for '${fn}' applied to '${applied}'${this.candidates(fn, overloads, target)}`, target ? fn : undefined);
+    return this.error(expr, `found no matching overload for '${fn}' applied to '${applied}'${this.candidates(fn, overloads, target)}`, { name: target ? fn : undefined });
   }
 
   /** `; expected ...` listing the overloads of a named function (operators have too many to list). */
@@ -256,7 +290,10 @@ class Checker {
     return this.error(expr, `found no matching overload for '_?_:_' applied to '(bool, ${typeName(a)}, ${typeName(b)})'`);
   }
 
-  private comprehension(c: Extract<CelExpr['exprKind'], { case: 'comprehensionExpr' }>['value']): CelType {
+  private comprehension(expr: CelExpr, c: Extract<CelExpr['exprKind'], { case: 'comprehensionExpr' }>['value']): CelType {
+    if (c.iterVar2) {
+      return this.error(expr, `two-variable comprehensions are not supported in ${this.env.subject}`, { kind: 'unsupported' });
+    }
     const range = this.check(c.iterRange!);
     let iter: CelType;
     if (range.kind === 'list') {
@@ -299,7 +336,7 @@ class Checker {
     const kind = expr.exprKind;
     if (kind.case === 'identExpr') {
       const name = kind.value.name;
-      return name === 'device' || this.scopes.some((s) => s.has(name)) ? undefined : name;
+      return this.env.variables.has(name) || this.scopes.some((s) => s.has(name)) ? undefined : name;
     }
     if (kind.case === 'selectExpr' && !kind.value.testOnly && kind.value.operand) {
       const operand = this.qualifiedName(kind.value.operand);
@@ -313,7 +350,7 @@ class Checker {
    * skipped; for a field or method, the offset of its name after the dot.
    */
   private offsetOf(position: number, name: string | undefined): number {
-    const text = this.selector.expression;
+    const text = this.parsed.expression;
     const at = skipBlanks(text, position);
     if (name !== undefined && text[at] === '.') {
       const m = /^\.\s*/.exec(text.slice(at, at + 64));

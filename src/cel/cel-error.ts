@@ -1,5 +1,5 @@
 /**
- * An error in a device selector, located in its text: the 1-based line and column (columns count
+ * An error in a CEL expression (a DRA device selector, a selection rule, a CRD rule), located in its text: the 1-based line and column (columns count
  * characters — Unicode code points — as CEL does), the offset into the JavaScript string, and a
  * formatted message in CEL's style that quotes the line and points at the column:
  *
@@ -10,8 +10,8 @@
  * ```
  */
 
-/** One problem in a device selector. */
-export interface DeviceSelectorError {
+/** One problem in a CEL expression. */
+export interface CelError {
   /** What is wrong, without the position: `undeclared reference to 'gpu'`. */
   readonly message: string;
   /** 1-based line of the failing sub-expression. */
@@ -28,7 +28,7 @@ export interface DeviceSelectorError {
 const QUOTE_WIDTH = 100;
 
 /** An error at `offset` (clamped to the text) of `expression`. */
-export function selectorError(expression: string, offset: number, message: string): DeviceSelectorError {
+export function celError(expression: string, offset: number, message: string): CelError {
   const at = Math.max(0, Math.min(Math.trunc(offset) || 0, expression.length));
   let line = 1;
   let lineStart = 0;
