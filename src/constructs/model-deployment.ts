@@ -151,7 +151,6 @@ export class ModelDeployment extends Construct {
       catalog,
       routing: { gatewayRef: props.gateway?.gatewayRef, inferencePoolApiVersion: props.gateway?.inferencePoolApiVersion },
       routingDefaults: registry?._routingDefaults() ?? DEFAULT_ROUTING,
-      gatewayKnown: (props.gateway?.gatewayRef ?? registry?.gateway) !== undefined,
       nodePools: registry?._nodePools(this.node.path) ?? [],
     });
     this.fieldErrors.push(...rendered.errors);

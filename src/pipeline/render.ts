@@ -26,8 +26,6 @@ export interface RenderContext {
   /** The deployment's own routing settings, over the registry's `routingDefaults`. */
   readonly routing: DeploymentRouting;
   readonly routingDefaults: RoutingDefaults;
-  /** Whether a Gateway is named for the deployment, by itself or by the registry. */
-  readonly gatewayKnown: boolean;
   /** The declared node pools the deployment must fit (none: no capacity check). */
   readonly nodePools: readonly NodePoolSpec[];
 }
@@ -60,7 +58,9 @@ export function renderModelDeployment(scope: Construct, input: ModelDeploymentOb
   const podSecurity = withPodSecurityAnnotation(input.annotations, context.podSecurity);
   const md = { ...input, ...(podSecurity.annotations && { annotations: podSecurity.annotations }) };
   const podSecurityErrors = [...podSecurity.errors, ...podSecurityAnnotationErrors(podSecurity.annotations)];
-  const resolution = resolveModelDeployment(md, context.catalog, { gatewayKnown: context.gatewayKnown });
+  // A Gateway named for the deployment, by itself or by the registry, turns routing on.
+  const gatewayKnown = (context.routing.gatewayRef ?? context.routingDefaults.gateway) !== undefined;
+  const resolution = resolveModelDeployment(md, context.catalog, { gatewayKnown });
   for (const w of resolution.warnings) Warnings.add(scope, w);
   const errors = [...podSecurityErrors, ...resolution.errors];
   const { resolved, provider } = resolution;
